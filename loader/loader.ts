@@ -1,0 +1,208 @@
+/**
+ * The embed loader: a classic script that finds `div[data-service-widget]` placeholders, checks them,
+ * and lazily loads and mounts the widgets of its version. Built twice (v1, v2) from this one file.
+ *
+ * Both loaders (and a loader included twice) share one `window.ServiceWidgets`: the first loader on
+ * the page installs the scanning machinery, every loader registers the chunks of its own version in
+ * it. Claims are kept in that shared object, so a div is never mounted twice.
+ */
+import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from './widget-types.ts';
+
+/** Injected by the build: this loader's version and, per built type, its chunk and the chunk's imports. */
+declare const __VERSION__: number;
+declare const __CHUNKS__: Record<string, string[]>;
+
+type State = 'loading' | 'ready' | 'error';
+
+interface Handler {
+  /** The loader's own URL: chunks and the service's base URL are found relative to it. */
+  src: string;
+  chunks: Record<string, string[]>;
+}
+
+interface Placeholder {
+  div: HTMLElement;
+  type: string;
+  version?: number;
+  state: State;
+  error?: string;
+  el?: HTMLElement;
+}
+
+interface ServiceWidgets {
+  versions: string[];
+  scan(root?: ParentNode): void;
+  mount(div: HTMLElement): void;
+  diagnose(): { type: string; version: string; state: string; error: string; element: HTMLElement }[];
+  /** How a loader registers its version with the first loader's machinery; not public API. */
+  _add(version: number, handler: Handler): void;
+}
+
+declare global {
+  interface Window {
+    ServiceWidgets?: ServiceWidgets;
+  }
+}
+
+const PREFIX = 'data-service-';
+const SELECTOR = 'div[data-service-widget]';
+const src = (document.currentScript as HTMLScriptElement | null)?.src || location.href;
+
+const install = (): ServiceWidgets => {
+  // Every claimed div, for good (a div moved or re-added is not mounted again) ...
+  const claims = new WeakMap<HTMLElement, Placeholder>();
+  // ... and the ones in the document now, for diagnose().
+  const placeholders = new Map<HTMLElement, Placeholder>();
+  const handlers: Record<number, Handler> = {};
+  const pageLoaded = () => document.readyState == 'complete';
+
+  const set = (p: Placeholder, state: State, code?: string, message?: string) => {
+    const { div, type } = p;
+    p.state = state;
+    p.error = code;
+    div.setAttribute(PREFIX + 'state', state);
+    if (code) div.setAttribute(PREFIX + 'error', code);
+    else div.removeAttribute(PREFIX + 'error');
+    if (state != 'loading')
+      div.dispatchEvent(
+        new CustomEvent('service-widget-' + state, { bubbles: true, detail: code ? { type, code, message } : { type } }),
+      );
+    if (code) console.error(`[service-widgets] ${type || '(no type)'}: ${message}`);
+  };
+
+  // A loader-level error: the site owner's own content in the div stays, the fix-it line is added.
+  const fail = (p: Placeholder, code: string, message: string) => {
+    p.div.style.minHeight = '';
+    const line = document.createElement('p');
+    line.setAttribute(PREFIX + 'message', '');
+    line.setAttribute('role', 'alert');
+    line.textContent = message;
+    p.div.append(line);
+    set(p, 'error', code, message);
+  };
+
+  const attrsToElement = (div: HTMLElement, el: HTMLElement, base: string) => {
+    el.setAttribute('base-url', base);
+    for (const { name, value } of div.attributes) {
+      if (!name.startsWith(PREFIX)) continue;
+      const option = name.slice(PREFIX.length);
+      if (option == 'id') el.setAttribute('key', value);
+      else if (!['widget', 'state', 'error'].includes(option)) el.setAttribute(option, value);
+    }
+  };
+
+  const mount = (div: HTMLElement) => {
+    const claimed = claims.get(div);
+    if (claimed) return void placeholders.set(div, claimed);
+    const type = div.getAttribute(PREFIX + 'widget')!.trim();
+    const version = WIDGET_TYPES[type as WidgetType] as number | undefined;
+    const p: Placeholder = { div, type, version, state: 'loading' };
+    const claim = () => (claims.set(div, p), placeholders.set(div, p));
+    if (!version) {
+      claim();
+      return fail(p, 'unknown-type', `Unknown widget type "${type}". Use one of: ${Object.keys(WIDGET_TYPES).join(', ')}.`);
+    }
+    const handler = handlers[version];
+    if (!handler) {
+      // The other version's loader may still arrive (it can stand later in the page): decide at load.
+      if (!pageLoaded()) return;
+      claim();
+      const other = Object.values(handlers)[0]!.src.replace(/\/v\d+\/loader\.js/, `/v${version}/loader.js`);
+      return fail(p, 'wrong-loader', `"${type}" is a v${version} widget: add <script async src="${other}"></script> to the page.`);
+    }
+    claim();
+    set(p, 'loading');
+    if (!isSecureContext) {
+      return fail(p, 'insecure-page', `Serve this page over https:// to show the ${type} widget (it is not a secure page).`);
+    }
+    if (!div.getAttribute(PREFIX + 'id')?.trim()) {
+      return fail(p, 'missing-key', `The widget key is missing. Add data-service-id="YOUR_WIDGET_KEY" to the div.`);
+    }
+    const chunks = handler.chunks[type];
+    if (!chunks) {
+      return fail(p, 'not-available', `The ${type} widget is not available yet in this version of the service.`);
+    }
+    div.style.minHeight = RESERVED_HEIGHT[type as WidgetType] + 'px';
+    const el = (p.el = document.createElement('service-' + type));
+    attrsToElement(div, el, new URL('../../', handler.src).href);
+    el.hidden = true;
+    el.addEventListener('service-state', () => {
+      const { loadState, errorCode, errorMessage } = el as HTMLElement & {
+        loadState: State;
+        errorCode?: string;
+        errorMessage?: string;
+      };
+      if (loadState == p.state && errorCode == p.error) return;
+      el.hidden = false;
+      div.style.minHeight = '';
+      // The widget replaces the owner's fallback content only once it has something to show.
+      if (loadState == 'ready') for (const n of [...div.childNodes]) if (n != el) n.remove();
+      set(p, loadState, errorCode, errorMessage);
+    });
+    div.append(el);
+    attributes.observe(div, { attributes: true });
+    Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(c, handler.src).href))).catch(() => {
+      el.remove();
+      fail(p, 'network', `Could not load the ${type} widget from ${handler.src}. Check your connection and reload the page.`);
+    });
+  };
+
+  const scan = (root: ParentNode = document) => {
+    if (root instanceof HTMLElement && root.matches(SELECTOR)) mount(root);
+    root.querySelectorAll<HTMLElement>(SELECTOR).forEach(mount);
+  };
+
+  // Options change live: a data-service-* attribute set on the div reaches the widget.
+  const attributes = new MutationObserver((records) => {
+    for (const { target, attributeName } of records) {
+      const p = placeholders.get(target as HTMLElement);
+      const option = attributeName!.slice(PREFIX.length);
+      if (!p?.el || !attributeName!.startsWith(PREFIX) || ['state', 'error', 'widget'].includes(option)) continue;
+      const value = p.div.getAttribute(attributeName!);
+      const name = option == 'id' ? 'key' : option;
+      if (value == null) p.el.removeAttribute(name);
+      else p.el.setAttribute(name, value);
+    }
+  });
+
+  new MutationObserver((records) => {
+    for (const { addedNodes, removedNodes } of records) {
+      addedNodes.forEach((n) => n instanceof HTMLElement && scan(n));
+      if (removedNodes.length) for (const [div] of placeholders) if (!div.isConnected) placeholders.delete(div);
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+
+  if (!pageLoaded()) addEventListener('load', () => scan());
+
+  return {
+    versions: [],
+    scan,
+    mount,
+    diagnose() {
+      const rows = [...placeholders.values()].map((p) => ({
+        type: p.type,
+        version: p.version ? 'v' + p.version : '',
+        state: p.state,
+        error: p.error || '',
+        element: p.div,
+      }));
+      console.table(rows.map(({ element, ...row }) => row));
+      return rows;
+    },
+    _add(version, handler) {
+      if (handlers[version]) return;
+      handlers[version] = handler;
+      this.versions.push('v' + version);
+      // A loader that arrives after the page loaded takes back the divs refused as wrong-loader.
+      for (const p of placeholders.values())
+        if (p.error == 'wrong-loader' && p.version == version) {
+          p.div.querySelector(`[${PREFIX}message]`)?.remove();
+          claims.delete(p.div);
+          placeholders.delete(p.div);
+        }
+      scan();
+    },
+  };
+};
+
+(window.ServiceWidgets ||= install())._add(__VERSION__, { src, chunks: __CHUNKS__ });

@@ -1,0 +1,49 @@
+// The three-pass build (see TOOLCHAIN.md): an IIFE cannot split code, so the widget chunks are built
+// once as ES modules, then each classic-script loader is built with its chunk map injected.
+import { readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import widgetConfig, { builtTypes } from '../vite.config.ts';
+import { WIDGET_TYPES, type WidgetType } from '../loader/widget-types.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+rmSync(`${root}dist`, { recursive: true, force: true });
+
+// Pass 1: the widget chunks and the shared chunk.
+await build({ ...widgetConfig, configFile: false });
+
+interface ManifestEntry {
+  file: string;
+  name?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+const manifest: Record<string, ManifestEntry> = JSON.parse(readFileSync(`${root}dist/widgets/.vite/manifest.json`, 'utf8'));
+
+/** A built type's chunk and every chunk it imports statically, relative to a loader's own URL. */
+const chunksOf = (type: string) => {
+  const entry = Object.values(manifest).find((m) => m.isEntry && m.name === type)!;
+  return [entry.file, ...(entry.imports ?? []).map((id) => manifest[id]!.file)].map((file) => `../${file}`);
+};
+
+// Passes 2 and 3: the two classic-script loaders.
+for (const version of [1, 2]) {
+  const own = Object.fromEntries(
+    builtTypes.filter((type) => WIDGET_TYPES[type as WidgetType] === version).map((type) => [type, chunksOf(type)]),
+  );
+  await build({
+    configFile: false,
+    root,
+    publicDir: false,
+    logLevel: 'warn',
+    define: { __VERSION__: String(version), __CHUNKS__: JSON.stringify(own) },
+    build: {
+      outDir: `dist/widgets/v${version}`,
+      emptyOutDir: false,
+      target: 'es2020',
+      minify: true,
+      lib: { entry: `${root}loader/loader.ts`, formats: ['iife'], name: 'ServiceWidgetsLoader', fileName: () => 'loader.js' },
+    },
+  });
+}
+console.log(`built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}`);

@@ -1,0 +1,85 @@
+/** The widget API client: the one place that knows URLs, the key, retries and the error shape. */
+
+/** An answer of the widget API that is not a success, or a service that could not be reached (`status` 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Field name → what is wrong with it and how to fix it. */
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  /** Worth trying again as it is: the service was unreachable, failing or busy. */
+  get retryable() {
+    return !this.status || this.status === 429 || this.status >= 500;
+  }
+}
+
+export interface ApiOptions {
+  /** The service's base URL, e.g. `https://eu.example.com/`. */
+  baseUrl: string;
+  /** The public widget key. */
+  key: string;
+  fetch?: typeof fetch;
+  /** First back-off in ms before a retry; doubles each time (3 attempts in all). */
+  backoff?: number;
+}
+
+export class WidgetApi {
+  constructor(readonly options: ApiOptions) {}
+
+  /**
+   * Calls `widget-api/v1/{path}`. The key travels in the query string and a GET carries no custom
+   * header, so it needs no CORS preflight. An unreachable or failing service is tried three times;
+   * a write is safe to retry because its idempotency key stays the same.
+   */
+  async request(
+    path: string,
+    { params = {}, body, idempotencyKey, signal }: {
+      params?: Record<string, string | undefined>;
+      body?: unknown;
+      idempotencyKey?: string;
+      signal?: AbortSignal;
+    } = {},
+  ): Promise<unknown> {
+    const { baseUrl, key, fetch = globalThis.fetch, backoff = 300 } = this.options;
+    const url = new URL(`widget-api/v1/${path}`, baseUrl);
+    for (const [name, value] of Object.entries({ key, ...params })) if (value) url.searchParams.set(name, value);
+    const init: RequestInit = body
+      ? {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey! },
+          body: JSON.stringify(body),
+        }
+      : {};
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(fetch, url.href, { ...init, signal, credentials: 'omit' });
+      } catch (failure) {
+        if (!(failure instanceof ApiError) || !failure.retryable || attempt > 2 || signal?.aborted) throw failure;
+      }
+      await new Promise((resolve) => setTimeout(resolve, backoff * attempt));
+    }
+  }
+}
+
+const once = async (fetch: typeof globalThis.fetch, url: string, init: RequestInit) => {
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (error) {
+    throw init.signal?.aborted ? error : new ApiError(0, 'network', 'The service could not be reached.');
+  }
+  const body = await response.json().catch(() => null);
+  if (response.ok && body) return body;
+  const { code, message, fields } = body?.error ?? {};
+  throw new ApiError(
+    response.status,
+    code ?? (response.status >= 500 ? 'internal' : 'unexpected'),
+    message ?? `The service answered ${response.status}.`,
+    fields,
+  );
+};

@@ -1,0 +1,37 @@
+/** Money and dates with `Intl`, in the widget's locale; formatters are built once per options. */
+import type { Locale } from './i18n.ts';
+
+export interface Money {
+  /** In minor units (cents). */
+  amount: number;
+  currency: string;
+}
+
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+const memo = <T extends Intl.NumberFormat | Intl.DateTimeFormat>(id: string, make: () => T) => {
+  if (!cache.has(id)) cache.set(id, make());
+  return cache.get(id) as T;
+};
+
+export const formatMoney = (locale: Locale, { amount, currency }: Money) => {
+  const format = memo(`m${locale}${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
+  // Minor units per currency: 2 for EUR, 0 for JPY.
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(amount / 10 ** digits);
+};
+
+/** "Tue, 1 Dec, 10:00 – 17:00" in the venue's time zone. */
+export const formatDateRange = (locale: Locale, start: string, end: string, timeZone?: string) =>
+  memo(
+    `d${locale}${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone,
+      }),
+  ).formatRange(new Date(start), new Date(end));

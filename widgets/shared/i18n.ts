@@ -1,0 +1,56 @@
+/** The widgets' words. English is bundled; other locales are chunks of their own, loaded on demand. */
+export type Locale = 'en' | 'de';
+
+/** Words every widget uses. Their German is in `i18n.de.ts`, spread into each widget's German chunk. */
+export const sharedWords = {
+  loading: 'Loading…',
+  retry: 'Try again',
+  free: 'Free',
+  'error.network': 'The booking service could not be reached. Check your connection and try again.',
+  'error.internal': 'The booking service had a problem. Try again in a moment.',
+  'error.unexpected': 'Something went wrong. Try again.',
+};
+
+export type SharedKey = keyof typeof sharedWords;
+
+/** The first of the candidates (attribute, `lang`, browser language) that is supported; else English. */
+export const resolveLocale = (...candidates: (string | null | undefined)[]): Locale =>
+  (candidates.map((c) => c?.slice(0, 2).toLowerCase()).find((c) => c === 'en' || c === 'de') as Locale) ?? 'en';
+
+/** The shared words of each locale loaded so far (every widget's German chunk holds them). */
+const shared: Partial<Record<Locale, Record<string, string>>> = { en: sharedWords };
+
+/**
+ * The visible message for an error code, in the visitor's language where the visitor can act on it
+ * (network, service failures). Problems only the site owner can fix (a wrong key, origin or option)
+ * keep the service's own English message, which says how to fix it, like the loader's messages.
+ */
+export const errorText = (locale: Locale, code: string, serviceMessage?: string) => {
+  const words: Record<string, string> = shared[locale] ?? sharedWords;
+  return words[`error.${code}`] ?? serviceMessage ?? words['error.unexpected']!;
+};
+
+/**
+ * A translator over a widget's own English words plus the shared ones. `t.load(locale)` fetches
+ * another locale's chunk (in parallel with the widget's data), so a page pays only for its own
+ * language. `{name}` in a message is replaced by `params.name`.
+ */
+export const translator = <K extends string>(
+  en: Record<K, string>,
+  // Each locale's chunk is typed against the English words in its own file.
+  others: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Record<string, string> }>>,
+) => {
+  const words: Partial<Record<Locale, Record<string, string>>> = { en: { ...sharedWords, ...en } };
+  const t = (locale: Locale, key: K | SharedKey, params: Record<string, string | number> = {}) =>
+    (words[locale] ?? words.en!)[key]!.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+  /** Loads a locale's words; if its chunk cannot be fetched, the widget stays in English. */
+  t.load = async (locale: Locale) => {
+    if (locale === 'en' || words[locale]) return;
+    try {
+      shared[locale] ??= words[locale] = (await others[locale]()).default;
+    } catch {
+      // English it is.
+    }
+  };
+  return t;
+};

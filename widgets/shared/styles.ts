@@ -1,0 +1,77 @@
+import { css } from 'lit';
+
+/**
+ * Styles shared by every widget. A widget inherits the host page's font and text colour and draws
+ * its surfaces from `currentColor`, so it sits in light and dark pages alike. The few public custom
+ * properties (`--service-*`) feed private ones (`--_*`).
+ */
+export const baseStyles = css`
+  :host {
+    --_accent: var(--service-accent, #0b5fff);
+    --_border: var(--service-border, #767d89);
+    --_danger: var(--service-danger, #b3261e);
+    --_radius: var(--service-radius, 8px);
+    --_subtle: color-mix(in srgb, currentColor 7%, transparent);
+    display: block;
+    line-height: 1.5;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  * {
+    box-sizing: border-box;
+  }
+  h2,
+  h3,
+  p,
+  ul {
+    margin: 0;
+  }
+  button,
+  input {
+    font: inherit;
+    color: inherit;
+  }
+  button {
+    cursor: pointer;
+    min-height: 2.75rem;
+    padding: 0.5rem 1rem;
+    border-radius: var(--_radius);
+    border: 1px solid var(--_accent);
+    background: var(--_accent);
+    color: var(--service-on-accent, #fff);
+    font-weight: 600;
+  }
+  .secondary {
+    background: none;
+    color: var(--_accent);
+  }
+  button:disabled {
+    cursor: progress;
+    opacity: 0.7;
+  }
+  :focus-visible {
+    outline: 3px solid var(--_accent);
+    outline-offset: 2px;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  .notice {
+    padding: 0.75rem 1rem;
+    border-radius: var(--_radius);
+    background: var(--_subtle);
+  }
+  .error {
+    color: var(--_danger);
+  }
+  .skeleton {
+    border-radius: var(--_radius);
+    background: var(--_subtle);
+  }
+`;
