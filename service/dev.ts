@@ -1,0 +1,182 @@
+/**
+ * Development-only endpoints (DESIGN.md, "Reference service extras for development"). They are
+ * registered only when the service runs in development mode; otherwise their paths are 404.
+ */
+import type { Hono } from 'hono';
+import { readJsonObject } from './body.ts';
+import { isoTime, sendJson, type AppEnv, type ServiceDeps } from './context.ts';
+import { methodNotAllowed, validationError, type FieldErrors } from './errors.ts';
+import { sha256Hex } from './ids.ts';
+import {
+  SEED_APPLICATIONS,
+  SEED_CLASS_ROLES,
+  SEED_COMPANIES,
+  SEED_COURSE_WITHOUT_CLASSES,
+  SEED_PARTICIPANTS,
+  SEED_USERS,
+  SEED_WIDGET_KEYS,
+} from './seed.ts';
+
+const MAX_ADVANCE_S = 10 * 366 * 24 * 60 * 60;
+
+export function registerDev(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  const { store, clock } = deps;
+
+  app.use('/dev/*', async (c, next) => {
+    await next();
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
+
+  app.get('/dev/seed', () => sendJson(seedDocument(store.seedState.seededAt, clock.now())));
+
+  app.get('/dev/outbox', (c) => {
+    const to = c.req.query('to')?.trim().toLowerCase();
+    const rows = store.db
+      .prepare(
+        `SELECT id, to_addr, subject, text, link, pin, sent_at FROM outbox
+         WHERE (? IS NULL OR lower(to_addr) = ?) ORDER BY id DESC LIMIT 200`,
+      )
+      .all(to ?? null, to ?? null) as {
+      id: number;
+      to_addr: string;
+      subject: string;
+      text: string;
+      link: string | null;
+      pin: string | null;
+      sent_at: number;
+    }[];
+    return sendJson({
+      emails: rows.map((r) => ({
+        id: r.id,
+        to: r.to_addr,
+        subject: r.subject,
+        text: r.text,
+        link: r.link,
+        pin: r.pin,
+        sent_at: isoTime(r.sent_at),
+      })),
+    });
+  });
+
+  const clockBody = () => ({ now: isoTime(clock.now()), offset_s: clock.offsetMs / 1000 });
+  app.get('/dev/clock', () => sendJson(clockBody()));
+  app.post('/dev/clock', async (c) => {
+    const body = await readJsonObject(c);
+    const fields: FieldErrors = unknownFields(body, ['advance_s']);
+    const s = body.advance_s;
+    if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > MAX_ADVANCE_S) {
+      fields.advance_s = `Send advance_s: a number of seconds from 0 to ${MAX_ADVANCE_S} (the clock only moves forward; POST /dev/reset puts it back).`;
+    }
+    if (Object.keys(fields).length > 0) throw validationError(fields);
+    clock.advance(s as number);
+    return sendJson(clockBody());
+  });
+  app.all('/dev/clock', () => {
+    throw methodNotAllowed(['GET', 'POST']);
+  });
+
+  app.post('/dev/tokens/invalidate', async (c) => {
+    const body = await readJsonObject(c);
+    const fields = unknownFields(body, ['token', 'email']);
+    const { token, email } = body;
+    const given = [token, email].filter((v) => v !== undefined).length;
+    if (given !== 1) fields.token = 'Send either token (one token) or email (every token of that person).';
+    else if (token !== undefined && (typeof token !== 'string' || token === '')) fields.token = 'token must be a non-empty string.';
+    else if (email !== undefined && (typeof email !== 'string' || email.trim() === '')) fields.email = 'email must be a non-empty string.';
+    if (Object.keys(fields).length > 0) throw validationError(fields);
+    const now = clock.now();
+    const result =
+      typeof token === 'string'
+        ? store.db
+            .prepare('UPDATE tokens SET invalidated_at = ? WHERE hash = ? AND invalidated_at IS NULL')
+            .run(now, sha256Hex(token))
+        : store.db
+            .prepare('UPDATE tokens SET invalidated_at = ? WHERE email = ? AND invalidated_at IS NULL')
+            .run(now, (email as string).trim().toLowerCase());
+    return sendJson({ invalidated: result.changes });
+  });
+
+  app.post('/dev/reset', async (c) => {
+    await readJsonObject(c, { optional: true });
+    clock.reset();
+    store.reset();
+    for (const hook of deps.onReset) hook();
+    return sendJson({ ok: true, seeded_at: isoTime(store.seedState.seededAt) });
+  });
+
+  for (const path of ['/dev/seed', '/dev/outbox']) {
+    app.all(path, () => {
+      throw methodNotAllowed(['GET']);
+    });
+  }
+  for (const path of ['/dev/tokens/invalidate', '/dev/reset']) {
+    app.all(path, () => {
+      throw methodNotAllowed(['POST']);
+    });
+  }
+}
+
+function unknownFields(body: Record<string, unknown>, allowed: string[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const name of Object.keys(body)) {
+    if (!allowed.includes(name)) fields[name] = `Unknown field "${name}": remove it. Allowed: ${allowed.join(', ')}.`;
+  }
+  return fields;
+}
+
+/** DESIGN.md's shape first (rest, users, participants, widget_keys), then extras. */
+export function seedDocument(seededAt: number, now: number) {
+  const app = SEED_APPLICATIONS[0];
+  const roles = (valid: boolean) =>
+    SEED_USERS.filter((u) => u.valid === valid).flatMap((u) =>
+      u.roles.map((r) => ({
+        email: u.email,
+        role: r.role,
+        company_id: r.company_id,
+        id: u.id,
+        first_name: u.first_name,
+        last_name: u.last_name,
+        note: u.note,
+      })),
+    );
+  return {
+    rest: {
+      api_key: app.api_key,
+      client_secret: app.client_secret,
+      application_id: app.id,
+      company_id: app.company_id,
+    },
+    users: roles(true),
+    participants: SEED_PARTICIPANTS.map((p) => ({
+      email: p.email,
+      company_id: p.company_id,
+      id: p.id,
+      first_name: p.first_name,
+      last_name: p.last_name,
+    })),
+    widget_keys: SEED_WIDGET_KEYS.map((k) => ({
+      key: k.key,
+      type: k.type,
+      company_id: k.company_id,
+      origins: k.origins,
+      enabled: k.enabled,
+      revoked: k.revoked,
+      note: k.note,
+    })),
+    companies: SEED_COMPANIES,
+    applications: SEED_APPLICATIONS.map((a) => ({
+      application_id: a.id,
+      name: a.name,
+      company_id: a.company_id,
+      companies: a.companies,
+      api_key: a.api_key,
+      client_secret: a.client_secret,
+    })),
+    /** Users whose login is refused (they hold a role but are not valid). */
+    invalid_users: roles(false),
+    classes: SEED_CLASS_ROLES,
+    course_without_classes: SEED_COURSE_WITHOUT_CLASSES,
+    seeded_at: isoTime(seededAt),
+    now: isoTime(now),
+  };
+}

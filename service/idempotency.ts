@@ -1,0 +1,66 @@
+/**
+ * Idempotent writes: the first request under an Idempotency-Key runs `create` and stores its
+ * answer; the same key with the same body gets that answer again (replayed), with another body
+ * 409 `idempotency-key-reused`. Lookup, `create` and the stored answer share one
+ * `BEGIN IMMEDIATE` transaction, so concurrent retries cannot both create. Failed attempts store
+ * nothing: a retry after a 4xx runs again.
+ */
+import type { Db } from './db.ts';
+import { ApiError } from './errors.ts';
+
+export interface IdempotentResult {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+export function runIdempotent(
+  db: Db,
+  opts: {
+    scope: string;
+    key: string;
+    requestHash: string;
+    now: number;
+    create: () => { status: number; body: unknown };
+  },
+): IdempotentResult {
+  const tx = db.transaction((): IdempotentResult => {
+    const stored = db
+      .prepare('SELECT request_hash, response FROM idempotency WHERE scope = ? AND key = ?')
+      .get(opts.scope, opts.key) as { request_hash: string; response: string } | undefined;
+    if (stored) {
+      if (stored.request_hash !== opts.requestHash) {
+        throw new ApiError(
+          409,
+          'idempotency-key-reused',
+          'This Idempotency-Key was already used for a different request. Use a new key for a new submission.',
+        );
+      }
+      return { status: 200, body: JSON.parse(stored.response) as unknown, replayed: true };
+    }
+    const result = opts.create();
+    db.prepare(
+      `INSERT INTO idempotency (scope, key, request_hash, status, response, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(opts.scope, opts.key, opts.requestHash, result.status, JSON.stringify(result.body), opts.now);
+    return { ...result, replayed: false };
+  });
+  return tx.immediate();
+}
+
+/** JSON with object keys sorted, so that key order does not make two bodies differ. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}

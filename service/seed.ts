@@ -1,0 +1,500 @@
+/**
+ * The seeded demo data. Everything here is deterministic (ids, keys, credentials) except the class
+ * dates, which are placed relative to the service clock at seed time so that "upcoming" stays true
+ * for a week (a start re-seeds after that).
+ */
+import type { Db } from './db.ts';
+import { sha256Hex } from './ids.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+
+/** The seven widget types (the loaders' table lives in loader/; this is the service's copy). */
+export const WIDGET_TYPES = [
+  'registration',
+  'profile',
+  'contact',
+  'calendar',
+  'checkout',
+  'video',
+  'map',
+] as const;
+export type WidgetType = (typeof WIDGET_TYPES)[number];
+
+/** Any page on this machine, any port, http or https. */
+export const LOCAL_ORIGINS = [
+  'http://localhost:*',
+  'https://localhost:*',
+  'http://127.0.0.1:*',
+  'https://127.0.0.1:*',
+];
+
+export const SEED_COMPANIES = [
+  { id: 'c_acme', name: 'Acme Academy' },
+  { id: 'c_globex', name: 'Globex Institute' },
+] as const;
+
+export const SEED_APPLICATIONS = [
+  {
+    id: 'app_demo',
+    name: 'Acme demo application',
+    company_id: 'c_acme',
+    companies: ['c_acme', 'c_globex'],
+    api_key: 'rk_demo_acme',
+    client_secret: 'cs_demo_acme_secret',
+  },
+  {
+    id: 'app_globex',
+    name: 'Globex intranet',
+    company_id: 'c_globex',
+    companies: ['c_globex'],
+    api_key: 'rk_demo_globex',
+    client_secret: 'cs_demo_globex_secret',
+  },
+] as const;
+
+/** Where the emailed login link points unless an application says otherwise (`?key=` is added). */
+export const DEFAULT_LOGIN_LINK = '/demo/login.html';
+
+type Role = 'owner' | 'member' | 'lecturer';
+interface SeedUser {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  valid: boolean;
+  roles: { company_id: string; role: Role }[];
+  note: string;
+}
+
+export const SEED_USERS: SeedUser[] = [
+  {
+    id: 'u_olivia',
+    email: 'olivia.owner@acme.example',
+    first_name: 'Olivia',
+    last_name: 'Owner',
+    valid: true,
+    roles: [
+      { company_id: 'c_acme', role: 'owner' },
+      { company_id: 'c_globex', role: 'member' },
+    ],
+    note: 'owner of Acme, member of Globex',
+  },
+  {
+    id: 'u_max',
+    email: 'max.member@acme.example',
+    first_name: 'Max',
+    last_name: 'Member',
+    valid: true,
+    roles: [{ company_id: 'c_acme', role: 'member' }],
+    note: 'member of Acme',
+  },
+  {
+    id: 'u_lena',
+    email: 'lena.lecturer@acme.example',
+    first_name: 'Lena',
+    last_name: 'Lecturer',
+    valid: true,
+    roles: [{ company_id: 'c_acme', role: 'lecturer' }],
+    note: 'lecturer of Acme: cls_web_past, cls_web_1, cls_web_2, cls_ts_2 only',
+  },
+  {
+    id: 'u_leo',
+    email: 'leo.lecturer@acme.example',
+    first_name: 'Leo',
+    last_name: 'Lecturer',
+    valid: true,
+    roles: [{ company_id: 'c_acme', role: 'lecturer' }],
+    note: 'lecturer of Acme: cls_lead_1, cls_lead_2 only',
+  },
+  {
+    id: 'u_gina',
+    email: 'gina.owner@globex.example',
+    first_name: 'Gina',
+    last_name: 'Owner',
+    valid: true,
+    roles: [{ company_id: 'c_globex', role: 'owner' }],
+    note: 'owner of Globex',
+  },
+  {
+    id: 'u_victor',
+    email: 'victor.disabled@acme.example',
+    first_name: 'Victor',
+    last_name: 'Disabled',
+    valid: false,
+    roles: [{ company_id: 'c_acme', role: 'member' }],
+    note: 'disabled user: login is refused',
+  },
+];
+
+export const LECTURER_CLASSES: Record<string, string[]> = {
+  u_lena: ['cls_web_past', 'cls_web_1', 'cls_web_2', 'cls_ts_2'],
+  u_leo: ['cls_lead_1', 'cls_lead_2'],
+};
+
+interface SeedParticipant {
+  id: string;
+  company_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  bookings: { class_id: string; status: 'confirmed' | 'waitlisted' }[];
+}
+
+export const SEED_PARTICIPANTS: SeedParticipant[] = [
+  {
+    id: 'p_ada',
+    company_id: 'c_acme',
+    email: 'ada@example.org',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    phone: '+44 20 7946 0001',
+    bookings: [
+      { class_id: 'cls_web_past', status: 'confirmed' },
+      { class_id: 'cls_ts_1', status: 'confirmed' },
+    ],
+  },
+  {
+    id: 'p_grace',
+    company_id: 'c_acme',
+    email: 'grace@example.org',
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    phone: null,
+    bookings: [
+      { class_id: 'cls_web_1', status: 'confirmed' },
+      { class_id: 'cls_ts_1', status: 'waitlisted' },
+    ],
+  },
+  {
+    id: 'p_katherine',
+    company_id: 'c_globex',
+    email: 'katherine@example.net',
+    first_name: 'Katherine',
+    last_name: 'Johnson',
+    phone: null,
+    bookings: [{ class_id: 'cls_gx_safety_1', status: 'confirmed' }],
+  },
+];
+
+interface SeedCourse {
+  id: string;
+  company_id: string;
+  title: string;
+  summary: string;
+  category: string;
+}
+
+export const SEED_COURSES: SeedCourse[] = [
+  {
+    id: 'crs_web',
+    company_id: 'c_acme',
+    title: 'Web accessibility in practice',
+    summary: 'Two days of hands-on WCAG 2.2 work.',
+    category: 'Design',
+  },
+  {
+    id: 'crs_ts',
+    company_id: 'c_acme',
+    title: 'TypeScript for teams',
+    summary: 'Types, generics and a tidy codebase in three mornings.',
+    category: 'Engineering',
+  },
+  {
+    id: 'crs_open',
+    company_id: 'c_acme',
+    title: 'Open day: meet the trainers',
+    summary: 'A free evening of short talks, questions and a look at the rooms.',
+    category: 'Community',
+  },
+  {
+    id: 'crs_lead',
+    company_id: 'c_acme',
+    title: 'Leading remote teams',
+    summary: 'Rituals, writing and trust for distributed teams.',
+    category: 'Leadership',
+  },
+  {
+    id: 'crs_data',
+    company_id: 'c_acme',
+    title: 'Data literacy basics',
+    summary: 'Read charts, question numbers and avoid the classic traps.',
+    category: 'Data',
+  },
+  {
+    id: 'crs_sprint',
+    company_id: 'c_acme',
+    title: 'Design sprints',
+    summary: 'The five-day sprint method. No new dates planned at the moment.',
+    category: 'Design',
+  },
+  {
+    id: 'crs_gx_safety',
+    company_id: 'c_globex',
+    title: 'Workplace safety essentials',
+    summary: 'Everything a new starter must know, in one morning.',
+    category: 'Safety',
+  },
+  {
+    id: 'crs_gx_sheets',
+    company_id: 'c_globex',
+    title: 'Spreadsheets for planners',
+    summary: 'Formulas, pivot tables and honest charts.',
+    category: 'Office',
+  },
+];
+
+interface SeedClass {
+  id: string;
+  course_id: string;
+  /** Days after the seed day (UTC midnight), and the UTC start hour. */
+  day: number;
+  hour: number;
+  hours: number;
+  timezone: string;
+  location: string;
+  price: number;
+  capacity: number;
+  /** Confirmed places taken by seeded people (including SEED_PARTICIPANTS' bookings). */
+  taken: number;
+  waitlist: false | { capacity: number | null; taken: number };
+}
+
+const BERLIN = 'Berlin, Torstraße 1';
+const HAMBURG = 'Hamburg, Am Sandtorkai 4';
+const VIENNA = 'Vienna, Mariahilfer Straße 10';
+const ONLINE = 'Online (the link comes with the confirmation)';
+
+export const SEED_CLASSES: SeedClass[] = [
+  { id: 'cls_web_past', course_id: 'crs_web', day: -3, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: BERLIN, price: 49000, capacity: 12, taken: 12, waitlist: false },
+  { id: 'cls_web_1', course_id: 'crs_web', day: 6, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: BERLIN, price: 49000, capacity: 12, taken: 7, waitlist: { capacity: null, taken: 0 } },
+  { id: 'cls_web_2', course_id: 'crs_web', day: 20, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: ONLINE, price: 39000, capacity: 20, taken: 3, waitlist: { capacity: null, taken: 0 } },
+  { id: 'cls_ts_1', course_id: 'crs_ts', day: 3, hour: 7, hours: 4, timezone: 'Europe/Berlin', location: HAMBURG, price: 29000, capacity: 8, taken: 8, waitlist: { capacity: 10, taken: 2 } },
+  { id: 'cls_ts_2', course_id: 'crs_ts', day: 17, hour: 7, hours: 4, timezone: 'Europe/Berlin', location: HAMBURG, price: 29000, capacity: 8, taken: 1, waitlist: { capacity: 10, taken: 0 } },
+  { id: 'cls_open_1', course_id: 'crs_open', day: 4, hour: 16, hours: 3, timezone: 'Europe/Berlin', location: BERLIN, price: 0, capacity: 40, taken: 12, waitlist: false },
+  { id: 'cls_lead_1', course_id: 'crs_lead', day: 8, hour: 8, hours: 6, timezone: 'Europe/Vienna', location: VIENNA, price: 69000, capacity: 6, taken: 6, waitlist: false },
+  { id: 'cls_lead_2', course_id: 'crs_lead', day: 30, hour: 8, hours: 6, timezone: 'Europe/Vienna', location: VIENNA, price: 69000, capacity: 6, taken: 0, waitlist: false },
+  { id: 'cls_data_1', course_id: 'crs_data', day: 11, hour: 9, hours: 6, timezone: 'Europe/London', location: 'London, 10 Finsbury Square', price: 19900, capacity: 10, taken: 10, waitlist: { capacity: 2, taken: 2 } },
+  { id: 'cls_data_2', course_id: 'crs_data', day: 25, hour: 9, hours: 3, timezone: 'Europe/London', location: ONLINE, price: 14900, capacity: 30, taken: 0, waitlist: { capacity: null, taken: 0 } },
+  { id: 'cls_sprint_past', course_id: 'crs_sprint', day: -10, hour: 8, hours: 8, timezone: 'Europe/Berlin', location: BERLIN, price: 99000, capacity: 10, taken: 9, waitlist: false },
+  { id: 'cls_gx_safety_1', course_id: 'crs_gx_safety', day: 7, hour: 14, hours: 4, timezone: 'America/Chicago', location: 'Springfield, 742 Evergreen Terrace', price: 15000, capacity: 15, taken: 2, waitlist: false },
+  { id: 'cls_gx_sheets_1', course_id: 'crs_gx_sheets', day: 12, hour: 15, hours: 3, timezone: 'America/Chicago', location: ONLINE, price: 9900, capacity: 10, taken: 0, waitlist: { capacity: null, taken: 0 } },
+];
+
+/** Classes with a known state, for tests and people trying the rules by hand. */
+export const SEED_CLASS_ROLES = {
+  /** Exactly 5 seats left, waitlist open without limit. */
+  five_seats_left: 'cls_web_1',
+  /** Full, waitlist open (status `waitlist`). */
+  full_with_waitlist: 'cls_ts_1',
+  /** Full, no waitlist (status `full`, registering answers 409 class-full). */
+  full_no_waitlist: 'cls_lead_1',
+  /** Full and its waitlist full too (status `full`, 409 class-full). */
+  waitlist_full: 'cls_data_1',
+  /** Costs nothing. */
+  free: 'cls_open_1',
+  /** Started 3 days before the seed (never listed, registering answers 422). */
+  past: 'cls_web_past',
+  /** The first upcoming class of Acme (3 days after the seed). */
+  soonest: 'cls_ts_1',
+  /** A Globex class (a c_acme key must not book it). */
+  other_company: 'cls_gx_safety_1',
+} as const;
+
+/** A programme that has no upcoming class (listed with `classes: []`). */
+export const SEED_COURSE_WITHOUT_CLASSES = 'crs_sprint';
+
+interface SeedWidgetKey {
+  key: string;
+  type: WidgetType;
+  company_id: string;
+  origins: string[];
+  enabled: boolean;
+  revoked: boolean;
+  note: string;
+}
+
+const perType: SeedWidgetKey[] = WIDGET_TYPES.map((type) => ({
+  key: `wk_demo_${type}`,
+  type,
+  company_id: 'c_acme',
+  origins: LOCAL_ORIGINS,
+  enabled: true,
+  revoked: false,
+  note: `the ${type} widget of Acme Academy`,
+}));
+
+export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
+  ...perType,
+  {
+    key: 'wk_demo_registration_example',
+    type: 'registration',
+    company_id: 'c_acme',
+    origins: ['https://example.com'],
+    enabled: true,
+    revoked: false,
+    note: 'serves https://example.com only: on any other page it answers origin-not-allowed',
+  },
+  {
+    key: 'wk_demo_registration_revoked',
+    type: 'registration',
+    company_id: 'c_acme',
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: true,
+    note: 'revoked: answers invalid-key',
+  },
+  {
+    key: 'wk_demo_registration_disabled',
+    type: 'registration',
+    company_id: 'c_acme',
+    origins: LOCAL_ORIGINS,
+    enabled: false,
+    revoked: false,
+    note: 'the registration widget is not enabled for this key: answers not-available',
+  },
+  {
+    key: 'wk_globex_registration',
+    type: 'registration',
+    company_id: 'c_globex',
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the registration widget of Globex Institute',
+  },
+];
+
+const FIRST_NAMES = ['Alex', 'Sam', 'Robin', 'Kim', 'Charlie', 'Jo', 'Mika', 'Noa', 'Toni', 'Yuki'];
+const LAST_NAMES = ['Berger', 'Novak', 'Okafor', 'Silva', 'Tanaka', 'Weber', 'Kowalski', 'Rossi'];
+
+/** Writes the whole seed into empty tables. `now` is service time. */
+export function seed(db: Db, now: number): void {
+  const day0 = Math.floor(now / DAY) * DAY;
+
+  const insCompany = db.prepare('INSERT INTO companies (id, name) VALUES (?, ?)');
+  for (const c of SEED_COMPANIES) insCompany.run(c.id, c.name);
+
+  const insCourse = db.prepare(
+    'INSERT INTO courses (id, company_id, title, summary, category) VALUES (?, ?, ?, ?, ?)',
+  );
+  for (const c of SEED_COURSES) insCourse.run(c.id, c.company_id, c.title, c.summary, c.category);
+
+  const insClass = db.prepare(`INSERT INTO classes
+    (id, course_id, starts_at, ends_at, timezone, location, price_amount, currency, capacity, waitlist, waitlist_capacity)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'EUR', ?, ?, ?)`);
+  for (const c of SEED_CLASSES) {
+    const start = day0 + c.day * DAY + c.hour * HOUR;
+    insClass.run(
+      c.id,
+      c.course_id,
+      start,
+      start + c.hours * HOUR,
+      c.timezone,
+      c.location,
+      c.price,
+      c.capacity,
+      c.waitlist ? 1 : 0,
+      c.waitlist ? c.waitlist.capacity : null,
+    );
+  }
+
+  const companyOfClass = new Map(
+    SEED_CLASSES.map((cl) => [
+      cl.id,
+      SEED_COURSES.find((co) => co.id === cl.course_id)!.company_id,
+    ]),
+  );
+  const insParticipant = db.prepare(`INSERT INTO participants
+    (id, company_id, email, first_name, last_name, phone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insRegistration = db.prepare(`INSERT INTO registrations
+    (id, class_id, participant_id, first_name, last_name, email, phone, status, created_at, widget_key)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`);
+  const createdAt = day0 - 20 * DAY;
+
+  const named = new Map<string, { confirmed: number; waitlisted: number }>();
+  for (const p of SEED_PARTICIPANTS) {
+    insParticipant.run(p.id, p.company_id, p.email, p.first_name, p.last_name, p.phone, createdAt);
+    for (const b of p.bookings) {
+      insRegistration.run(
+        `reg_seed_${p.id.slice(2)}_${b.class_id.slice(4)}`,
+        b.class_id,
+        p.id,
+        p.first_name,
+        p.last_name,
+        p.email,
+        p.phone,
+        b.status,
+        createdAt,
+      );
+      const n = named.get(b.class_id) ?? { confirmed: 0, waitlisted: 0 };
+      n[b.status === 'confirmed' ? 'confirmed' : 'waitlisted'] += 1;
+      named.set(b.class_id, n);
+    }
+  }
+
+  // Fill each class up to its seeded numbers with anonymous guests.
+  let guest = 0;
+  for (const c of SEED_CLASSES) {
+    const n = named.get(c.id) ?? { confirmed: 0, waitlisted: 0 };
+    const fill = (count: number, status: 'confirmed' | 'waitlisted') => {
+      for (let i = 0; i < count; i++) {
+        guest += 1;
+        const first = FIRST_NAMES[guest % FIRST_NAMES.length]!;
+        const last = LAST_NAMES[guest % LAST_NAMES.length]!;
+        const pid = `p_guest_${guest}`;
+        const email = `guest${guest}@example.net`;
+        insParticipant.run(pid, companyOfClass.get(c.id)!, email, first, last, null, createdAt);
+        insRegistration.run(`reg_seed_guest_${guest}`, c.id, pid, first, last, email, null, status, createdAt);
+      }
+    };
+    fill(c.taken - n.confirmed, 'confirmed');
+    fill((c.waitlist ? c.waitlist.taken : 0) - n.waitlisted, 'waitlisted');
+  }
+
+  const insKey = db.prepare(`INSERT INTO widget_keys
+    (key, company_id, type, origins, options, enabled, revoked_at, note) VALUES (?, ?, ?, ?, '{}', ?, ?, ?)`);
+  for (const k of SEED_WIDGET_KEYS) {
+    insKey.run(
+      k.key,
+      k.company_id,
+      k.type,
+      JSON.stringify(k.origins),
+      k.enabled ? 1 : 0,
+      k.revoked ? createdAt : null,
+      k.note,
+    );
+  }
+
+  const insUser = db.prepare(
+    'INSERT INTO users (id, email, first_name, last_name, valid) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insMembership = db.prepare(
+    'INSERT INTO memberships (user_id, company_id, role) VALUES (?, ?, ?)',
+  );
+  for (const u of SEED_USERS) {
+    insUser.run(u.id, u.email, u.first_name, u.last_name, u.valid ? 1 : 0);
+    for (const r of u.roles) insMembership.run(u.id, r.company_id, r.role);
+  }
+  const insLecturer = db.prepare('INSERT INTO class_lecturers (class_id, user_id) VALUES (?, ?)');
+  for (const [userId, classIds] of Object.entries(LECTURER_CLASSES)) {
+    for (const classId of classIds) insLecturer.run(classId, userId);
+  }
+
+  const insApp = db.prepare(`INSERT INTO applications
+    (id, company_id, name, api_key_hash, client_secret_hash, login_link) VALUES (?, ?, ?, ?, ?, ?)`);
+  const insAppCompany = db.prepare(
+    'INSERT INTO application_companies (application_id, company_id) VALUES (?, ?)',
+  );
+  for (const a of SEED_APPLICATIONS) {
+    insApp.run(
+      a.id,
+      a.company_id,
+      a.name,
+      sha256Hex(a.api_key),
+      sha256Hex(a.client_secret),
+      DEFAULT_LOGIN_LINK,
+    );
+    for (const c of a.companies) insAppCompany.run(a.id, c);
+  }
+}

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { startService } from '../server.ts';
+import { registrationBody, startTestService, uniqueKey, writeHeaders, type Json, type TestService } from './helpers.ts';
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService();
+});
+after(() => svc.close());
+
+const postJson = (path: string, body?: unknown) =>
+  svc.json(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+describe('GET /dev/seed', () => {
+  test("answers DESIGN.md's shape", async () => {
+    const { status, body } = await svc.json('/dev/seed');
+    assert.equal(status, 200);
+    assert.equal(typeof body.rest.api_key, 'string');
+    assert.equal(typeof body.rest.client_secret, 'string');
+
+    assert.ok(Array.isArray(body.users));
+    for (const u of body.users) {
+      assert.match(u.email, /@/);
+      assert.ok(['owner', 'member', 'lecturer'].includes(u.role));
+      assert.match(u.company_id, /^c_/);
+    }
+    const roles = new Set(body.users.filter((u: Json) => u.company_id === 'c_acme').map((u: Json) => u.role));
+    assert.deepEqual([...roles].sort(), ['lecturer', 'member', 'owner']);
+
+    assert.ok(body.participants.length > 0);
+    for (const p of body.participants) {
+      assert.match(p.email, /@/);
+      assert.match(p.company_id, /^c_/);
+    }
+
+    for (const k of body.widget_keys) {
+      assert.equal(typeof k.key, 'string');
+      assert.equal(typeof k.type, 'string');
+      assert.match(k.company_id, /^c_/);
+      assert.ok(Array.isArray(k.origins) && k.origins.length > 0);
+    }
+    const acmeTypes = body.widget_keys
+      .filter((k: Json) => k.company_id === 'c_acme' && k.enabled && !k.revoked && k.origins.includes('http://localhost:*'))
+      .map((k: Json) => k.type);
+    assert.deepEqual(new Set(acmeTypes), new Set(['registration', 'profile', 'contact', 'calendar', 'checkout', 'video', 'map']));
+    const locked = body.widget_keys.find((k: Json) => k.key === 'wk_demo_registration_example');
+    assert.deepEqual(locked.origins, ['https://example.com']);
+    assert.ok(body.widget_keys.some((k: Json) => k.revoked));
+    assert.ok(body.widget_keys.some((k: Json) => !k.enabled));
+    assert.ok(body.widget_keys.some((k: Json) => k.company_id === 'c_globex'));
+
+    assert.equal(body.classes.five_seats_left, 'cls_web_1');
+    assert.equal(body.companies[0].id, 'c_acme');
+    assert.equal(body.companies[0].name, 'Acme Academy');
+  });
+});
+
+describe('/dev/clock', () => {
+  test('GET tells the service time; POST moves it forward; bad input is 422', async () => {
+    const start = (await svc.json('/dev/clock')).body;
+    assert.ok(Math.abs(Date.parse(start.now) - Date.now()) < 60_000 + start.offset_s * 1000);
+    const moved = await postJson('/dev/clock', { advance_s: 3600 });
+    assert.equal(moved.status, 200);
+    assert.equal(moved.body.offset_s, start.offset_s + 3600);
+    assert.ok(Date.parse(moved.body.now) - Date.parse(start.now) >= 3600_000);
+
+    for (const body of [{}, { advance_s: -1 }, { advance_s: '60' }, { advance_s: 60, extra: 1 }]) {
+      const res = await postJson('/dev/clock', body);
+      assert.equal(res.status, 422, JSON.stringify(body));
+      assert.equal(res.body.error.code, 'validation');
+    }
+    assert.equal((await postJson('/dev/clock', [])).status, 400);
+  });
+});
+
+describe('/dev/outbox and /dev/reset', () => {
+  test('the outbox lists emails newest first; reset restores the seed, the clock and an empty outbox', async () => {
+    for (const email of ['first@example.org', 'second@example.org']) {
+      const res = await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+        method: 'POST',
+        headers: writeHeaders(uniqueKey()),
+        body: JSON.stringify(registrationBody({ email })),
+      });
+      assert.equal(res.status, 201);
+    }
+    await postJson('/dev/clock', { advance_s: 86400 });
+    const { emails } = (await svc.json('/dev/outbox')).body;
+    assert.deepEqual(emails.slice(0, 2).map((e: Json) => e.to), ['second@example.org', 'first@example.org']);
+    for (const key of ['to', 'subject', 'text', 'link', 'pin', 'sent_at']) assert.ok(key in emails[0], key);
+
+    const reset = await svc.json('/dev/reset', { method: 'POST' });
+    assert.equal(reset.status, 200);
+    assert.equal((await svc.json('/dev/outbox')).body.emails.length, 0);
+    assert.equal((await svc.json('/dev/clock')).body.offset_s, 0);
+    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email LIKE '%@example.org' AND widget_key IS NOT NULL"), 0);
+    const widget = (await svc.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration')).body;
+    const five = widget.courses.flatMap((c: Json) => c.classes).find((c: Json) => c.id === 'cls_web_1');
+    assert.equal(five.seats_left, 5);
+  });
+});
+
+describe('/dev/tokens/invalidate', () => {
+  test('takes a token or an email, nothing else', async () => {
+    const one = await postJson('/dev/tokens/invalidate', { token: 'tok_unknown' });
+    assert.equal(one.status, 200);
+    assert.equal(one.body.invalidated, 0);
+    assert.equal((await postJson('/dev/tokens/invalidate', { email: 'olivia.owner@acme.example' })).status, 200);
+    for (const body of [{}, { token: 't', email: 'e@example.org' }, { token: 42 }, { email: '' }]) {
+      const res = await postJson('/dev/tokens/invalidate', body);
+      assert.equal(res.status, 422, JSON.stringify(body));
+    }
+  });
+});
+
+describe('development mode only', () => {
+  test('with dev=false every /dev path is 404, and the APIs still work', async () => {
+    const prod = await startTestService({ dev: false });
+    try {
+      for (const [method, path] of [
+        ['GET', '/dev/seed'],
+        ['GET', '/dev/outbox'],
+        ['GET', '/dev/clock'],
+        ['POST', '/dev/clock'],
+        ['POST', '/dev/reset'],
+        ['POST', '/dev/tokens/invalidate'],
+      ]) {
+        const res = await prod.json(path!, { method: method! });
+        assert.equal(res.status, 404, `${method} ${path}`);
+        assert.equal(res.body.error.code, 'not-found');
+      }
+      const widget = await prod.fetch('/widget-api/v1/widget?key=wk_demo_registration&type=registration');
+      assert.equal(widget.status, 200);
+    } finally {
+      await prod.close();
+    }
+  });
+});
+
+describe('the stored seed', () => {
+  test('a restart keeps the data; a seed older than 7 days is replaced, and the start says so', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-seed-'));
+    try {
+      const first = await startService({ port: 0, dataDir, quiet: true });
+      assert.equal(first.seed.status, 'created');
+      const res = await fetch(`${first.url}/widget-api/v1/registrations?key=wk_demo_registration`, {
+        method: 'POST',
+        headers: writeHeaders(uniqueKey()),
+        body: JSON.stringify(registrationBody({ email: 'kept@example.org' })),
+      });
+      assert.equal(res.status, 201);
+      await first.close();
+
+      const second = await startService({ port: 0, dataDir, quiet: true });
+      assert.equal(second.seed.status, 'kept');
+      await second.close();
+      const db = new Database(join(dataDir, 'service.sqlite'));
+      assert.equal(db.prepare("SELECT count(*) FROM registrations WHERE email = 'kept@example.org'").pluck().get(), 1);
+      db.prepare("UPDATE meta SET v = ? WHERE k = 'seeded_at'").run(String(Date.now() - 8 * 86400_000));
+      db.close();
+
+      const logged: string[] = [];
+      const log = console.log;
+      console.log = (line: string) => logged.push(line);
+      let third;
+      try {
+        third = await startService({ port: 0, dataDir });
+      } finally {
+        console.log = log;
+      }
+      assert.equal(third.seed.status, 'reseeded');
+      assert.match(logged.join('\n'), /^Service widgets running at http:\/\/localhost:\d+\/$/m);
+      assert.match(logged.join('\n'), /re-seeded now: the stored seed was older than 7 days/);
+      const check = new Database(third.dataFile, { readonly: true });
+      assert.equal(check.prepare("SELECT count(*) FROM registrations WHERE email = 'kept@example.org'").pluck().get(), 0);
+      check.close();
+      await third.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,115 @@
+/** Shared by the service tests: a fresh service on a random port over a fresh data folder. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { startService, type StartOptions } from '../server.ts';
+
+export const LOCAL_PAGE = 'http://localhost:5173';
+export const FOREIGN_PAGE = 'https://evil.example';
+
+/** Answers are checked field by field in the tests, so their bodies stay loosely typed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface TestService {
+  url: string;
+  /** fetch relative to the service. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** fetch + JSON body. */
+  json<T = Json>(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
+  /** Reads the service's SQLite file directly (read-only): what was really stored. */
+  count(sql: string, ...params: unknown[]): number;
+  close(): Promise<void>;
+}
+
+export async function startTestService(opts: StartOptions = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'service-test-'));
+  const service = await startService({ port: 0, dataDir, quiet: true, ...opts });
+  const doFetch = (path: string, init?: RequestInit) => fetch(`${service.url}${path}`, init);
+  return {
+    url: service.url,
+    fetch: doFetch,
+    async json(path, init) {
+      const res = await doFetch(path, init);
+      const text = await res.text();
+      let body: Json;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new Error(`${init?.method ?? 'GET'} ${path}: ${res.status}, not JSON: ${text.slice(0, 200)}`);
+      }
+      return { status: res.status, headers: res.headers, body };
+    },
+    count(sql, ...params) {
+      const db = new Database(service.dataFile, { readonly: true });
+      try {
+        return (db.prepare(sql).pluck().get(...params) as number | undefined) ?? 0;
+      } finally {
+        db.close();
+      }
+    },
+    async close() {
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Headers of a JSON write from a page. */
+export function writeHeaders(idempotencyKey: string, origin = LOCAL_PAGE): Record<string, string> {
+  return { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey, Origin: origin };
+}
+
+let counter = 0;
+export function uniqueKey(label = 'idem'): string {
+  counter += 1;
+  return `${label}-${process.pid}-${counter}-${Date.now()}`;
+}
+
+export function registrationBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  counter += 1;
+  return {
+    class_id: 'cls_web_2',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: `ada.${counter}@example.org`,
+    phone: '+49 30 1234567',
+    consent: true,
+    ...overrides,
+  };
+}
+
+/**
+ * A raw HTTP/1.1 request, for what fetch will not send: a chunked body with no Content-Length,
+ * odd headers, an undecoded path.
+ */
+export function rawRequest(
+  baseUrl: string,
+  opts: { method?: string; path: string; headers?: Record<string, string>; chunks?: (string | Buffer)[] },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        headers: opts.headers,
+        agent: false, // a fresh connection: a refused body must not spill into the next request
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }),
+        );
+      },
+    );
+    req.on('error', reject);
+    for (const chunk of opts.chunks ?? []) req.write(chunk);
+    req.end();
+  });
+}
