@@ -108,17 +108,13 @@ const t = translator(en, { de: () => import('./registration.de.ts') });
  * @csspart card - A programme's card.
  * @csspart button - The main buttons (register, submit).
  *
- * @cssprop [--service-accent=#0b5fff] - Buttons, links and focus rings.
+ * @cssprop [--service-accent=#1d4ed8] - Buttons, links and focus rings.
  * @cssprop [--service-on-accent=#fff] - Text on accent-coloured buttons.
- * @cssprop [--service-text=#1b1f24] - Body text.
- * @cssprop [--service-muted=#596170] - Secondary text.
- * @cssprop [--service-surface=#fff] - Card background.
- * @cssprop [--service-subtle=#f3f5f8] - Notices and loading placeholders.
- * @cssprop [--service-border=#c9ced6] - Borders.
+ * @cssprop [--service-border=#767d89] - Borders of cards and fields.
  * @cssprop [--service-danger=#b3261e] - Errors and scarce seats.
- * @cssprop [--service-success=#1e7a3c] - Confirmation heading.
  * @cssprop [--service-radius=8px] - Corner radius.
- * @cssprop [--service-gap=1rem] - Space between blocks.
+ *
+ * Text colour and font come from the page; backgrounds are drawn from the text colour.
  */
 export class ServiceRegistration extends ServiceElement<WidgetData> {
   static override styles = [baseStyles, registrationStyles];

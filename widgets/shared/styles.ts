@@ -7,7 +7,7 @@ import { css } from 'lit';
  */
 export const baseStyles = css`
   :host {
-    --_accent: var(--service-accent, #0b5fff);
+    --_accent: var(--service-accent, #1d4ed8);
     --_border: var(--service-border, #767d89);
     --_danger: var(--service-danger, #b3261e);
     --_radius: var(--service-radius, 8px);

@@ -1,0 +1,182 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { keyOf, service } from '../widgets/shared/test-support.ts';
+
+/**
+ * The built v1 loader, served by the reference service (so chunks and API calls cross origins, as
+ * on a customer's site), against placeholders added to this page. Page-level rules (script in
+ * <head>, both loaders, double loading, insecure pages) are in test/e2e/loader.spec.ts.
+ */
+interface Row {
+  type: string;
+  version: string;
+  state: string;
+  error: string;
+  element: HTMLElement;
+}
+declare global {
+  interface Window {
+    ServiceWidgets: {
+      versions: string[];
+      scan(root?: ParentNode): void;
+      mount(div: HTMLElement): void;
+      diagnose(): Row[];
+    };
+  }
+}
+
+const loaderUrl = `${service.url}widgets/v1/loader.js`;
+
+before(async () => {
+  const script = document.createElement('script');
+  script.src = loaderUrl;
+  const loaded = oneEvent(script, 'load');
+  document.head.append(script);
+  await loaded;
+});
+
+const errors: string[] = [];
+const originalError = console.error;
+beforeEach(() => {
+  errors.length = 0;
+  console.error = (...args: unknown[]) => errors.push(args.join(' '));
+});
+afterEach(() => (console.error = originalError));
+
+/** Adds a placeholder to the page (found by the loader's observer) and waits for its outcome. */
+const place = async (attributes: Record<string, string>, inner = '') => {
+  const div = document.createElement('div');
+  for (const [name, value] of Object.entries(attributes)) div.setAttribute(name, value);
+  div.innerHTML = inner;
+  const outcome = new Promise<CustomEvent>((resolve) => {
+    div.addEventListener('service-widget-ready', (e) => resolve(e as CustomEvent), { once: true });
+    div.addEventListener('service-widget-error', (e) => resolve(e as CustomEvent), { once: true });
+  });
+  (await fixture(html`<section></section>`)).append(div);
+  return { div, event: await outcome };
+};
+
+const expectError = async (attributes: Record<string, string>, code: string, says: RegExp) => {
+  const { div, event } = await place(attributes, '<a href="/book">Book on our site</a>');
+  expect(event.type).to.equal('service-widget-error');
+  expect(event.detail.code).to.equal(code);
+  expect(div.dataset.serviceState).to.equal('error');
+  expect(div.dataset.serviceError).to.equal(code);
+  // The site owner's own content stays; the fix-it message is visible in the div.
+  expect(div.querySelector('a')!.textContent).to.equal('Book on our site');
+  expect(div.innerText).to.match(says);
+  expect(errors.filter((line) => line.includes(event.detail.message))).to.have.length(1);
+  return div;
+};
+
+describe('loader v1', () => {
+  it('exposes the shared global with its version', () => {
+    expect(window.ServiceWidgets.versions).to.deep.equal(['v1']);
+  });
+
+  it('mounts a registration widget: loading, then ready, fallback content replaced', async () => {
+    const div = document.createElement('div');
+    div.dataset.serviceWidget = 'registration';
+    div.dataset.serviceId = keyOf('registration');
+    div.innerHTML = '<a href="/book">Book on our site</a>';
+    const ready = oneEvent(div, 'service-widget-ready');
+    (await fixture(html`<section></section>`)).append(div);
+    await new Promise(requestAnimationFrame);
+    // While loading: the owner's link is still there and the space is reserved.
+    expect(div.dataset.serviceState).to.equal('loading');
+    expect(div.querySelector('a')).to.not.equal(null);
+    expect(div.getBoundingClientRect().height).to.be.at.least(400);
+    const { detail } = await ready;
+    expect(detail).to.deep.equal({ type: 'registration' });
+    expect(div.dataset.serviceState).to.equal('ready');
+    expect(div.querySelector('a')).to.equal(null);
+    const el = div.querySelector('service-registration')!;
+    expect(el.getAttribute('key')).to.equal(keyOf('registration'));
+    expect(el.getAttribute('base-url')).to.equal(service.url);
+    expect(el.shadowRoot!.textContent).to.contain('Acme Academy');
+    expect(errors).to.have.length(0);
+  });
+
+  it('passes data-service-* options to the widget, live', async () => {
+    const { div } = await place({ 'data-service-widget': 'registration', 'data-service-id': keyOf('registration'), 'data-service-course': 'crs_ts' });
+    const el = div.querySelector('service-registration')!;
+    expect(el.getAttribute('course')).to.equal('crs_ts');
+    div.setAttribute('data-service-course', 'crs_open');
+    await new Promise((resolve) => el.addEventListener('service-state', resolve, { once: true }));
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('h3')!.textContent).to.equal('Open day: meet the trainers');
+    expect(div.querySelectorAll('service-registration')).to.have.length(1);
+  });
+
+  it('unknown-type lists the known types', async () => {
+    await expectError({ 'data-service-widget': 'calender', 'data-service-id': 'x' }, 'unknown-type', /registration, profile, contact, calendar/);
+  });
+
+  it('wrong-loader names the script to use instead', async () => {
+    const div = await expectError({ 'data-service-widget': 'calendar', 'data-service-id': keyOf('calendar') }, 'wrong-loader', /v2/);
+    expect(div.innerText).to.contain(`${service.url}widgets/v2/loader.js`);
+  });
+
+  it('missing-key says which attribute to add', async () => {
+    await expectError({ 'data-service-widget': 'registration' }, 'missing-key', /data-service-id=/);
+  });
+
+  it('not-available for a type this build does not offer yet', async () => {
+    await expectError({ 'data-service-widget': 'contact', 'data-service-id': keyOf('contact') }, 'not-available', /not available/);
+  });
+
+  for (const [code, key] of [
+    ['invalid-key', keyOf('registration', 'revoked')],
+    ['type-mismatch', keyOf('profile')],
+    ['origin-not-allowed', keyOf('registration', 'example')],
+    ['not-available', keyOf('registration', 'disabled')],
+  ]) {
+    it(`${code} from the service's answer`, async () => {
+      const { div, event } = await place({ 'data-service-widget': 'registration', 'data-service-id': key! }, '<a href="/book">Book</a>');
+      expect(event.detail.code).to.equal(code);
+      expect(div.dataset.serviceError).to.equal(code);
+      expect(div.querySelector('a')).to.not.equal(null);
+      // The widget shows the message (with no retry: retrying cannot help).
+      const el = div.querySelector('service-registration')!;
+      expect(el.hidden).to.equal(false);
+      expect(el.shadowRoot!.querySelector('[role=alert]')!.textContent).to.contain(event.detail.message);
+      expect(errors).to.have.length(1);
+    });
+  }
+
+  it('never mounts one div twice: scan() and mount() again', async () => {
+    const { div } = await place({ 'data-service-widget': 'registration', 'data-service-id': keyOf('registration') });
+    window.ServiceWidgets.scan();
+    window.ServiceWidgets.mount(div);
+    window.ServiceWidgets.scan(div.parentElement!);
+    expect(div.querySelectorAll('service-registration')).to.have.length(1);
+  });
+
+  it('diagnose() returns and prints a table of every placeholder, and forgets removed ones', async () => {
+    const { div } = await place({ 'data-service-widget': 'calender', 'data-service-id': 'x' });
+    const tables: unknown[] = [];
+    const originalTable = console.table;
+    console.table = (rows: unknown) => tables.push(rows);
+    let rows: Row[];
+    try {
+      rows = window.ServiceWidgets.diagnose();
+    } finally {
+      console.table = originalTable;
+    }
+    expect(tables).to.have.length(1);
+    expect(rows.find((r) => r.element === div)).to.include({ type: 'calender', version: '', state: 'error', error: 'unknown-type' });
+    div.remove();
+    await new Promise(requestAnimationFrame);
+    expect(window.ServiceWidgets.diagnose().some((r) => r.element === div)).to.equal(false);
+  });
+
+  it('a removed widget stops its work and re-adding the div does not mount it again', async () => {
+    const { div } = await place({ 'data-service-widget': 'registration', 'data-service-id': keyOf('registration') });
+    const parent = div.parentElement!;
+    div.remove();
+    await new Promise(requestAnimationFrame);
+    parent.append(div);
+    await new Promise(requestAnimationFrame);
+    expect(div.querySelectorAll('service-registration')).to.have.length(1);
+    expect(window.ServiceWidgets.diagnose().filter((r) => r.element === div)).to.have.length(1);
+  });
+});

@@ -1,0 +1,73 @@
+// Set-up shared by `npm start` and `npm test`, with Node's own modules only (it runs before any
+// dependency is installed): install the dependencies when they are missing or stale, and find a
+// Chromium for the browser tests.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Runs `npm ci` when node_modules is missing or older than the lockfile. */
+export function ensureDependencies() {
+  const installed = `${root}node_modules/.package-lock.json`;
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(`${root}package-lock.json`).mtimeMs) return;
+  console.log('Installing dependencies (npm ci; the first time takes a minute or two)…');
+  // better-sqlite3 compiles here: build against the local Node headers, never download them.
+  const env = { ...process.env };
+  if (!env.npm_config_nodedir && existsSync('/usr/include/node/node_api.h')) env.npm_config_nodedir = '/usr';
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', env });
+  if (result.status !== 0) {
+    console.error('npm ci failed: see the lines above. Node 20.19 or newer and the npm registry are needed.');
+    process.exit(1);
+  }
+}
+
+const which = (name) => {
+  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : '';
+};
+
+/**
+ * The Chromium the browser and end-to-end tests drive: CHROME_PATH, else a Chromium or Chrome on the
+ * PATH, else Debian's `chromium` installed with apt-get when this user may, else a clear message.
+ */
+export function ensureChromium() {
+  if (process.env.CHROME_PATH) {
+    if (existsSync(process.env.CHROME_PATH)) return process.env.CHROME_PATH;
+    fail(`CHROME_PATH is set to ${process.env.CHROME_PATH}, but no file is there.`);
+  }
+  const names = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
+  for (const name of names) {
+    const path = which(name);
+    if (path) return path;
+  }
+  const isRoot = process.getuid?.() === 0;
+  if (which('apt-get') && (isRoot || which('sudo'))) {
+    console.log('No Chromium found: installing Debian’s chromium package…');
+    const sudo = isRoot ? [] : ['sudo', '-n'];
+    const run = (args) => spawnSync(sudo[0] ?? args[0], [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], { stdio: 'inherit' });
+    if (run(['apt-get', 'update']).status === 0 && run(['apt-get', 'install', '-y', 'chromium']).status === 0) {
+      const path = which('chromium');
+      if (path) return path;
+    }
+  }
+  fail(
+    'The browser tests need Chromium. Install it (Debian/Ubuntu: `sudo apt-get install -y chromium`; ' +
+      'macOS: install Google Chrome) or set CHROME_PATH to a Chromium or Chrome executable.',
+  );
+}
+
+function fail(message) {
+  console.error(message);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+/** The version of a tool, for the log; never fails. */
+export const versionOf = (file, args = ['--version']) => {
+  try {
+    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0];
+  } catch {
+    return 'unknown';
+  }
+};

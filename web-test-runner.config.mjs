@@ -1,0 +1,54 @@
+// Browser tests: real Chromium (Playwright's launcher, Debian's chromium), TypeScript through
+// esbuild, and the real reference service on a free port with a fresh SQLite file. Run through
+// `node --import tsx` (see package.json) so that this file can start the TypeScript service.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { defaultReporter } from '@web/test-runner';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { startService } from './service/server.ts';
+import { plainSummary } from './scripts/wtr-summary.mjs';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'widgets-browser-'));
+const service = await startService({ port: 0, dataDir, quiet: true });
+const seed = await (await fetch(`${service.url}/dev/seed`)).json();
+
+export default {
+  rootDir: root,
+  files: ['widgets/**/*.test.ts', 'loader/**/*.test.ts'],
+  nodeResolve: { exportConditions: ['development'] },
+  concurrency: 2,
+  testFramework: { config: { timeout: 8000 } },
+  plugins: [
+    esbuildPlugin({ ts: true, tsconfig: join(root, 'tsconfig.json') }),
+    {
+      name: 'reference-service',
+      async serverStop() {
+        await service.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    },
+  ],
+  // The tests find the service and its seeded keys here; a closed port stands for a service that is down.
+  testRunnerHtml: (framework) => `<!doctype html>
+    <html lang="en">
+      <head><link rel="icon" href="data:,"></head>
+      <body>
+        <script>window.SERVICE = ${JSON.stringify({ url: `${service.url}/`, down: 'http://127.0.0.1:9/', seed })};</script>
+        <script type="module" src="${framework}"></script>
+      </body>
+    </html>`,
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+        args: ['--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      },
+    }),
+  ],
+  reporters: [defaultReporter(), plainSummary()],
+};

@@ -1,0 +1,319 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import './registration.ts';
+import type { RegistrationCreatedEvent, ServiceRegistration } from './registration.ts';
+
+failOnWarnings();
+
+const mount = async (key = keyOf('registration'), extra: Partial<ServiceRegistration> = {}) => {
+  const el = await fixture<ServiceRegistration>(
+    html`<service-registration key=${key} base-url=${service.url} locale="en" .fetch=${extra.fetch} course=${extra.course ?? ''}></service-registration>`,
+  );
+  return el;
+};
+
+const $ = <T extends Element = HTMLElement>(el: ServiceRegistration, selector: string) =>
+  el.shadowRoot!.querySelector<T>(selector)!;
+const $$ = <T extends Element = HTMLElement>(el: ServiceRegistration, selector: string) => [
+  ...el.shadowRoot!.querySelectorAll<T>(selector),
+];
+const buttonNamed = (el: ServiceRegistration, name: string) =>
+  $$<HTMLButtonElement>(el, 'button').filter((b) => b.textContent!.trim() === name);
+
+/** Opens the form for the first bookable class of a programme. */
+const choose = async (el: ServiceRegistration, courseTitle: string, button = 'Register') => {
+  const card = $$(el, '.course').find((c) => c.querySelector('h3')!.textContent === courseTitle)!;
+  const target = [...card.querySelectorAll('button')].find((b) => b.textContent!.trim() === button)!;
+  target.click();
+  await el.updateComplete;
+};
+
+const fill = async (el: ServiceRegistration, values: Record<string, string | boolean>) => {
+  for (const [name, value] of Object.entries(values)) {
+    const input = $<HTMLInputElement>(el, `#${name}`);
+    if (typeof value === 'boolean') {
+      input.checked = value;
+      input.dispatchEvent(new Event('change'));
+    } else {
+      input.value = value;
+      input.dispatchEvent(new Event('input'));
+    }
+  }
+  await el.updateComplete;
+};
+
+const submit = (el: ServiceRegistration) => $<HTMLButtonElement>(el, 'button[type=submit]').click();
+
+let n = 0;
+const uniqueEmail = () => `browser-${Date.now()}-${n++}@example.org`;
+
+describe('service-registration', () => {
+  it('reserves its space with a skeleton while loading, and is accessible', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const el = await mount(keyOf('registration'), { fetch: (input, init) => gate.then(() => fetch(input, init)) });
+    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('true');
+    expect($$(el, '.skeleton')).to.have.length(3);
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(300);
+    expect(textOf(el)).to.contain('Loading');
+    await expect(el).to.be.accessible();
+    release();
+    await settled(el);
+    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('false');
+  });
+
+  it('lists the programmes with dates, places, prices and seats, formatted for the locale', async () => {
+    const el = await settled(await mount());
+    const text = textOf(el);
+    expect(text).to.contain('Programmes at Acme Academy');
+    expect(text).to.contain('Web accessibility in practice');
+    expect(text).to.contain('€490.00');
+    expect(text).to.contain('Free'); // the open day costs nothing
+    expect(text).to.contain('Full – waitlist open');
+    expect(text).to.contain('Berlin, Torstraße 1');
+    expect(text).to.match(/\d+ seats left/);
+    // Past classes never show; a programme without upcoming dates says so.
+    expect(text).to.contain('No upcoming dates yet.');
+    // A full class without waitlist offers no button.
+    const lead = $$(el, '.course').find((c) => c.textContent!.includes('Leading remote teams'))!;
+    expect(lead.textContent).to.contain('Full');
+    await expect(el).to.be.accessible();
+  });
+
+  it('speaks German with German formats', async () => {
+    const el = await fixture<ServiceRegistration>(
+      html`<service-registration key=${keyOf('registration')} base-url=${service.url} locale="de"></service-registration>`,
+    );
+    await settled(el);
+    const text = textOf(el);
+    expect(text).to.contain('Programme von Acme Academy');
+    expect(text).to.contain('490,00 €');
+    expect(text).to.contain('Kostenlos');
+    expect(buttonNamed(el, 'Anmelden').length).to.be.greaterThan(0);
+    await expect(el).to.be.accessible();
+  });
+
+  it('takes its locale from the page language when it has none', async () => {
+    const wrapper = await fixture(
+      html`<div lang="de-AT"><service-registration key=${keyOf('registration')} base-url=${service.url}></service-registration></div>`,
+    );
+    const el = wrapper.querySelector('service-registration')!;
+    await settled(el);
+    expect(textOf(el)).to.contain('Programme von Acme Academy');
+  });
+
+  it('shows one programme with course, and follows a changed course without remounting', async () => {
+    const el = await settled(await mount(keyOf('registration'), { course: 'crs_ts' }));
+    expect($$(el, '.course h3').map((h) => h.textContent)).to.deep.equal(['TypeScript for teams']);
+    el.setAttribute('course', 'crs_open');
+    await el.updateComplete; // the change starts a new load
+    expect(el.loadState).to.equal('loading');
+    await settled(el);
+    expect($$(el, '.course h3').map((h) => h.textContent)).to.deep.equal(['Open day: meet the trainers']);
+  });
+
+  it('says so when the course does not exist', async () => {
+    const el = await mount(keyOf('registration'), { course: 'crs_nope' });
+    await settled(el, 'error');
+    expect(el.errorCode).to.equal('course-not-found');
+    expect($(el, '[role=alert]').textContent).to.contain('crs_nope');
+    await expect(el).to.be.accessible();
+  });
+
+  it('filters many programmes by a search, and says when nothing matches', async () => {
+    const el = await settled(await mount());
+    const search = $<HTMLInputElement>(el, 'input[type=search]');
+    expect(el.shadowRoot!.querySelector('label[for=search]')!.textContent).to.equal('Search programmes');
+    search.value = 'hamburg';
+    search.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    expect($$(el, '.course h3').map((h) => h.textContent)).to.deep.equal(['TypeScript for teams']);
+    expect(textOf(el)).to.contain('1 programmes shown');
+    search.value = 'underwater basket weaving';
+    search.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    expect($$(el, '.course')).to.have.length(0);
+    expect(textOf(el)).to.contain('No programme matches “underwater basket weaving”.');
+    await expect(el).to.be.accessible();
+    buttonNamed(el, 'Clear search')[0]!.click();
+    await el.updateComplete;
+    expect($$(el, '.course').length).to.be.greaterThan(4);
+  });
+
+  it('shows an empty state when the company offers nothing', async () => {
+    const empty = { widget: { type: 'registration', company: { id: 'c_x', name: 'Quiet Co' } }, courses: [] };
+    const el = await settled(await mount(keyOf('registration'), { fetch: async () => Response.json(empty) }));
+    expect(textOf(el)).to.contain('No programmes are open for registration right now.');
+    expect(el.shadowRoot!.querySelector('input[type=search]')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  for (const [code, key, words] of [
+    ['invalid-key', keyOf('registration', 'revoked'), 'revoked'],
+    ['invalid-key', 'wk_nobody_knows_this', 'key'],
+    ['type-mismatch', keyOf('profile'), 'profile'],
+    ['origin-not-allowed', keyOf('registration', 'example'), 'origin'],
+    ['not-available', keyOf('registration', 'disabled'), 'enable'],
+    ['missing-key', '', 'data-service-id'],
+  ] as const) {
+    it(`shows the fix for ${code} (${key || 'no key'}) without a retry button`, async () => {
+      const el = await mount(key);
+      await settled(el, 'error');
+      expect(el.errorCode).to.equal(code);
+      const alert = $(el, '[role=alert]');
+      expect(alert.textContent!.toLowerCase()).to.contain(words.toLowerCase());
+      expect(buttonNamed(el, 'Try again')).to.have.length(0);
+      await expect(el).to.be.accessible();
+    });
+  }
+
+  it('retries an unreachable service by itself, then offers a retry that recovers', async () => {
+    const flaky = flakyFetch(3);
+    const el = await mount(keyOf('registration'), { fetch: flaky });
+    await settled(el, 'error');
+    expect(flaky.calls).to.have.length(3); // three attempts before giving up
+    expect(el.errorCode).to.equal('network');
+    expect($(el, '[role=alert]').textContent).to.contain('could not be reached');
+    await expect(el).to.be.accessible();
+    buttonNamed(el, 'Try again')[0]!.click();
+    await settled(el);
+    expect(textOf(el)).to.contain('Web accessibility in practice');
+  });
+
+  it('reports a service that is down as network, in German too', async () => {
+    const el = await fixture<ServiceRegistration>(
+      html`<service-registration key=${keyOf('registration')} base-url=${service.down} locale="de"></service-registration>`,
+    );
+    await settled(el, 'error');
+    expect(el.errorCode).to.equal('network');
+    expect($(el, '[role=alert]').textContent).to.contain('nicht erreichbar');
+    expect(buttonNamed(el, 'Erneut versuchen')).to.have.length(1);
+  });
+
+  it('registers for a class: form, browser validation, one record however often it is clicked, event', async () => {
+    const posts: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      if (init?.method === 'POST') posts.push(String(input));
+      return fetch(input, init);
+    };
+    const el = await settled(await mount(keyOf('registration'), { fetch: counting, course: 'crs_web' }));
+    const seatsBefore = Number(/(\d+) seats left/.exec(textOf(el))![1]);
+    await choose(el, 'Web accessibility in practice');
+    // The form's heading takes the focus.
+    expect(el.shadowRoot!.activeElement?.textContent).to.equal('Register for Web accessibility in practice');
+    await expect(el).to.be.accessible();
+
+    // The browser's own validation stops an incomplete form: nothing is sent.
+    submit(el);
+    await el.updateComplete;
+    expect(posts).to.have.length(0);
+    expect($<HTMLInputElement>(el, '#first_name').validity.valueMissing).to.equal(true);
+
+    const email = uniqueEmail();
+    await fill(el, { first_name: 'Ada', last_name: 'Lovelace', email, phone: '+49 30 1234567', consent: true });
+    const created = oneEvent(el, 'service-registration-created') as Promise<RegistrationCreatedEvent>;
+    submit(el);
+    submit(el); // a double click
+    await el.updateComplete;
+    expect($<HTMLButtonElement>(el, 'button[type=submit]').disabled).to.equal(true);
+    const { detail } = await created;
+    expect(detail.course).to.equal('crs_web');
+    expect(detail.status).to.equal('confirmed');
+    expect(detail.id).to.be.a('string').and.not.equal('');
+    await el.updateComplete;
+    expect(posts).to.have.length(1);
+    expect(textOf(el)).to.contain('You are registered');
+    expect(textOf(el)).to.contain(`We have sent a confirmation to ${email}.`);
+    expect(el.shadowRoot!.activeElement?.textContent).to.equal('You are registered');
+    await expect(el).to.be.accessible();
+
+    // The service holds exactly one more registration.
+    const fresh = await settled(await mount(keyOf('registration'), { course: 'crs_web' }));
+    expect(Number(/(\d+) seats left/.exec(textOf(fresh))![1])).to.equal(seatsBefore - 1);
+  });
+
+  it('shows the service’s field errors next to the fields and keeps what was typed', async () => {
+    const el = await settled(await mount(keyOf('registration'), { course: 'crs_open' }));
+    const email = uniqueEmail();
+    const register = async () => {
+      await choose(el, 'Open day: meet the trainers');
+      await fill(el, { first_name: 'Grace', last_name: 'Hopper', email, consent: true });
+      const created = oneEvent(el, 'service-registration-created');
+      submit(el);
+      return created;
+    };
+    await register();
+    await el.updateComplete;
+    buttonNamed(el, 'Back to all programmes')[0]!.click();
+    await el.updateComplete;
+    // The same person again for the same class: the service refuses, naming the email field.
+    await choose(el, 'Open day: meet the trainers');
+    await fill(el, { first_name: 'Grace', last_name: 'Hopper', email, consent: true });
+    submit(el);
+    await new Promise<void>(function wait(resolve) {
+      if (el.shadowRoot!.querySelector('#email-error')) resolve();
+      else requestAnimationFrame(() => wait(resolve));
+    });
+    const input = $<HTMLInputElement>(el, '#email');
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(input.getAttribute('aria-describedby')).to.equal('email-error');
+    expect($(el, '#email-error').textContent).to.match(/already/i);
+    expect(textOf(el)).to.contain('Please correct the highlighted fields.');
+    expect(el.shadowRoot!.activeElement).to.equal(input);
+    expect(input.value).to.equal(email);
+    expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Grace');
+    await expect(el).to.be.accessible();
+    // Editing the field clears its error.
+    await fill(el, { email: uniqueEmail() });
+    expect(el.shadowRoot!.querySelector('#email-error')).to.equal(null);
+  });
+
+  it('joins the waitlist of a full class', async () => {
+    const el = await settled(await mount(keyOf('registration'), { course: 'crs_ts' }));
+    await choose(el, 'TypeScript for teams', 'Join waitlist');
+    expect(textOf(el)).to.contain('You will join the waitlist');
+    await fill(el, { first_name: 'Alan', last_name: 'Turing', email: uniqueEmail(), consent: true });
+    const created = oneEvent(el, 'service-registration-created') as Promise<RegistrationCreatedEvent>;
+    submit(el);
+    expect((await created).detail.status).to.equal('waitlisted');
+    await el.updateComplete;
+    expect(textOf(el)).to.contain('You are on the waitlist');
+  });
+
+  it('keeps the form when the class fills up or the service cannot be reached, and sends again with the same key', async () => {
+    const keys: string[] = [];
+    let mode: 'full' | 'down' | 'real' = 'full';
+    const scripted: typeof fetch = async (input, init) => {
+      if (init?.method !== 'POST') return fetch(input, init);
+      keys.push(new Headers(init.headers).get('Idempotency-Key')!);
+      if (mode === 'full') return Response.json({ error: { code: 'class-full', message: 'The class is full.' } }, { status: 409 });
+      if (mode === 'down') throw new TypeError('Failed to fetch');
+      return fetch(input, init);
+    };
+    const el = await settled(await mount(keyOf('registration'), { fetch: scripted, course: 'crs_data' }));
+    await choose(el, 'Data literacy basics');
+    await fill(el, { first_name: 'Mary', last_name: 'Jackson', email: uniqueEmail(), consent: true });
+    submit(el);
+    await until(() => textOf(el).includes('filled up'));
+    expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Mary');
+    await expect(el).to.be.accessible();
+
+    mode = 'down';
+    submit(el);
+    await until(() => textOf(el).includes('Your entries are kept.'));
+    expect(keys.length).to.equal(4); // one refused, then three attempts of the same submission
+    expect(new Set(keys.slice(1)).size).to.equal(1);
+
+    mode = 'real';
+    const created = oneEvent(el, 'service-registration-created');
+    submit(el);
+    await created;
+    expect(keys.at(-1)).to.equal(keys[1]); // the retried submission keeps its idempotency key
+  });
+});
+
+const until = (check: () => boolean) =>
+  new Promise<void>(function wait(resolve) {
+    if (check()) resolve();
+    else requestAnimationFrame(() => wait(resolve));
+  });

@@ -1,0 +1,67 @@
+/**
+ * What the browser tests share: the reference service the test runner started (its URL and seed),
+ * a guard that fails a test on any Lit development warning, and small waits on widget state.
+ */
+import type { LoadState, ServiceElement } from './base.ts';
+
+interface Seed {
+  widget_keys: { key: string; type: string; company_id: string; origins: string[]; enabled?: boolean; revoked?: boolean }[];
+  participants: { email: string; company_id: string }[];
+  classes?: Record<string, string>;
+}
+
+declare global {
+  interface Window {
+    SERVICE: { url: string; down: string; seed: Seed };
+  }
+}
+
+export const service = window.SERVICE;
+
+/** The seeded key of a widget type (of Acme Academy, serving localhost), or a named special one. */
+export const keyOf = (type: string, variant?: 'example' | 'revoked' | 'disabled') =>
+  variant ? `wk_demo_${type}_${variant}` : `wk_demo_${type}`;
+
+/** Fails the current test if Lit (in development mode) or a widget warns. */
+export const failOnWarnings = () => {
+  const original = console.warn;
+  let warnings: unknown[][] = [];
+  beforeEach(() => {
+    warnings = [];
+    console.warn = (...args: unknown[]) => {
+      // Printed once per page by Lit's development build: not about our code.
+      if (String(args[0]).includes('Lit is in dev mode')) return;
+      warnings.push(args);
+      original(...args);
+    };
+  });
+  afterEach(() => {
+    console.warn = original;
+    if (warnings.length) throw new Error(`Unexpected warnings: ${warnings.map((w) => w.join(' ')).join('\n')}`);
+  });
+};
+
+/** Resolves once the widget's load has settled in `state` (at once if it already has). */
+export const settled = async (el: ServiceElement, state: LoadState = 'ready') => {
+  while (el.loadState !== state) {
+    await new Promise((resolve) => el.addEventListener('service-state', resolve, { once: true }));
+    if (el.loadState !== state && el.loadState !== 'loading') {
+      throw new Error(`Expected ${state}, got ${el.loadState} (${el.errorCode}: ${el.errorMessage})`);
+    }
+  }
+  await el.updateComplete;
+  return el;
+};
+
+/** A fetch that forwards to the real one after `failures` calls have failed like an unreachable service. */
+export const flakyFetch = (failures: number) => {
+  const calls: string[] = [];
+  const fetcher: typeof fetch = (input, init) => {
+    calls.push(String(input));
+    return calls.length <= failures ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+  };
+  return Object.assign(fetcher, { calls });
+};
+
+/** The visible text of an element's shadow root, white space folded. */
+export const textOf = (el: Element) => (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
