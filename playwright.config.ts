@@ -1,0 +1,57 @@
+/**
+ * End-to-end tests: the built loaders on a customer's pages (test/e2e/site.mjs, its own origin and a
+ * strict CSP), the real reference service with a fresh SQLite file, Debian's Chromium.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const servicePort = Number(process.env.E2E_SERVICE_PORT ?? 8791);
+const sitePort = Number(process.env.E2E_SITE_PORT ?? 8792);
+export const SERVICE_URL = `http://127.0.0.1:${servicePort}`;
+process.env.E2E_SERVICE_URL = SERVICE_URL;
+process.env.E2E_SITE_URL = `http://127.0.0.1:${sitePort}`;
+process.env.E2E_INSECURE_SITE_URL = `http://shop.example:${sitePort}`;
+// Evaluated again in each worker: only the first (main process) value reaches the web servers.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'widgets-e2e-'));
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 20_000,
+  reporter: [['list'], ['json', { outputFile: '.cache/e2e-results.json' }]],
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+      args: [
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        // A customer's plain-http site on another host name (not a secure context).
+        '--host-resolver-rules=MAP shop.example 127.0.0.1',
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: 'node node_modules/tsx/dist/cli.mjs service/main.ts',
+      url: `${SERVICE_URL}/dev/seed`,
+      env: { PORT: String(servicePort), DATA_DIR: process.env.E2E_DATA_DIR },
+      reuseExistingServer: false,
+      stdout: 'ignore',
+    },
+    {
+      command: 'node test/e2e/site.mjs',
+      url: `http://127.0.0.1:${sitePort}/registration.html`,
+      env: { SITE_PORT: String(sitePort), SERVICE_URL },
+      reuseExistingServer: false,
+    },
+  ],
+});

@@ -1,0 +1,106 @@
+import { expect, serviceJson, SITE, SERVICE, test } from './support.ts';
+
+interface Outbox {
+  emails: { to: string; subject: string; text: string }[];
+}
+interface WidgetAnswer {
+  courses: { id: string; classes: { id: string; seats_left: number; status: string }[] }[];
+}
+
+const seatsOf = async (classId: string) => {
+  const answer = await serviceJson<WidgetAnswer>(`/widget-api/v1/widget?key=wk_demo_registration&type=registration`, {
+    headers: { Origin: SITE },
+  });
+  return answer.courses.flatMap((c) => c.classes).find((c) => c.id === classId)!.seats_left;
+};
+
+test('a visitor registers for a class by keyboard alone on a customer’s page, and the service holds it', async ({ watched: page }) => {
+  const seatsBefore = await seatsOf('cls_web_1');
+  await page.goto(`${SITE}/registration.html`);
+  const widget = page.locator('service-registration');
+  await expect(page.locator('div[data-service-widget]')).toHaveAttribute('data-service-state', 'ready');
+  await expect(widget.getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
+
+  // Keyboard only: Tab from the top of the page to the first class's Register button.
+  const register = widget.locator('.course', { hasText: 'Web accessibility in practice' }).getByRole('button', { name: 'Register' }).first();
+  for (let i = 0; i < 40 && !(await register.evaluate((b) => b.matches(':focus'))); i++) await page.keyboard.press('Tab');
+  await expect(register).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(widget.getByRole('heading', { name: 'Register for Web accessibility in practice' })).toBeFocused();
+
+  // From the focused heading, Tab leads into the form.
+  await page.keyboard.press('Tab');
+  await expect(widget.getByLabel('First name')).toBeFocused();
+  await page.keyboard.type('Katherine');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Johnson');
+  await page.keyboard.press('Tab');
+  const email = `e2e-${Date.now()}@example.org`;
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('+1 555 0100');
+  await page.keyboard.press('Tab');
+  await expect(widget.getByRole('checkbox')).toBeFocused();
+  await page.keyboard.press('Space');
+  const created = page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        document.addEventListener('service-registration-created', (e) => resolve((e as CustomEvent).detail), { once: true }),
+      ),
+  );
+  await page.keyboard.press('Enter');
+  await expect(widget.getByRole('heading', { name: 'You are registered' })).toBeFocused();
+  const detail = (await created) as { id: string; course: string; class: string; status: string };
+  expect(detail).toMatchObject({ course: 'crs_web', class: 'cls_web_1', status: 'confirmed' });
+
+  // The record is in the service: a seat fewer, and the confirmation email went out.
+  expect(await seatsOf('cls_web_1')).toBe(seatsBefore - 1);
+  const outbox = await serviceJson<Outbox | Outbox['emails']>('/dev/outbox');
+  const emails = Array.isArray(outbox) ? outbox : outbox.emails;
+  expect(emails.some((m) => m.to === email)).toBe(true);
+});
+
+const watchLayout = () => {
+  const record = { shifts: [] as { at: number; value: number }[], readyAt: 0, linkUntilReady: false };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) record.shifts.push({ at: entry.startTime, value: (entry as PerformanceEntry & { value: number }).value });
+  }).observe({ type: 'layout-shift', buffered: true });
+  document.addEventListener('service-widget-ready', () => (record.readyAt = performance.now()));
+  new MutationObserver(() => {
+    const div = document.querySelector<HTMLElement>('div[data-service-widget][data-service-state=loading]');
+    if (div) record.linkUntilReady = !!div.querySelector('a') && div.getBoundingClientRect().height >= 420;
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-service-state'] });
+  Object.assign(window, { record });
+};
+type LayoutRecord = { shifts: { at: number; value: number }[]; readyAt: number; linkUntilReady: boolean };
+const layoutOf = async (page: import('@playwright/test').Page, path: string) => {
+  await page.addInitScript(watchLayout);
+  await page.goto(`${SITE}/${path}`);
+  await expect(page.locator('div[data-service-widget]')).toHaveAttribute('data-service-state', 'ready');
+  const record = await page.evaluate(() => (window as unknown as { record: LayoutRecord }).record);
+  const total = (shifts: LayoutRecord['shifts']) => shifts.reduce((sum, s) => sum + s.value, 0).toFixed(4);
+  console.log(`${path}: layout shift before ready ${total(record.shifts.filter((s) => s.at < record.readyAt))}, in all ${total(record.shifts)}`);
+  return record;
+};
+
+test('with the loader in <head>, nothing jumps while the widget loads', async ({ watched: page }) => {
+  // The space is reserved before the first paint. The content may then grow past it: that shift is
+  // reported in the log, not hidden.
+  const record = await layoutOf(page, 'head.html');
+  expect(record.shifts.filter((s) => s.at < record.readyAt)).toEqual([]);
+});
+
+test('with an async loader at the end of <body>, the owner’s link shows in reserved space until ready', async ({ watched: page }) => {
+  // The loader may run after the first paint: reserving the space is then itself a (small) shift.
+  const record = await layoutOf(page, 'registration.html');
+  expect(record.linkUntilReady).toBe(true);
+});
+
+test('the service’s own page origin rules hold for a foreign origin', async () => {
+  // The example.com key refuses this site; the answer is readable so the widget can say why.
+  const response = await fetch(`${SERVICE}/widget-api/v1/widget?key=wk_demo_registration_example&type=registration`, {
+    headers: { Origin: SITE },
+  });
+  expect(response.status).toBe(403);
+  expect((await response.json()).error.code).toBe('origin-not-allowed');
+});

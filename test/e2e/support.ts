@@ -1,0 +1,36 @@
+import { expect, test as base, type Page } from '@playwright/test';
+
+export const SERVICE = process.env.E2E_SERVICE_URL!;
+export const SITE = process.env.E2E_SITE_URL!;
+export const INSECURE_SITE = process.env.E2E_INSECURE_SITE_URL!;
+
+export const serviceJson = async <T>(path: string, init?: RequestInit): Promise<T> => {
+  const response = await fetch(SERVICE + path, init);
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+  return (await response.json()) as T;
+};
+
+/**
+ * A page that records what would go unnoticed otherwise: CSP violations, uncaught errors and console
+ * errors. Each test states which console errors it expects; any other fails it.
+ */
+export const test = base.extend<{ watched: Page & { consoleErrors: string[]; expectConsoleErrors(n: number): void } }>({
+  watched: async ({ page }, use) => {
+    const consoleErrors: string[] = [];
+    const problems: string[] = [];
+    let expected = 0;
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    });
+    await use(Object.assign(page, { consoleErrors, expectConsoleErrors: (n: number) => (expected = n) }));
+    expect(problems).toEqual([]);
+    expect(consoleErrors.filter((line) => line.includes('CSP violation'))).toEqual([]);
+    expect(consoleErrors).toHaveLength(expected);
+  },
+});
+
+export { expect };
