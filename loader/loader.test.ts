@@ -1,28 +1,14 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { keyOf, service } from '../widgets/shared/test-support.ts';
+import type { DiagnoseRow } from './loader.ts';
 
 /**
  * The built v1 loader, served by the reference service (so chunks and API calls cross origins, as
  * on a customer's site), against placeholders added to this page. Page-level rules (script in
  * <head>, both loaders, double loading, insecure pages) are in test/e2e/loader.spec.ts.
  */
-interface Row {
-  type: string;
-  version: string;
-  state: string;
-  error: string;
-  element: HTMLElement;
-}
-declare global {
-  interface Window {
-    ServiceWidgets: {
-      versions: string[];
-      scan(root?: ParentNode): void;
-      mount(div: HTMLElement): void;
-      diagnose(): Row[];
-    };
-  }
-}
+type Row = DiagnoseRow;
+const widgets = () => window.ServiceWidgets!;
 
 const loaderUrl = `${service.url}widgets/v1/loader.js`;
 
@@ -70,7 +56,7 @@ const expectError = async (attributes: Record<string, string>, code: string, say
 
 describe('loader v1', () => {
   it('exposes the shared global with its version', () => {
-    expect(window.ServiceWidgets.versions).to.deep.equal(['v1']);
+    expect(widgets().versions).to.deep.equal(['v1']);
   });
 
   it('mounts a registration widget: loading, then ready, fallback content replaced', async () => {
@@ -145,9 +131,9 @@ describe('loader v1', () => {
 
   it('never mounts one div twice: scan() and mount() again', async () => {
     const { div } = await place({ 'data-service-widget': 'registration', 'data-service-id': keyOf('registration') });
-    window.ServiceWidgets.scan();
-    window.ServiceWidgets.mount(div);
-    window.ServiceWidgets.scan(div.parentElement!);
+    widgets().scan();
+    widgets().mount(div);
+    widgets().scan(div.parentElement!);
     expect(div.querySelectorAll('service-registration')).to.have.length(1);
   });
 
@@ -158,7 +144,7 @@ describe('loader v1', () => {
     console.table = (rows: unknown) => tables.push(rows);
     let rows: Row[];
     try {
-      rows = window.ServiceWidgets.diagnose();
+      rows = widgets().diagnose();
     } finally {
       console.table = originalTable;
     }
@@ -166,7 +152,7 @@ describe('loader v1', () => {
     expect(rows.find((r) => r.element === div)).to.include({ type: 'calender', version: '', state: 'error', error: 'unknown-type' });
     div.remove();
     await new Promise(requestAnimationFrame);
-    expect(window.ServiceWidgets.diagnose().some((r) => r.element === div)).to.equal(false);
+    expect(widgets().diagnose().some((r) => r.element === div)).to.equal(false);
   });
 
   it('a removed widget stops its work and re-adding the div does not mount it again', async () => {
@@ -177,6 +163,6 @@ describe('loader v1', () => {
     parent.append(div);
     await new Promise(requestAnimationFrame);
     expect(div.querySelectorAll('service-registration')).to.have.length(1);
-    expect(window.ServiceWidgets.diagnose().filter((r) => r.element === div)).to.have.length(1);
+    expect(widgets().diagnose().filter((r) => r.element === div)).to.have.length(1);
   });
 });

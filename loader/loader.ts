@@ -20,6 +20,14 @@ interface Handler {
   chunks: Record<string, string[]>;
 }
 
+export interface DiagnoseRow {
+  type: string;
+  version: string;
+  state: string;
+  error: string;
+  element: HTMLElement;
+}
+
 interface Placeholder {
   div: HTMLElement;
   type: string;
@@ -29,11 +37,12 @@ interface Placeholder {
   el?: HTMLElement;
 }
 
-interface ServiceWidgets {
+/** `window.ServiceWidgets`, shared by both loaders (a contract: see DESIGN.md). */
+export interface ServiceWidgets {
   versions: string[];
   scan(root?: ParentNode): void;
   mount(div: HTMLElement): void;
-  diagnose(): { type: string; version: string; state: string; error: string; element: HTMLElement }[];
+  diagnose(): DiagnoseRow[];
   /** How a loader registers its version with the first loader's machinery; not public API. */
   _add(version: number, handler: Handler): void;
 }

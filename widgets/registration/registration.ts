@@ -55,8 +55,7 @@ export class RegistrationCreatedEvent extends CustomEvent<RegistrationCreatedDet
   }
 }
 
-const FIELDS = ['first_name', 'last_name', 'email', 'phone'] as const;
-type Field = (typeof FIELDS)[number];
+type Field = 'first_name' | 'last_name' | 'email' | 'phone';
 type Values = Record<Field, string> & { consent: boolean };
 
 /** With more programmes than this, a search field appears. */

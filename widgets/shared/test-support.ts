@@ -42,7 +42,7 @@ export const failOnWarnings = () => {
 };
 
 /** Resolves once the widget's load has settled in `state` (at once if it already has). */
-export const settled = async (el: ServiceElement, state: LoadState = 'ready') => {
+export const settled = async <T extends ServiceElement<unknown>>(el: T, state: LoadState = 'ready'): Promise<T> => {
   while (el.loadState !== state) {
     await new Promise((resolve) => el.addEventListener('service-state', resolve, { once: true }));
     if (el.loadState !== state && el.loadState !== 'loading') {

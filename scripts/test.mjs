@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// `npm test`: installs what is missing, then type-checks, lints, builds, checks the size budgets,
+// and runs the service, browser and end-to-end tests. It ends with one plain line:
+// `N passed, N failed` (`, N skipped` when any were).
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensureChromium, ensureDependencies, root, versionOf } from './setup.mjs';
+
+ensureDependencies();
+const chrome = ensureChromium();
+console.log(`Chromium: ${chrome} (${versionOf(chrome)})`);
+const env = { ...process.env, CHROME_PATH: chrome, FORCE_COLOR: '0' };
+const bin = (name) => `${root}node_modules/.bin/${name}`;
+
+/** Runs a command, echoing its output, and resolves with its exit code and output. */
+const run = (command, args) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const echo = (stream) => (chunk) => {
+      output += chunk;
+      stream.write(chunk);
+    };
+    child.stdout.on('data', echo(process.stdout));
+    child.stderr.on('data', echo(process.stderr));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+
+const lastMatch = (text, pattern) => [...text.matchAll(pattern)].at(-1);
+
+// Each step: how to run it and how to count what it checked.
+const steps = [
+  { name: 'type check', run: () => run(bin('tsc'), ['--noEmit']), count: 'one' },
+  { name: 'lint', run: () => run(bin('eslint'), ['--max-warnings', '0', '.']), count: 'one' },
+  { name: 'build', run: () => run(bin('tsx'), ['scripts/build.ts']), count: 'one' },
+  {
+    name: 'size budgets',
+    run: () => run(bin('tsx'), ['scripts/size.ts']),
+    count: ({ output }) => lastMatch(output, /^(\d+) passed, (\d+) failed/gm),
+  },
+  {
+    name: 'service tests',
+    run: () => {
+      const files = readdirSync(`${root}service/test`).filter((f) => f.endsWith('.test.ts')).map((f) => `service/test/${f}`);
+      return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
+    },
+    count: ({ output }) => {
+      const pass = lastMatch(output, /^ℹ pass (\d+)/gm);
+      const fail = lastMatch(output, /^ℹ fail (\d+)/gm);
+      const skipped = lastMatch(output, /^ℹ skipped (\d+)/gm);
+      const todo = lastMatch(output, /^ℹ todo (\d+)/gm);
+      return pass && fail ? [, pass[1], fail[1], String(Number(skipped?.[1] ?? 0) + Number(todo?.[1] ?? 0))] : null;
+    },
+  },
+  {
+    name: 'browser tests',
+    run: () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js']),
+    count: ({ output }) => lastMatch(output, /^(\d+) passed, (\d+) failed, (\d+) skipped$/gm),
+  },
+  {
+    name: 'end-to-end tests',
+    run: () => {
+      rmSync(`${root}.cache/e2e-results.json`, { force: true });
+      return run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test']);
+    },
+    count: () => {
+      const file = `${root}.cache/e2e-results.json`;
+      if (!existsSync(file)) return null;
+      const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+      return [, stats.expected + stats.flaky, stats.unexpected, stats.skipped];
+    },
+  },
+];
+
+const started = Date.now();
+const results = [];
+for (const step of steps) {
+  console.log(`\n=== ${step.name} ===`);
+  const stepStart = Date.now();
+  const outcome = await step.run();
+  let passed, failed, skipped = 0;
+  if (step.count === 'one') [passed, failed] = outcome.code === 0 ? [1, 0] : [0, 1];
+  else {
+    const counted = step.count(outcome);
+    if (counted) [passed, failed, skipped] = [Number(counted[1]), Number(counted[2]), Number(counted[3] ?? 0)];
+    else [passed, failed] = [0, 1]; // it did not even report: count it as a failure
+    // A runner that exits non-zero with no failing test has failed at something else; one that
+    // ran nothing has not tested anything.
+    if ((outcome.code !== 0 || passed + failed === 0) && failed === 0) failed = 1;
+  }
+  results.push({ name: step.name, passed, failed, skipped, seconds: (Date.now() - stepStart) / 1000 });
+}
+
+console.log('\n=== summary ===');
+for (const r of results) {
+  console.log(`${r.failed ? 'FAIL' : 'ok  '} ${r.name.padEnd(18)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed${r.skipped ? ` ${r.skipped} skipped` : ''}  (${r.seconds.toFixed(1)} s)`);
+}
+const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
+console.log(`in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`${total('passed')} passed, ${total('failed')} failed${total('skipped') ? `, ${total('skipped')} skipped` : ''}`);
+process.exit(total('failed') ? 1 : 0);
