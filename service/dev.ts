@@ -7,6 +7,7 @@ import { readJsonObject } from './body.ts';
 import { isoTime, sendJson, type AppEnv, type ServiceDeps } from './context.ts';
 import { methodNotAllowed, validationError, type FieldErrors } from './errors.ts';
 import { sha256Hex } from './ids.ts';
+import { unknownFields } from './validate.ts';
 import {
   SEED_APPLICATIONS,
   SEED_CLASS_ROLES,
@@ -114,14 +115,6 @@ export function registerDev(app: Hono<AppEnv>, deps: ServiceDeps): void {
       throw methodNotAllowed(['POST']);
     });
   }
-}
-
-function unknownFields(body: Record<string, unknown>, allowed: string[]): FieldErrors {
-  const fields: FieldErrors = {};
-  for (const name of Object.keys(body)) {
-    if (!allowed.includes(name)) fields[name] = `Unknown field "${name}": remove it. Allowed: ${allowed.join(', ')}.`;
-  }
-  return fields;
 }
 
 /** DESIGN.md's shape first (rest, users, participants, widget_keys), then extras. */

@@ -14,6 +14,8 @@ import { sendJson, type AppEnv, type ServiceDeps } from './context.ts';
 import { openStore, type SeedState } from './db.ts';
 import { registerDev } from './dev.ts';
 import { ApiError, errorBody, notFound } from './errors.ts';
+import { openApiDocument } from './openapi.ts';
+import { registerRestApi } from './rest-api.ts';
 import { registerStatic } from './static.ts';
 import { registerWidgetApi } from './widget-api.ts';
 
@@ -56,8 +58,12 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   });
 
   registerWidgetApi(app, deps);
+  registerRestApi(app, deps);
   if (deps.dev) registerDev(app, deps);
   registerStatic(app, deps);
+  app.get('/openapi.json', (c) =>
+    sendJson(openApiDocument(new URL(c.req.url).origin), 200, { 'Access-Control-Allow-Origin': '*' }),
+  );
 
   app.notFound(() => {
     const err = notFound();

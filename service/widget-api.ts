@@ -7,12 +7,13 @@ import { readJsonObject, type JsonObject } from './body.ts';
 import { classState, getClass, listCourses, publicClass } from './catalog.ts';
 import { isoTime, sendJson, type AppContext, type AppEnv, type ServiceDeps } from './context.ts';
 import type { Db } from './db.ts';
-import { ApiError, methodNotAllowed, validationError, type FieldErrors } from './errors.ts';
+import { ApiError, methodNotAllowed, validationError } from './errors.ts';
 import { canonicalJson, runIdempotent } from './idempotency.ts';
 import { randomId, sha256Hex } from './ids.ts';
 import { originAllowed, pageOrigin } from './origins.ts';
 import { queueEmail } from './outbox.ts';
 import { WIDGET_TYPES, type WidgetType } from './seed.ts';
+import { CONTROL_CHARS, EMAIL, unknownFields } from './validate.ts';
 
 export const WIDGET_API_PREFIX = '/widget-api/v1';
 
@@ -220,18 +221,11 @@ interface RegistrationInput {
 }
 
 const REGISTRATION_FIELDS = ['class_id', 'first_name', 'last_name', 'email', 'phone', 'consent'];
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-const EMAIL = /^[^\s@"<>(),;:\\]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i;
 const PHONE = /^[+0-9 ()\-./]+$/;
 
 /** Every field fault at once, each with how to fix it. */
 function validateRegistration(body: JsonObject): RegistrationInput {
-  const fields: FieldErrors = {};
-  for (const name of Object.keys(body)) {
-    if (!REGISTRATION_FIELDS.includes(name)) {
-      fields[name] = `Unknown field "${name}": remove it. Allowed: ${REGISTRATION_FIELDS.join(', ')}.`;
-    }
-  }
+  const fields = unknownFields(body, REGISTRATION_FIELDS);
 
   const text = (name: string, label: string, max: number, emptyHint: string): string | null => {
     const value = body[name];

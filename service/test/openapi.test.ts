@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { registrationBody, startTestService, uniqueKey, writeHeaders, type Json, type TestService } from './helpers.ts';
+
+let svc: TestService;
+let doc: Json;
+before(async () => {
+  svc = await startTestService();
+  const res = await svc.json('/openapi.json');
+  assert.equal(res.status, 200);
+  doc = res.body;
+});
+after(() => svc.close());
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function resolve(pointer: string): Json {
+  assert.ok(pointer.startsWith('#/'), pointer);
+  return pointer
+    .slice(2)
+    .split('/')
+    .reduce((node: Json, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+}
+
+/** Just enough JSON Schema to tell whether the document still describes the real answers. */
+function check(schema: Json, value: unknown, path = '$'): string[] {
+  if (schema.$ref) return check(resolve(schema.$ref), value, path);
+  const errors: string[] = [];
+  if (schema.allOf) for (const s of schema.allOf) errors.push(...check(s, value, path));
+  if (schema.oneOf) {
+    const passing = schema.oneOf.filter((s: Json) => check(s, value, path).length === 0).length;
+    if (passing !== 1) errors.push(`${path}: matches ${passing} of oneOf`);
+  }
+  if ('const' in schema && value !== schema.const) errors.push(`${path}: not ${JSON.stringify(schema.const)}`);
+  if (schema.enum && !schema.enum.includes(value)) errors.push(`${path}: ${JSON.stringify(value)} not in enum`);
+  if (schema.type) {
+    const types = [schema.type].flat();
+    const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+    const ok = types.some((t: string) => t === actual || (t === 'number' && actual === 'integer'));
+    if (!ok) return [...errors, `${path}: ${actual}, expected ${types.join('|')}`];
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const obj = value as Record<string, unknown>;
+    for (const name of schema.required ?? []) if (!(name in obj)) errors.push(`${path}.${name}: missing`);
+    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+      if (name in obj) errors.push(...check(sub, obj[name], `${path}.${name}`));
+    }
+    if (schema.additionalProperties === false) {
+      for (const name of Object.keys(obj)) if (!(name in (schema.properties ?? {}))) errors.push(`${path}.${name}: not allowed`);
+    }
+  }
+  if (Array.isArray(value) && schema.items) value.forEach((item, i) => errors.push(...check(schema.items, item, `${path}[${i}]`)));
+  return errors;
+}
+
+function responseSchema(path: string, method: string, status: number): Json {
+  let response = doc.paths[path][method].responses[String(status)];
+  assert.ok(response, `${method.toUpperCase()} ${path} documents ${status}`);
+  if (response.$ref) response = resolve(response.$ref);
+  return response.content['application/json'].schema;
+}
+
+function assertDescribes(path: string, method: string, res: { status: number; body: unknown }) {
+  const errors = check(responseSchema(path, method, res.status), res.body);
+  assert.deepEqual(errors, [], `${method.toUpperCase()} ${path} ${res.status}`);
+}
+
+describe('GET /openapi.json', () => {
+  test('is OpenAPI 3.1 with both APIs, every $ref resolving, unique operation ids', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.servers[0].url, svc.url);
+    assert.deepEqual(Object.keys(doc.paths).sort(), [
+      '/v1/courses',
+      '/v1/login',
+      '/v1/user',
+      '/v1/verify',
+      '/widget-api/v1/registrations',
+      '/widget-api/v1/widget',
+    ]);
+    const refs: string[] = [];
+    const walk = (node: Json) => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        if (typeof node.$ref === 'string') refs.push(node.$ref);
+        Object.values(node).forEach(walk);
+      }
+    };
+    walk(doc);
+    assert.ok(refs.length > 20);
+    for (const r of refs) assert.ok(resolve(r) !== undefined, `${r} resolves`);
+
+    const ids = Object.values(doc.paths).flatMap((item: Json) => METHODS.filter((m) => item[m]).map((m) => item[m].operationId));
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  test('every documented operation exists in the service', async () => {
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+      for (const method of METHODS.filter((m) => item[m])) {
+        const res = await svc.json(path, { method: method.toUpperCase() });
+        assert.ok(![404, 405].includes(res.status), `${method.toUpperCase()} ${path} answered ${res.status}`);
+        assertDescribes(path, method, res);
+      }
+    }
+  });
+
+  test('describes the real answers of every operation', async () => {
+    const widget = await svc.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration');
+    assertDescribes('/widget-api/v1/widget', 'get', widget);
+    const profile = await svc.json('/widget-api/v1/widget?key=wk_demo_profile&type=profile');
+    assertDescribes('/widget-api/v1/widget', 'get', profile);
+
+    const post = (path: string, body: Json, headers: Record<string, string>) =>
+      svc.json(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    const idem = uniqueKey();
+    const reg = () => post('/widget-api/v1/registrations?key=wk_demo_registration', registrationBody({ email: 'doc@example.org' }), writeHeaders(idem));
+    assertDescribes('/widget-api/v1/registrations', 'post', await reg());
+    assertDescribes('/widget-api/v1/registrations', 'post', await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+      method: 'POST',
+      headers: writeHeaders(uniqueKey()),
+      body: JSON.stringify(registrationBody({ email: 'doc@example.org' })),
+    }));
+
+    const rest = { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' };
+    const login = await post('/v1/login', { login: 'olivia.owner@acme.example', verification_method: 'client_secret', client_secret: 'cs_demo_acme_secret' }, rest);
+    assertDescribes('/v1/login', 'post', login);
+    const emailLogin = await post('/v1/login', { login: 'lena.lecturer@acme.example', verification_method: 'email' }, rest);
+    assertDescribes('/v1/login', 'post', emailLogin);
+    const { pin } = (await svc.json('/dev/outbox?to=lena.lecturer@acme.example')).body.emails[0];
+    const verified = await post('/v1/verify', { action: 'validate_pin', email: 'lena.lecturer@acme.example', pin }, rest);
+    assertDescribes('/v1/verify', 'post', verified);
+    assertDescribes('/v1/verify', 'post', await post('/v1/verify', { action: 'validate_pin', email: 'x@example.org', pin: '000000' }, rest));
+
+    const owner = { 'X-SERVICE-API-KEY': 'rk_demo_acme', 'X-SERVICE-TOKEN': login.body.token };
+    assertDescribes('/v1/user', 'get', await svc.json('/v1/user', { headers: owner }));
+    for (const headers of [
+      { ...owner, 'X-SERVICE-COMPANY': 'c_acme' },
+      { ...owner, 'X-SERVICE-COMPANY': 'c_globex' },
+      { 'X-SERVICE-API-KEY': 'rk_demo_acme', 'X-SERVICE-TOKEN': verified.body.token, 'X-SERVICE-COMPANY': 'c_acme' },
+    ]) {
+      const res = await svc.json('/v1/courses?per_page=3', { headers });
+      assert.equal(res.status, 200);
+      assertDescribes('/v1/courses', 'get', res);
+    }
+    assertDescribes('/v1/courses', 'get', await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': 'c_acme' } }));
+  });
+});
