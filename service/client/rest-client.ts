@@ -1,0 +1,213 @@
+/**
+ * A small typed client for the service's REST API, for browsers and Node alike (it needs only
+ * `fetch`). It sends the right headers on each call, throws `ServiceApiError` (status, code,
+ * fields) for every error answer, and on a 401 to a call made with a token forgets that token and
+ * calls `onUnauthorized`, so the application can start the login flow again (there is no refresh).
+ *
+ *   const api = new RestClient({ baseUrl: 'http://localhost:8787', apiKey, onUnauthorized: () => showLogin() });
+ *   await api.loginByEmail('olivia.owner@acme.example');        // link + PIN by email
+ *   await api.verifyPin('olivia.owner@acme.example', '123456');  // keeps the token
+ *   const { courses } = await api.courses({ company: 'c_acme' });
+ */
+
+export type Role = 'owner' | 'member' | 'lecturer';
+
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+export interface ClassInfo {
+  id: string;
+  starts_at: string;
+  ends_at: string;
+  timezone: string;
+  location: string;
+  price: Money;
+  capacity: number;
+  seats_left: number;
+  waitlist: boolean;
+  status: 'open' | 'waitlist' | 'full';
+  registrations: { confirmed: number; waitlisted: number };
+  lecturers: { id: string; first_name: string; last_name: string }[];
+  /** Owners, and lecturers for their own classes, only. */
+  participants?: {
+    registration_id: string;
+    first_name: string;
+    last_name: string;
+    email: string;
+    phone: string | null;
+    status: 'confirmed' | 'waitlisted';
+    registered_at: string;
+  }[];
+}
+
+export interface Course {
+  id: string;
+  title: string;
+  summary: string;
+  category: string;
+  classes: ClassInfo[];
+}
+
+export interface CoursesPage {
+  company: { id: string; name: string; role: Role };
+  courses: Course[];
+  pagination: { page: number; per_page: number; total: number; total_pages: number };
+}
+
+export interface UserInfo {
+  user_valid: boolean;
+  user: {
+    id: string;
+    first_name: string;
+    last_name: string;
+    email: string;
+    companies: { id: string; name: string; role: Role }[];
+  };
+  app: { application_id: string; company_id: string; type: 'application' };
+}
+
+export interface TokenAnswer {
+  message: string;
+  token: string;
+}
+
+/** Every error answer of the service: `{ error: { code, message, fields? } }` plus the status. */
+export class ServiceApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string> | undefined;
+  /** Seconds, for 429 `rate-limited`. */
+  readonly retryAfter: number | undefined;
+
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>, retryAfter?: number) {
+    super(message);
+    this.name = 'ServiceApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+    this.retryAfter = retryAfter;
+  }
+}
+
+export interface RestClientOptions {
+  /** The service's base URL, e.g. `http://localhost:8787`. */
+  baseUrl: string;
+  /** The REST API key of the application (never a widget key). */
+  apiKey: string;
+  /** A token kept from an earlier login. */
+  token?: string;
+  /** The default company for `courses()`. */
+  company?: string;
+  /** Called after a 401 to a call made with a token: log in again. */
+  onUnauthorized?: (error: ServiceApiError) => void;
+  fetch?: typeof fetch;
+}
+
+export class RestClient {
+  token: string | undefined;
+  company: string | undefined;
+  readonly #base: string;
+  readonly #apiKey: string;
+  readonly #fetch: typeof fetch;
+  readonly #onUnauthorized: ((error: ServiceApiError) => void) | undefined;
+
+  constructor(options: RestClientOptions) {
+    this.#base = options.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.token = options.token;
+    this.company = options.company;
+    this.#onUnauthorized = options.onUnauthorized;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Emails the user a link (its `key` parameter is a token) and a 6-digit PIN. */
+  loginByEmail(email: string): Promise<{ message: string }> {
+    return this.#call('POST', '/v1/login', { body: { login: email, verification_method: 'email' } });
+  }
+
+  /** Server-to-server: the token at once. The client keeps it. */
+  async loginWithClientSecret(email: string, clientSecret: string): Promise<TokenAnswer> {
+    const answer = await this.#call<TokenAnswer>('POST', '/v1/login', {
+      body: { login: email, verification_method: 'client_secret', client_secret: clientSecret },
+    });
+    this.token = answer.token;
+    return answer;
+  }
+
+  /** The emailed PIN (valid 5 minutes, once) for a token. The client keeps it. */
+  async verifyPin(email: string, pin: string): Promise<TokenAnswer> {
+    const answer = await this.#call<TokenAnswer>('POST', '/v1/verify', {
+      body: { action: 'validate_pin', email, pin },
+    });
+    this.token = answer.token;
+    return answer;
+  }
+
+  user(): Promise<UserInfo> {
+    return this.#call('GET', '/v1/user', { token: true });
+  }
+
+  courses(options: { company?: string; page?: number; perPage?: number } = {}): Promise<CoursesPage> {
+    const company = options.company ?? this.company;
+    if (!company) throw new TypeError('courses() needs a company: pass { company } or set client.company.');
+    const query = new URLSearchParams();
+    if (options.page !== undefined) query.set('page', String(options.page));
+    if (options.perPage !== undefined) query.set('per_page', String(options.perPage));
+    const qs = query.toString() ? `?${query.toString()}` : '';
+    return this.#call('GET', `/v1/courses${qs}`, { token: true, company });
+  }
+
+  async #call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    options: { body?: unknown; token?: boolean; company?: string },
+  ): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json', 'X-SERVICE-API-KEY': this.#apiKey };
+    if (options.token) {
+      if (!this.token) {
+        const error = new ServiceApiError(401, 'missing-token', 'Not logged in: call a login method first.');
+        this.#onUnauthorized?.(error);
+        throw error;
+      }
+      headers['X-SERVICE-TOKEN'] = this.token;
+    }
+    if (options.company) headers['X-SERVICE-COMPANY'] = options.company;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+    let response: Response;
+    try {
+      response = await this.#fetch(`${this.#base}${path}`, {
+        method,
+        headers,
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+      });
+    } catch {
+      throw new ServiceApiError(0, 'network', `The service at ${this.#base} could not be reached.`);
+    }
+    const text = await response.text();
+    let data: unknown;
+    try {
+      data = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+    if (response.ok) return data as T;
+
+    const body = (data as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined)?.error;
+    const retryAfter = Number(response.headers.get('retry-after'));
+    const error = new ServiceApiError(
+      response.status,
+      body?.code ?? 'http-error',
+      body?.message ?? `The service answered ${response.status}.`,
+      body?.fields,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    );
+    if (response.status === 401 && options.token) {
+      this.token = undefined;
+      this.#onUnauthorized?.(error);
+    }
+    throw error;
+  }
+}
