@@ -53,6 +53,7 @@ export const registrationStyles = css`
     border-top: 1px solid var(--_subtle);
   }
   .facts {
+    flex: 1 1 18rem;
     justify-content: start;
   }
   .when,

@@ -1,0 +1,31 @@
+// Reads `key` from the emailed link, removes it from the address bar, and shows whose token it is.
+const result = document.querySelector('#result');
+const say = (...lines) => result.replaceChildren(...lines.map((line) => Object.assign(document.createElement('p'), { textContent: line })));
+
+const url = new URL(location.href);
+const token = url.searchParams.get('key');
+url.searchParams.delete('key');
+history.replaceState(null, '', url);
+
+if (!token) {
+  say('This address holds no key parameter: open the link from the login email (see /dev/outbox).');
+} else {
+  const seed = await fetch('/dev/seed').then((r) => (r.ok ? r.json() : null), () => null);
+  const apiKey = seed?.rest.api_key;
+  if (!apiKey) {
+    say(`Received a token (${token.length} characters). Call GET /v1/user with it and your API key to see whose it is.`);
+  } else {
+    const answer = await fetch('/v1/user', { headers: { 'X-SERVICE-API-KEY': apiKey, 'X-SERVICE-TOKEN': token } });
+    const body = await answer.json().catch(() => ({}));
+    if (answer.ok) {
+      const { user } = body;
+      say(
+        `Signed in as ${user.first_name} ${user.last_name} (${user.email}).`,
+        `Companies: ${user.companies.map((c) => `${c.name} (${c.role})`).join(', ')}.`,
+        'The token was removed from the address bar.',
+      );
+    } else {
+      say(`The service refused the token: ${body.error?.message ?? answer.status}`);
+    }
+  }
+}
