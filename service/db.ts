@@ -7,7 +7,7 @@ import { seed } from './seed.ts';
 export type Db = Database.Database;
 
 /** Bump when the schema or the seed changes: an older file is rebuilt on the next start. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** After this long the seeded classes drift into the past, so a start re-seeds. */
 export const SEED_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -131,7 +131,7 @@ CREATE TABLE applications (
   name TEXT NOT NULL,
   api_key_hash TEXT NOT NULL UNIQUE,
   client_secret_hash TEXT NOT NULL,
-  login_link TEXT NOT NULL      -- the emailed link; the token is added as ?key=
+  login_link TEXT NOT NULL      -- the page the emailed link opens (absolute, or relative to the service); ?key=<token> is added
 );
 
 -- The companies an application may act for (its own first).

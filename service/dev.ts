@@ -164,6 +164,7 @@ export function seedDocument(seededAt: number, now: number) {
       companies: a.companies,
       api_key: a.api_key,
       client_secret: a.client_secret,
+      login_link: a.login_link,
     })),
     /** Users whose login is refused (they hold a role but are not valid). */
     invalid_users: roles(false),

@@ -42,6 +42,7 @@ export const SEED_APPLICATIONS = [
     companies: ['c_acme', 'c_globex'],
     api_key: 'rk_demo_acme',
     client_secret: 'cs_demo_acme_secret',
+    login_link: '/demo/login.html',
   },
   {
     id: 'app_globex',
@@ -50,11 +51,10 @@ export const SEED_APPLICATIONS = [
     companies: ['c_globex'],
     api_key: 'rk_demo_globex',
     client_secret: 'cs_demo_globex_secret',
+    // Each application names the page its emailed link opens (`key=<token>` is added).
+    login_link: '/demo/login.html?app=app_globex',
   },
 ] as const;
-
-/** Where the emailed login link points unless an application says otherwise (`?key=` is added). */
-export const DEFAULT_LOGIN_LINK = '/demo/login.html';
 
 type Role = 'owner' | 'member' | 'lecturer';
 interface SeedUser {
@@ -493,7 +493,7 @@ export function seed(db: Db, now: number): void {
       a.name,
       sha256Hex(a.api_key),
       sha256Hex(a.client_secret),
-      DEFAULT_LOGIN_LINK,
+      a.login_link,
     );
     for (const c of a.companies) insAppCompany.run(a.id, c);
   }

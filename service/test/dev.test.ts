@@ -183,6 +183,15 @@ describe('the stored seed', () => {
       assert.equal(check.prepare("SELECT count(*) FROM registrations WHERE email = 'kept@example.org'").pluck().get(), 0);
       check.close();
       await third.close();
+
+      // Data written by an older schema is rebuilt, not misread.
+      const old = new Database(join(dataDir, 'service.sqlite'));
+      old.prepare("UPDATE meta SET v = '0' WHERE k = 'schema_version'").run();
+      old.close();
+      const fourth = await startService({ port: 0, dataDir, quiet: true });
+      assert.equal(fourth.seed.status, 'reseeded');
+      assert.match(fourth.seed.reason ?? '', /schema version 0/);
+      await fourth.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -96,6 +96,17 @@ describe('POST /v1/login', () => {
     assert.equal((await get('/v1/user', auth(verified.body.token))).body.user.id, 'u_max');
   });
 
+  test("the emailed link opens the application's own page", async () => {
+    const res = await post('/v1/login', { login: 'gina.owner@globex.example', verification_method: 'email' }, { 'X-SERVICE-API-KEY': 'rk_demo_globex' });
+    assert.equal(res.status, 200);
+    const link = new URL((await lastEmailTo('gina.owner@globex.example')).link);
+    assert.equal(link.pathname, '/demo/login.html');
+    assert.equal(link.searchParams.get('app'), 'app_globex');
+    const viaLink = await svc.json('/v1/user', { headers: { 'X-SERVICE-API-KEY': 'rk_demo_globex', 'X-SERVICE-TOKEN': link.searchParams.get('key')! } });
+    assert.equal(viaLink.body.user.id, 'u_gina');
+    assert.deepEqual(viaLink.body.app, { application_id: 'app_globex', company_id: 'c_globex', type: 'application' });
+  });
+
   test('an email that is not a valid user of the application gets the same answer, and no email', async () => {
     const known = await post('/v1/login', { login: OWNER, verification_method: 'email' });
     for (const [login, apiKey] of [
