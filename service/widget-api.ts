@@ -52,16 +52,15 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
 
   // Preflight (writes only: GETs are simple requests). It passes for the key's origins only.
   app.options('/widget-api/*', (c) => {
-    const origin = c.req.header('origin');
-    const key = lookupKey(db, c);
-    checkOrigin(c, key);
-    const headers: Record<string, string> = {
-      'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-      'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
-      'Access-Control-Max-Age': '600',
-    };
-    if (origin !== undefined) c.set('allowedOrigin', origin);
-    return new Response(null, { status: 204, headers });
+    checkOrigin(c, lookupKey(db, c));
+    return new Response(null, {
+      status: 204,
+      headers: {
+        'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+        'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
+        'Access-Control-Max-Age': '600',
+      },
+    });
   });
 
   app.get(`${P}/widget`, (c) => {
@@ -86,7 +85,8 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
       },
     };
     if (COURSE_TYPES.has(key.type)) {
-      const courseId = c.req.query('course');
+      // An empty `course=` (an unset attribute) means every programme.
+      const courseId = c.req.query('course') || undefined;
       if (courseId !== undefined) {
         const found = db
           .prepare('SELECT 1 FROM courses WHERE id = ? AND company_id = ?')

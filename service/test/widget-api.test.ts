@@ -75,6 +75,8 @@ describe('GET /widget-api/v1/widget: the first render', () => {
     const one = await svc.json(widgetPath('wk_demo_registration', 'registration', '&course=crs_web'));
     assert.equal(one.status, 200);
     assert.deepEqual(one.body.courses.map((c: Json) => c.id), ['crs_web']);
+    const empty = await svc.json(widgetPath('wk_demo_registration', 'registration', '&course='));
+    assert.ok(empty.body.courses.length > 1, 'an empty course lists every programme');
 
     for (const course of ['crs_nope', 'crs_gx_safety']) {
       const res = await svc.json(widgetPath('wk_demo_registration', 'registration', `&course=${course}`));
