@@ -120,6 +120,8 @@ export function registerDev(app: Hono<AppEnv>, deps: ServiceDeps): void {
 /** DESIGN.md's shape first (rest, users, participants, widget_keys), then extras. */
 export function seedDocument(seededAt: number, now: number) {
   const app = SEED_APPLICATIONS[0];
+  // Company by company (Acme first), so that "the first member" is a member of Acme.
+  const companyOrder = (id: string) => SEED_COMPANIES.findIndex((c) => c.id === id);
   const roles = (valid: boolean) =>
     SEED_USERS.filter((u) => u.valid === valid).flatMap((u) =>
       u.roles.map((r) => ({
@@ -131,7 +133,7 @@ export function seedDocument(seededAt: number, now: number) {
         last_name: u.last_name,
         note: u.note,
       })),
-    );
+    ).sort((a, b) => companyOrder(a.company_id) - companyOrder(b.company_id));
   return {
     rest: {
       api_key: app.api_key,

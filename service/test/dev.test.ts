@@ -33,6 +33,7 @@ describe('GET /dev/seed', () => {
       assert.ok(['owner', 'member', 'lecturer'].includes(u.role));
       assert.match(u.company_id, /^c_/);
     }
+    assert.equal(body.users.find((u: Json) => u.role === 'member').company_id, 'c_acme');
     const roles = new Set(body.users.filter((u: Json) => u.company_id === 'c_acme').map((u: Json) => u.role));
     assert.deepEqual([...roles].sort(), ['lecturer', 'member', 'owner']);
 
