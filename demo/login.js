@@ -5,13 +5,16 @@ const say = (...lines) => result.replaceChildren(...lines.map((line) => Object.a
 const url = new URL(location.href);
 const token = url.searchParams.get('key');
 url.searchParams.delete('key');
+// `app` stays: it is no secret.
 history.replaceState(null, '', url);
 
 if (!token) {
   say('This address holds no key parameter: open the link from the login email (see /dev/outbox).');
 } else {
   const seed = await fetch('/dev/seed').then((r) => (r.ok ? r.json() : null), () => null);
-  const apiKey = seed?.rest.api_key;
+  // The link names its application when it is not the first one.
+  const appId = url.searchParams.get('app');
+  const apiKey = (appId ? seed?.applications.find((a) => a.application_id === appId) : seed?.rest)?.api_key;
   if (!apiKey) {
     say(`Received a token (${token.length} characters). Call GET /v1/user with it and your API key to see whose it is.`);
   } else {

@@ -8,6 +8,7 @@ import { isoTime, sendJson, type AppEnv, type ServiceDeps } from './context.ts';
 import { methodNotAllowed, validationError, type FieldErrors } from './errors.ts';
 import { sha256Hex } from './ids.ts';
 import { unknownFields } from './validate.ts';
+import { WIDGET_TYPES as TYPE_TABLE } from '../loader/widget-types.ts';
 import {
   SEED_APPLICATIONS,
   SEED_CLASS_ROLES,
@@ -16,6 +17,7 @@ import {
   SEED_PARTICIPANTS,
   SEED_USERS,
   SEED_WIDGET_KEYS,
+  WIDGET_TYPES,
 } from './seed.ts';
 
 const MAX_ADVANCE_S = 10 * 366 * 24 * 60 * 60;
@@ -159,6 +161,8 @@ export function seedDocument(seededAt: number, now: number) {
       note: k.note,
     })),
     companies: SEED_COMPANIES,
+    /** Each widget type and the loader version it belongs to. */
+    widget_types: Object.fromEntries(WIDGET_TYPES.map((type) => [type, `v${TYPE_TABLE[type]}`])),
     applications: SEED_APPLICATIONS.map((a) => ({
       application_id: a.id,
       name: a.name,

@@ -9,17 +9,11 @@ import { sha256Hex } from './ids.ts';
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
-/** The seven widget types (the loaders' table lives in loader/; this is the service's copy). */
-export const WIDGET_TYPES = [
-  'registration',
-  'profile',
-  'contact',
-  'calendar',
-  'checkout',
-  'video',
-  'map',
-] as const;
-export type WidgetType = (typeof WIDGET_TYPES)[number];
+import { WIDGET_TYPES as TYPE_TABLE, type WidgetType } from '../loader/widget-types.ts';
+
+/** The seven widget types, from the one table the loaders are built from. */
+export const WIDGET_TYPES = Object.keys(TYPE_TABLE) as WidgetType[];
+export type { WidgetType };
 
 /** Any page on this machine, any port, http or https. */
 export const LOCAL_ORIGINS = [

@@ -144,3 +144,14 @@ describe('GET /openapi.json', () => {
     assertDescribes('/v1/courses', 'get', await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': 'c_acme' } }));
   });
 });
+
+describe('the OpenAPI document', () => {
+  test('is valid OpenAPI 3.1 by an independent validator', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    assert.equal(validator.version, '3.1');
+    assert.deepEqual(result.errors ?? [], []);
+    assert.equal(result.valid, true);
+  });
+});
