@@ -1,2 +1,2 @@
-/** A random id for idempotency keys (`randomUUID` exists only in secure contexts). */
-export const newId = (): string => crypto.randomUUID?.() ?? Date.now() + '-' + crypto.getRandomValues(new Uint32Array(2)).join('-');
+/** A random id for idempotency keys. The loader mounts widgets only in secure contexts, where `randomUUID` exists. */
+export const newId = (): string => crypto.randomUUID();
