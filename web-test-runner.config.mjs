@@ -22,6 +22,20 @@ export default {
   nodeResolve: { exportConditions: ['development'] },
   concurrency: 2,
   testFramework: { config: { timeout: 8000 } },
+  // The service's dev endpoints (clock, outbox, tokens) through this server, same-origin for the tests.
+  middleware: [
+    async (ctx, next) => {
+      if (!ctx.path.startsWith('/dev/')) return next();
+      const body = ctx.method === 'POST' ? await new Promise((resolve) => {
+        let data = '';
+        ctx.req.on('data', (chunk) => (data += chunk)).on('end', () => resolve(data));
+      }) : undefined;
+      const answer = await fetch(`${service.url}${ctx.url}`, { method: ctx.method, headers: { 'Content-Type': 'application/json' }, body });
+      ctx.status = answer.status;
+      ctx.type = answer.headers.get('content-type') ?? 'application/json';
+      ctx.body = await answer.text();
+    },
+  ],
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: join(root, 'tsconfig.json') }),
     {

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './registration.ts';
 import type { RegistrationCreatedEvent, ServiceRegistration } from './registration.ts';
 
@@ -317,3 +317,10 @@ const until = (check: () => boolean) =>
     if (check()) resolve();
     else requestAnimationFrame(() => wait(resolve));
   });
+
+describe('test support', () => {
+  it('reaches the service’s dev endpoints through the test server', async () => {
+    const { now } = await dev<{ now: string }>('clock');
+    expect(Date.parse(now)).to.be.greaterThan(0);
+  });
+});

@@ -63,5 +63,12 @@ export const flakyFetch = (failures: number) => {
   return Object.assign(fetcher, { calls });
 };
 
+/** Calls a dev endpoint of the service (`/dev/clock`, `/dev/outbox`, …), through the test server. */
+export const dev = async <T = unknown>(path: string, body?: unknown): Promise<T> => {
+  const answer = await fetch(`/dev/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  if (!answer.ok) throw new Error(`/dev/${path} answered ${answer.status}: ${await answer.text()}`);
+  return answer.status === 204 ? (undefined as T) : ((await answer.json()) as T);
+};
+
 /** The visible text of an element's shadow root, white space folded. */
 export const textOf = (el: Element) => (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
