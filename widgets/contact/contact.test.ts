@@ -1,0 +1,358 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { writeSession } from '../shared/session.ts';
+import { dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import './contact.ts';
+import type { ContactSentEvent, ServiceContact } from './contact.ts';
+
+failOnWarnings();
+
+const TOPICS = ['Programmes', 'Invoices', 'Something else'];
+
+const mount = async (attrs: { key?: string; locale?: string; fetch?: typeof fetch; prefill?: Record<string, string> } = {}) => {
+  const el = await fixture<ServiceContact>(
+    html`<service-contact key=${attrs.key ?? keyOf('contact')} base-url=${service.url} locale=${attrs.locale ?? 'en'} .fetch=${attrs.fetch}></service-contact>`,
+  );
+  for (const [name, value] of Object.entries(attrs.prefill ?? {})) el.setAttribute(`prefill-${name}`, value);
+  return el;
+};
+
+const $ = <T extends Element = HTMLElement>(el: ServiceContact, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
+const $$ = <T extends Element = HTMLElement>(el: ServiceContact, selector: string) => [...el.shadowRoot!.querySelectorAll<T>(selector)];
+const buttonNamed = (el: ServiceContact, name: string) => $$<HTMLButtonElement>(el, 'button').find((b) => b.textContent!.trim() === name);
+const valueOf = (el: ServiceContact, id: string) => $<HTMLInputElement>(el, `#${id}`).value;
+
+/** Types into fields as a person would (an `input` event each); booleans tick the consent box. */
+const fill = async (el: ServiceContact, values: Record<string, string | boolean>) => {
+  for (const [name, value] of Object.entries(values)) {
+    const input = $<HTMLInputElement>(el, `[name=${name}]`);
+    if (typeof value === 'boolean') input.checked = value;
+    else input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+  await el.updateComplete;
+};
+
+const submit = (el: ServiceContact) => $<HTMLButtonElement>(el, 'button[type=submit]').click();
+
+const until = (check: () => boolean) =>
+  new Promise<void>(function wait(resolve) {
+    if (check()) resolve();
+    else requestAnimationFrame(() => wait(resolve));
+  });
+
+/** The service's form token is older than its 3-second minimum once its clock has moved on. */
+const ageFormToken = () => dev('clock', { advance_s: 5 });
+
+interface WidgetAnswer {
+  widget: { options: { topics?: string[] } };
+}
+
+/** A fetch that counts (and can script) the POSTs; GETs go to the service, their answer optionally changed. */
+const spy = (options: { post?: (input: RequestInfo | URL, init: RequestInit) => Promise<Response>; widget?: (data: WidgetAnswer) => void } = {}) => {
+  const posts: { url: string; key: string; body: Record<string, unknown> }[] = [];
+  const fetcher: typeof fetch = async (input, init) => {
+    if (init?.method === 'POST') {
+      posts.push({ url: String(input), key: new Headers(init.headers).get('Idempotency-Key')!, body: JSON.parse(String(init.body)) });
+      return options.post ? options.post(input, init) : fetch(input, init);
+    }
+    const answer = await fetch(input, init);
+    if (!options.widget || !answer.ok) return answer;
+    const data = await answer.json();
+    options.widget(data);
+    return Response.json(data);
+  };
+  return Object.assign(fetcher, { posts });
+};
+const withoutTopics = (data: WidgetAnswer) => (data.widget.options.topics = []);
+
+let n = 0;
+const uniqueEmail = () => `contact-${Date.now()}-${n++}@example.org`;
+const complete = (extra: Record<string, string | boolean> = {}) => ({
+  name: 'Ada Lovelace',
+  email: uniqueEmail(),
+  subject: 'Invoices',
+  message: 'Could you send me the invoice for March again, please?',
+  consent: true,
+  ...extra,
+});
+
+describe('service-contact', () => {
+  afterEach(() => writeSession(service.url, 'c_acme', undefined));
+
+  it('reserves its space with a skeleton while loading, and is accessible', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const el = await mount({ fetch: (input, init) => gate.then(() => fetch(input, init)) });
+    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('true');
+    expect($$(el, '.skeleton')).to.have.length(3);
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(300);
+    expect(textOf(el)).to.contain('Loading');
+    await expect(el).to.be.accessible();
+    release();
+    await settled(el);
+    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('false');
+  });
+
+  it('shows the form with the widget’s topics as a select, and is accessible', async () => {
+    const el = await settled(await mount());
+    expect(textOf(el)).to.contain('Contact Acme Academy');
+    const select = $<HTMLSelectElement>(el, 'select#subject');
+    expect($(el, 'label[for=subject]').textContent).to.equal('Topic');
+    expect([...select.options].map((o) => o.textContent)).to.deep.equal(['Choose a topic', ...TOPICS]);
+    expect(select.value).to.equal('');
+    expect(select.required).to.equal(true);
+    for (const id of ['name', 'email', 'message', 'consent']) expect($(el, `label[for=${id}]`)).not.to.equal(null);
+    expect($<HTMLInputElement>(el, '#email').type).to.equal('email');
+    expect($<HTMLTextAreaElement>(el, '#message').minLength).to.equal(10);
+    expect($<HTMLTextAreaElement>(el, '#message').maxLength).to.equal(5000);
+    await expect(el).to.be.accessible();
+  });
+
+  it('has a subject text field when the widget has no topics', async () => {
+    const el = await settled(await mount({ fetch: spy({ widget: withoutTopics }) }));
+    expect(el.shadowRoot!.querySelector('select')).to.equal(null);
+    expect($<HTMLInputElement>(el, 'input#subject').maxLength).to.equal(150);
+    expect($(el, 'label[for=subject]').textContent).to.equal('Subject');
+    await expect(el).to.be.accessible();
+  });
+
+  it('speaks German', async () => {
+    const el = await settled(await mount({ locale: 'de' }));
+    expect(textOf(el)).to.contain('Kontakt zu Acme Academy');
+    expect(buttonNamed(el, 'Nachricht senden')).not.to.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+
+  it('counts the message’s characters as you type, described by the field and not announced on each key', async () => {
+    const el = await settled(await mount());
+    const count = $(el, '#message-count');
+    expect(count.textContent).to.equal('0 / 5000');
+    await fill(el, { message: 'Hello there' });
+    expect(count.textContent).to.equal('11 / 5000');
+    expect($(el, '#message').getAttribute('aria-describedby')!.split(' ')).to.include('message-count');
+    expect(count.closest('[aria-live],[role=status],[role=alert]')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('prefills fields from prefill-* attributes, live, without overwriting what was typed', async () => {
+    const el = await settled(
+      await mount({
+        fetch: spy({ widget: withoutTopics }),
+        prefill: { name: 'Grace Hopper', email: 'grace@example.org', subject: 'Compilers', message: 'About the COBOL course…' },
+      }),
+    );
+    expect(valueOf(el, 'name')).to.equal('Grace Hopper');
+    expect(valueOf(el, 'email')).to.equal('grace@example.org');
+    expect(valueOf(el, 'subject')).to.equal('Compilers');
+    expect(valueOf(el, 'message')).to.equal('About the COBOL course…');
+    expect($(el, '#message-count').textContent).to.equal('23 / 5000');
+    await fill(el, { name: 'G. Hopper' });
+    el.setAttribute('prefill-name', 'Someone else');
+    el.setAttribute('prefill-email', 'grace.hopper@example.org');
+    await el.updateComplete;
+    expect(valueOf(el, 'name')).to.equal('G. Hopper');
+    expect(valueOf(el, 'email')).to.equal('grace.hopper@example.org');
+  });
+
+  it('chooses a topic from prefill-topic', async () => {
+    const el = await settled(await mount({ prefill: { topic: 'Invoices' } }));
+    expect($<HTMLSelectElement>(el, '#subject').value).to.equal('Invoices');
+    const other = await settled(await mount({ prefill: { topic: 'Not a topic' } }));
+    expect($<HTMLSelectElement>(other, '#subject').value).to.equal('');
+  });
+
+  it('prefills name and email of the participant logged in on the page, and follows the session', async () => {
+    const participant = { id: 'p_x', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.org', phone: null };
+    writeSession(service.url, 'c_acme', { token: 'ptok_test', participant });
+    const el = await settled(await mount());
+    expect(valueOf(el, 'name')).to.equal('Ada Lovelace');
+    expect(valueOf(el, 'email')).to.equal('ada@example.org');
+
+    // Logged out and in as someone else elsewhere on the page: the untouched fields follow.
+    await fill(el, { name: 'Ada L.' });
+    writeSession(service.url, 'c_acme', { token: 'ptok_other', participant: { ...participant, first_name: 'Alan', last_name: 'Turing', email: 'alan@example.org' } });
+    await el.updateComplete;
+    expect(valueOf(el, 'name')).to.equal('Ada L.');
+    expect(valueOf(el, 'email')).to.equal('alan@example.org');
+    writeSession(service.url, 'c_acme', undefined);
+    await el.updateComplete;
+    expect(valueOf(el, 'email')).to.equal('');
+
+    // Attributes come first.
+    writeSession(service.url, 'c_acme', { token: 'ptok_test', participant });
+    const attributed = await settled(await mount({ prefill: { email: 'desk@example.org' } }));
+    await attributed.updateComplete;
+    expect(valueOf(attributed, 'email')).to.equal('desk@example.org');
+    expect(valueOf(attributed, 'name')).to.equal('Ada Lovelace');
+  });
+
+  it('shows the fix for a key problem without a retry button', async () => {
+    const el = await mount({ key: keyOf('registration') });
+    await settled(el, 'error');
+    expect(el.errorCode).to.equal('type-mismatch');
+    expect($(el, '[role=alert]').textContent).to.contain('registration');
+    expect(buttonNamed(el, 'Try again')).to.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+
+  it('retries an unreachable service by itself, then offers a retry that recovers', async () => {
+    const flaky = flakyFetch(3);
+    const el = await mount({ fetch: flaky });
+    await settled(el, 'error');
+    expect(flaky.calls).to.have.length(3);
+    expect(el.errorCode).to.equal('network');
+    expect($(el, '[role=alert]').textContent).to.contain('could not be reached');
+    await expect(el).to.be.accessible();
+    buttonNamed(el, 'Try again')!.click();
+    await settled(el);
+    expect(textOf(el)).to.contain('Contact Acme Academy');
+  });
+
+  it('lets the browser stop an empty form: nothing is sent', async () => {
+    const fetcher = spy();
+    const el = await settled(await mount({ fetch: fetcher }));
+    submit(el);
+    await el.updateComplete;
+    expect(fetcher.posts).to.have.length(0);
+    expect($<HTMLInputElement>(el, '#name').validity.valueMissing).to.equal(true);
+    expect($<HTMLInputElement>(el, '#consent').validity.valueMissing).to.equal(true);
+  });
+
+  it('hides the honeypot from people: out of the Tab order and not announced', async () => {
+    const el = await settled(await mount());
+    const trap = $<HTMLInputElement>(el, '[name=website]');
+    expect(trap.tabIndex).to.equal(-1);
+    expect(trap.autocomplete).to.equal('off');
+    expect(trap.closest('[aria-hidden=true]')).not.to.equal(null);
+    expect(trap.parentElement!.getBoundingClientRect().width).to.be.at.most(1);
+    $<HTMLInputElement>(el, '#name').focus();
+    const reached: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      await sendKeys({ press: 'Tab' });
+      const active = el.shadowRoot!.activeElement;
+      if (!active) break;
+      reached.push(active.getAttribute('name') ?? active.textContent!.trim());
+    }
+    expect(reached).to.deep.equal(['email', 'subject', 'message', 'consent', 'Send message']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows the service’s field errors next to their fields, keeps the contents and focuses the first', async () => {
+    const el = await settled(await mount());
+    await ageFormToken();
+    // Set by script, a short message passes the browser's minlength (it checks only what a person typed).
+    const values = complete({ message: 'Too short' });
+    await fill(el, values);
+    submit(el);
+    await until(() => !!el.shadowRoot!.querySelector('#message-error'));
+    const message = $<HTMLTextAreaElement>(el, '#message');
+    expect(message.getAttribute('aria-invalid')).to.equal('true');
+    expect(message.getAttribute('aria-describedby')!.split(' ')).to.include.members(['message-count', 'message-error']);
+    expect(el.shadowRoot!.activeElement).to.equal(message);
+    expect(textOf(el)).to.contain('Please correct the highlighted fields.');
+    expect(message.value).to.equal('Too short');
+    expect(valueOf(el, 'email')).to.equal(values.email);
+    expect(valueOf(el, 'subject')).to.equal('Invoices');
+    expect($<HTMLInputElement>(el, '#consent').checked).to.equal(true);
+    await expect(el).to.be.accessible();
+    await fill(el, { message: 'Now it is long enough.' });
+    expect(el.shadowRoot!.querySelector('#message-error')).to.equal(null);
+  });
+
+  it('says when the form was sent too fast, and keeps it', async () => {
+    const el = await settled(await mount());
+    const values = complete();
+    await fill(el, values);
+    submit(el);
+    await until(() => textOf(el).includes('That was quick'));
+    expect($(el, '[role=alert]').textContent).to.contain('check your message and send it again');
+    expect(valueOf(el, 'message')).to.equal(values.message);
+    await expect(el).to.be.accessible();
+  });
+
+  it('sends a message once however often it is clicked, confirms it, and fires service-contact-sent', async () => {
+    const fetcher = spy();
+    const el = await settled(await mount({ fetch: fetcher }));
+    await ageFormToken();
+    const marker = `marker-${Date.now()}`;
+    const values = complete({ message: `Please call me back about ${marker}.` });
+    await fill(el, values);
+    const sent = oneEvent(el, 'service-contact-sent') as Promise<ContactSentEvent>;
+    submit(el);
+    submit(el); // a double click
+    await el.updateComplete;
+    expect($<HTMLButtonElement>(el, 'button[type=submit]').disabled).to.equal(true);
+    expect(textOf(el)).to.contain('Sending…');
+    const event = await sent;
+    expect(event.detail.id).to.be.a('string').and.not.equal('');
+    expect(event.bubbles && event.composed).to.equal(true);
+    await el.updateComplete;
+    expect(fetcher.posts).to.have.length(1);
+    const [post] = fetcher.posts;
+    expect(post!.body).to.include({ name: 'Ada Lovelace', email: values.email, subject: 'Invoices', topic: 'Invoices', consent: true, website: '' });
+    expect(post!.body.form_token).to.be.a('string').and.not.equal('');
+    expect(post!.key.length).to.be.greaterThan(8);
+
+    expect(textOf(el)).to.contain('Thank you — your message has been sent.');
+    expect(textOf(el)).to.contain(`We’ll reply to ${values.email}.`);
+    expect(el.shadowRoot!.activeElement?.textContent).to.equal('Thank you — your message has been sent.');
+    await expect(el).to.be.accessible();
+
+    // The company was notified once.
+    const { emails } = await dev<{ emails: { text: string }[] }>('outbox');
+    expect(emails.filter((e) => e.text.includes(marker))).to.have.length(1);
+
+    buttonNamed(el, 'Write another message')!.click();
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement?.textContent).to.equal('Contact Acme Academy');
+    expect(valueOf(el, 'name')).to.equal('Ada Lovelace');
+    expect(valueOf(el, 'email')).to.equal(values.email);
+    expect(valueOf(el, 'message')).to.equal('');
+    expect($<HTMLInputElement>(el, '#consent').checked).to.equal(false);
+  });
+
+  it('sends a text subject without a topic when the widget has no topics', async () => {
+    const fetcher = spy({ widget: withoutTopics, post: async () => Response.json({ message: { id: 'msg_1', created_at: '' } }, { status: 201 }) });
+    const el = await settled(await mount({ fetch: fetcher }));
+    await fill(el, complete({ subject: 'A question' }));
+    const sent = oneEvent(el, 'service-contact-sent') as Promise<ContactSentEvent>;
+    submit(el);
+    expect((await sent).detail).to.deep.equal({ id: 'msg_1' });
+    expect(fetcher.posts[0]!.body.subject).to.equal('A question');
+    expect(fetcher.posts[0]!.body).not.to.have.property('topic');
+  });
+
+  it('keeps everything when the service cannot be reached, and sends again with the same idempotency key', async () => {
+    let down = true;
+    const fetcher = spy({ post: (input, init) => (down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init)) });
+    const el = await settled(await mount({ fetch: fetcher }));
+    await ageFormToken();
+    const values = complete();
+    await fill(el, values);
+    submit(el);
+    await until(() => textOf(el).includes('Your message is kept.'));
+    expect(textOf(el)).to.contain('could not be reached');
+    expect(fetcher.posts).to.have.length(3); // three attempts of one submission
+    expect(new Set(fetcher.posts.map((p) => p.key)).size).to.equal(1);
+    expect(valueOf(el, 'message')).to.equal(values.message);
+    expect(valueOf(el, 'email')).to.equal(values.email);
+    await expect(el).to.be.accessible();
+
+    down = false;
+    const sent = oneEvent(el, 'service-contact-sent');
+    submit(el);
+    await sent;
+    expect(fetcher.posts.at(-1)!.key).to.equal(fetcher.posts[0]!.key);
+
+    // Other contents are another submission with a key of its own.
+    buttonNamed(el, 'Write another message')!.click();
+    await el.updateComplete;
+    down = true;
+    await fill(el, { subject: 'Programmes', message: 'A second, different message.', consent: true });
+    submit(el);
+    await until(() => textOf(el).includes('Your message is kept.'));
+    expect(fetcher.posts).to.have.length(7);
+    expect(fetcher.posts.at(-1)!.key).not.to.equal(fetcher.posts[0]!.key);
+  });
+});
