@@ -85,7 +85,8 @@ export default defineConfig({
           groups: [
             {
               name: 'shared',
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/]/,
+              // German words (shared/*.de.ts) stay out: English pages never load them.
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$)/,
             },
           ],
         },

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { keyOf, service } from '../widgets/shared/test-support.ts';
+import { failOnWarnings, keyOf, service } from '../widgets/shared/test-support.ts';
 import type { DiagnoseRow } from './loader.ts';
 
 /**
@@ -9,6 +9,8 @@ import type { DiagnoseRow } from './loader.ts';
  */
 type Row = DiagnoseRow;
 const widgets = () => window.ServiceWidgets!;
+
+failOnWarnings();
 
 const loaderUrl = `${service.url}widgets/v1/loader.js`;
 
@@ -93,6 +95,85 @@ describe('loader v1', () => {
     expect(div.querySelectorAll('service-registration')).to.have.length(1);
   });
 
+  it('forwards only the widget’s own attributes: no handlers, styles or overrides from data-service-*', async () => {
+    const { div } = await place({
+      'data-service-widget': 'registration',
+      'data-service-id': keyOf('registration'),
+      'data-service-locale': 'de',
+      'data-service-onclick': 'window.hacked = true',
+      'data-service-hidden': '',
+      'data-service-base-url': 'https://evil.example/',
+    });
+    const el = div.querySelector('service-registration')!;
+    expect(el.getAttribute('locale')).to.equal('de');
+    expect(el.shadowRoot!.textContent).to.contain('Programme von Acme Academy');
+    for (const name of ['onclick', 'hidden']) expect(el.hasAttribute(name)).to.equal(false);
+    expect(el.getAttribute('base-url')).to.equal(service.url);
+    el.click();
+    expect((window as unknown as { hacked?: boolean }).hacked).to.equal(undefined);
+    div.setAttribute('data-service-style', 'display:none');
+    await new Promise(requestAnimationFrame);
+    expect(el.hasAttribute('style')).to.equal(false);
+  });
+
+  it('a div moved while loading still becomes ready, and reports it once', async () => {
+    const div = document.createElement('div');
+    div.dataset.serviceWidget = 'registration';
+    div.dataset.serviceId = keyOf('registration');
+    let readies = 0;
+    div.addEventListener('service-widget-ready', () => readies++);
+    const [first, second] = [document.createElement('section'), document.createElement('section')];
+    document.body.append(first, second);
+    // Move the div once its widget has started loading its data (in its first update).
+    const moved = new Promise<void>((resolve) => {
+      new MutationObserver(async (_, observer) => {
+        const el = div.querySelector('service-registration');
+        if (!el) return;
+        observer.disconnect();
+        await el.updateComplete;
+        expect(el.loadState).to.equal('loading');
+        second.append(div);
+        resolve();
+      }).observe(div, { childList: true });
+    });
+    const ready = oneEvent(div, 'service-widget-ready');
+    first.append(div);
+    await moved;
+    await ready;
+    expect(div.dataset.serviceState).to.equal('ready');
+    expect(div.style.minHeight).to.equal('');
+    first.remove();
+    // An option change reloads the widget without a second ready event.
+    div.setAttribute('data-service-course', 'crs_ts');
+    const el = div.querySelector('service-registration')!;
+    await new Promise((resolve) => el.addEventListener('service-state', resolve, { once: true }));
+    expect(readies).to.equal(1);
+    second.remove();
+  });
+
+  it('gives the owner’s own min-height back', async () => {
+    const div = document.createElement('div');
+    div.dataset.serviceWidget = 'registration';
+    div.dataset.serviceId = keyOf('registration');
+    div.style.minHeight = '123px';
+    const seen: string[] = [];
+    // Reserved while loading (the loader sets the state and the height in one go) ...
+    new MutationObserver(() => seen.push(`${div.dataset.serviceState} ${div.style.minHeight}`)).observe(div, {
+      attributeFilter: ['data-service-state'],
+    });
+    const ready = oneEvent(div, 'service-widget-ready');
+    (await fixture(html`<section></section>`)).append(div);
+    await ready;
+    await new Promise(requestAnimationFrame);
+    expect(seen[0]).to.equal('loading 420px');
+    // ... and the owner's own value back once the widget shows.
+    expect(div.style.minHeight).to.equal('123px');
+  });
+
+  it('unknown-type lists the known types, and no inherited name counts as a type', async () => {
+    await expectError({ 'data-service-widget': 'constructor', 'data-service-id': 'x' }, 'unknown-type', /Unknown widget type "constructor"/);
+  });
+
   it('unknown-type lists the known types', async () => {
     await expectError({ 'data-service-widget': 'calender', 'data-service-id': 'x' }, 'unknown-type', /registration, profile, contact, calendar/);
   });
@@ -104,10 +185,6 @@ describe('loader v1', () => {
 
   it('missing-key says which attribute to add', async () => {
     await expectError({ 'data-service-widget': 'registration' }, 'missing-key', /data-service-id=/);
-  });
-
-  it('not-available for a type this build does not offer yet', async () => {
-    await expectError({ 'data-service-widget': 'contact', 'data-service-id': keyOf('contact') }, 'not-available', /not available/);
   });
 
   for (const [code, key] of [

@@ -31,10 +31,12 @@ export interface DiagnoseRow {
 interface Placeholder {
   div: HTMLElement;
   type: string;
-  version?: number;
+  version: number;
   state: State;
   error?: string;
   el?: HTMLElement;
+  /** The widget's public attributes, the only ones forwarded. */
+  options?: string[];
 }
 
 /** `window.ServiceWidgets`, shared by both loaders (a contract: see DESIGN.md). */
@@ -90,21 +92,22 @@ const install = (): ServiceWidgets => {
     set(p, 'error', code, message);
   };
 
-  const attrsToElement = (div: HTMLElement, el: HTMLElement, base: string) => {
-    el.setAttribute('base-url', base);
-    for (const { name, value } of div.attributes) {
-      if (!name.startsWith(PREFIX)) continue;
-      const option = name.slice(PREFIX.length);
-      if (option == 'id') el.setAttribute('key', value);
-      else if (!['widget', 'state', 'error'].includes(option)) el.setAttribute(option, value);
-    }
+  // Forwards a data-service-* attribute to the widget, but only the widget's own public attributes
+  // (its observedAttributes): `data-service-onclick` must not become an event handler.
+  const forward = ({ div, el, options }: Placeholder, attribute: string) => {
+    const option = attribute.slice(PREFIX.length);
+    const name = option == 'id' ? 'key' : option;
+    if (!attribute.startsWith(PREFIX) || name == 'base-url' || !options!.includes(name)) return;
+    const value = div.getAttribute(attribute);
+    if (value == null) el!.removeAttribute(name);
+    else el!.setAttribute(name, value);
   };
 
   const mount = (div: HTMLElement) => {
     const claimed = claims.get(div);
     if (claimed) return void placeholders.set(div, claimed);
     const type = div.getAttribute(PREFIX + 'widget')!.trim();
-    const version = WIDGET_TYPES[type as WidgetType] as number | undefined;
+    const version = Object.hasOwn(WIDGET_TYPES, type) ? WIDGET_TYPES[type as WidgetType] : 0;
     const p: Placeholder = { div, type, version, state: 'loading' };
     const claim = () => (claims.set(div, p), placeholders.set(div, p));
     if (!version) {
@@ -114,7 +117,7 @@ const install = (): ServiceWidgets => {
     const handler = handlers[version];
     if (!handler) {
       // The other version's loader may still arrive (it can stand later in the page): decide at load.
-      if (!pageLoaded()) return;
+      if (!pageLoaded()) return void (placeholders.set(div, p), set(p, 'loading'));
       claim();
       const other = Object.values(handlers)[0]!.src.replace(/\/v\d+\/loader\.js/, `/v${version}/loader.js`);
       return fail(p, 'wrong-loader', `"${type}" is a v${version} widget: add <script async src="${other}"></script> to the page.`);
@@ -131,29 +134,38 @@ const install = (): ServiceWidgets => {
     if (!chunks) {
       return fail(p, 'not-available', `The ${type} widget is not available yet in this version of the service.`);
     }
+    // The owner's own min-height comes back once the widget shows.
+    const ownHeight = div.style.minHeight;
     div.style.minHeight = RESERVED_HEIGHT[type as WidgetType] + 'px';
-    const el = (p.el = document.createElement('service-' + type));
-    attrsToElement(div, el, new URL('../../', handler.src).href);
-    el.hidden = true;
-    el.addEventListener('service-state', () => {
-      const { loadState, errorCode, errorMessage } = el as HTMLElement & {
-        loadState: State;
-        errorCode?: string;
-        errorMessage?: string;
-      };
-      if (loadState == p.state && errorCode == p.error) return;
-      el.hidden = false;
-      div.style.minHeight = '';
-      // The widget replaces the owner's fallback content only once it has something to show.
-      if (loadState == 'ready') for (const n of [...div.childNodes]) if (n != el) n.remove();
-      set(p, loadState, errorCode, errorMessage);
-    });
-    div.append(el);
-    attributes.observe(div, { attributes: true });
-    Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(c, handler.src).href))).catch(() => {
-      el.remove();
-      fail(p, 'network', `Could not load the ${type} widget from ${handler.src}. Check your connection and reload the page.`);
-    });
+    const tag = 'service-' + type;
+    Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(c, handler.src).href))).then(
+      () => {
+        const el = (p.el = document.createElement(tag));
+        p.options = (customElements.get(tag) as unknown as { observedAttributes: string[] }).observedAttributes;
+        el.setAttribute('base-url', new URL('../../', handler.src).href);
+        for (const { name } of div.attributes) forward(p, name);
+        el.hidden = true;
+        el.addEventListener('service-state', () => {
+          const { loadState, errorCode, errorMessage } = el as HTMLElement & {
+            loadState: State;
+            errorCode?: string;
+            errorMessage?: string;
+          };
+          if (loadState == p.state && errorCode == p.error) return;
+          el.hidden = false;
+          div.style.minHeight = ownHeight;
+          // The widget replaces the owner's fallback content only once it has something to show.
+          if (loadState == 'ready') for (const n of [...div.childNodes]) if (n != el) n.remove();
+          set(p, loadState, errorCode, errorMessage);
+        });
+        div.append(el);
+        attributes.observe(div, { attributes: true });
+      },
+      () => {
+        div.style.minHeight = ownHeight;
+        fail(p, 'network', `Could not load the ${type} widget from ${handler.src}. Check your connection and reload the page.`);
+      },
+    );
   };
 
   const scan = (root: ParentNode = document) => {
@@ -164,13 +176,8 @@ const install = (): ServiceWidgets => {
   // Options change live: a data-service-* attribute set on the div reaches the widget.
   const attributes = new MutationObserver((records) => {
     for (const { target, attributeName } of records) {
-      const p = placeholders.get(target as HTMLElement);
-      const option = attributeName!.slice(PREFIX.length);
-      if (!p?.el || !attributeName!.startsWith(PREFIX) || ['state', 'error', 'widget'].includes(option)) continue;
-      const value = p.div.getAttribute(attributeName!);
-      const name = option == 'id' ? 'key' : option;
-      if (value == null) p.el.removeAttribute(name);
-      else p.el.setAttribute(name, value);
+      const p = claims.get(target as HTMLElement);
+      if (p?.el) forward(p, attributeName!);
     }
   });
 
@@ -195,7 +202,7 @@ const install = (): ServiceWidgets => {
         error: p.error || '',
         element: p.div,
       }));
-      console.table(rows.map(({ element, ...row }) => row));
+      console.table(rows);
       return rows;
     },
     _add(version, handler) {

@@ -33,7 +33,6 @@ const de: typeof en & typeof sharedWordsDe = {
   confirmed: 'Sie sind angemeldet',
   waitlisted: 'Sie stehen auf der Warteliste',
   confirmation: 'Wir haben eine Bestätigung an {email} gesendet.',
-  another: 'Weitere Person anmelden',
 };
 
 export default de;

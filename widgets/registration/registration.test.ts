@@ -112,10 +112,10 @@ describe('service-registration', () => {
     expect($$(el, '.course h3').map((h) => h.textContent)).to.deep.equal(['Open day: meet the trainers']);
   });
 
-  it('says so when the course does not exist', async () => {
+  it('says so when the course does not exist (not-available for the loader contract)', async () => {
     const el = await mount(keyOf('registration'), { course: 'crs_nope' });
     await settled(el, 'error');
-    expect(el.errorCode).to.equal('course-not-found');
+    expect(el.errorCode).to.equal('not-available');
     expect($(el, '[role=alert]').textContent).to.contain('crs_nope');
     await expect(el).to.be.accessible();
   });
@@ -136,7 +136,7 @@ describe('service-registration', () => {
     expect(textOf(el)).to.contain('No programme matches “underwater basket weaving”.');
     await expect(el).to.be.accessible();
     buttonNamed(el, 'Clear search')[0]!.click();
-    await el.updateComplete;
+    await until(() => el.shadowRoot!.activeElement === search);
     expect($$(el, '.course').length).to.be.greaterThan(4);
   });
 
@@ -178,6 +178,7 @@ describe('service-registration', () => {
     buttonNamed(el, 'Try again')[0]!.click();
     await settled(el);
     expect(textOf(el)).to.contain('Web accessibility in practice');
+    await until(() => el.shadowRoot!.activeElement?.tagName === 'H2'); // the focus does not fall to the page
   });
 
   it('reports a service that is down as network, in German too', async () => {
@@ -188,6 +189,7 @@ describe('service-registration', () => {
     expect(el.errorCode).to.equal('network');
     expect($(el, '[role=alert]').textContent).to.contain('nicht erreichbar');
     expect(buttonNamed(el, 'Erneut versuchen')).to.have.length(1);
+    await expect(el).to.be.accessible();
   });
 
   it('registers for a class: form, browser validation, one record however often it is clicked, event', async () => {
@@ -278,6 +280,7 @@ describe('service-registration', () => {
     expect((await created).detail.status).to.equal('waitlisted');
     await el.updateComplete;
     expect(textOf(el)).to.contain('You are on the waitlist');
+    await expect(el).to.be.accessible();
   });
 
   it('keeps the form when the class fills up or the service cannot be reached, and sends again with the same key', async () => {
@@ -317,6 +320,39 @@ const until = (check: () => boolean) =>
     if (check()) resolve();
     else requestAnimationFrame(() => wait(resolve));
   });
+
+describe('service-registration, returning and refusing', () => {
+  it('goes back to the list with the focus on the class it came from, and a new course drops the form', async () => {
+    const el = await settled(await mount(keyOf('registration'), { course: 'crs_open' }));
+    await choose(el, 'Open day: meet the trainers');
+    buttonNamed(el, '← Back to all programmes')[0]!.click();
+    await until(() => el.shadowRoot!.activeElement?.textContent?.trim() === 'Register');
+    expect(el.shadowRoot!.activeElement!.getAttribute('aria-describedby')).to.contain('class-cls_open_1');
+    await choose(el, 'Open day: meet the trainers');
+    el.setAttribute('course', 'crs_ts');
+    await settled(await el.updateComplete.then(() => el));
+    expect(el.shadowRoot!.querySelector('form')).to.equal(null);
+    expect($$(el, '.course h3').map((h) => h.textContent)).to.deep.equal(['TypeScript for teams']);
+  });
+
+  it('says so above the button when the class itself is refused (it started, or is gone)', async () => {
+    const refusing: typeof fetch = async (input, init) =>
+      init?.method === 'POST'
+        ? Response.json(
+            { error: { code: 'validation', message: 'Check the fields.', fields: { class_id: 'This class has already started: choose another date.' } } },
+            { status: 422 },
+          )
+        : fetch(input, init);
+    const el = await settled(await mount(keyOf('registration'), { fetch: refusing, course: 'crs_open' }));
+    await choose(el, 'Open day: meet the trainers');
+    await fill(el, { first_name: 'Dorothy', last_name: 'Vaughan', email: uniqueEmail(), consent: true });
+    submit(el);
+    await until(() => textOf(el).includes('already started'));
+    expect($(el, '#form-error').textContent).to.contain('This class has already started: choose another date.');
+    expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Dorothy');
+    await expect(el).to.be.accessible();
+  });
+});
 
 describe('test support', () => {
   it('reaches the service’s dev endpoints through the test server', async () => {

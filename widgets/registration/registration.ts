@@ -92,7 +92,6 @@ export const en = {
   confirmed: 'You are registered',
   waitlisted: 'You are on the waitlist',
   confirmation: 'We have sent a confirmation to {email}.',
-  another: 'Register someone else',
 };
 
 const t = translator(en, { de: () => import('./registration.de.ts') });
@@ -186,10 +185,10 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   #renderError(error: ApiError) {
-    return html`<div class="notice error" role="alert">
+    return html`<div class="notice error" role="alert" tabindex="-1">
       <p>${error.message}</p>
       ${error.retryable
-        ? html`<p><button part="button" class="secondary" @click=${() => this.reload()}>${t(this.resolvedLocale, 'retry')}</button></p>`
+        ? html`<p><button part="button" class="secondary" @click=${this.#retry}>${t(this.resolvedLocale, 'retry')}</button></p>`
         : nothing}
     </div>`;
   }
@@ -206,7 +205,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         )
       : courses;
     return html`<div class="row">
-        <h2>${t(locale, 'heading', { company: this.#company })}</h2>
+        <h2 tabindex="-1">${t(locale, 'heading', { company: this.#company })}</h2>
         ${courses.length > SEARCH_FROM
           ? html`<div class="field">
               <label for="search">${t(locale, 'search')}</label>
@@ -227,7 +226,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
       ${query && matching.length === 0
         ? html`<p class="notice">
             ${t(locale, 'noMatch', { query: this._query.trim() })}
-            <button class="link" @click=${() => (this._query = '')}>${t(locale, 'clearSearch')}</button>
+            <button class="link" @click=${this.#clearSearch}>${t(locale, 'clearSearch')}</button>
           </p>`
         : nothing}
       <ul class="courses">
@@ -300,7 +299,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
       ${errors[name] ? html`<p class="error field-error" id="${name}-error">${errors[name]}</p>` : nothing}
     </div>`;
     return html`<p>
-        <button class="link" @click=${() => (this._selected = undefined)}>← ${t(locale, 'back')}</button>
+        <button class="link" @click=${this.#toList}>← ${t(locale, 'back')}</button>
       </p>
       <h2 tabindex="-1" data-focus>${t(locale, 'formHeading', { course: course.title })}</h2>
       <p class="facts">
@@ -389,8 +388,10 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
       Object.assign(cls, { status: 'full', seats_left: 0 });
       this._formError = t(locale, 'classFull');
     } else if (Object.keys(error.fields).length) {
-      this._fieldErrors = error.fields;
-      this._formError = t(locale, 'fixFields');
+      // The class itself is no field of the form (it started, or is gone): say so above the button.
+      const { class_id, ...fields } = error.fields;
+      this._fieldErrors = fields;
+      this._formError = [class_id, Object.keys(fields).length && t(locale, 'fixFields')].filter(Boolean).join(' ');
     } else {
       this._formError = `${error.message} ${t(locale, 'kept')}`;
     }
@@ -407,22 +408,36 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
       <h2 tabindex="-1" data-focus>${t(locale, registration.status === 'waitlisted' ? 'waitlisted' : 'confirmed')}</h2>
       <p>${course.title} · ${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location}</p>
       <p>${t(locale, 'confirmation', { email })}</p>
-      <div class="row">
-        <button part="button" class="secondary" @click=${this.#again}>${t(locale, 'another')}</button>
-        <button class="secondary" @click=${this.#backToList}>${t(locale, 'back')}</button>
-      </div>
+      <p><button part="button" class="secondary" @click=${this.#toList}>${t(locale, 'back')}</button></p>
     </div>`;
   }
 
-  #again = () => {
-    this._done = undefined;
-    this._values = { first_name: '', last_name: '', email: '', phone: '', consent: false };
+  /** Back to the list, with the focus on the class's button (or the list's heading). */
+  #toList = async () => {
+    const id = this._selected?.cls.id;
+    if (this._done) this._values = { first_name: '', last_name: '', email: '', phone: '', consent: false };
+    this._selected = this._done = undefined;
+    await this.updateComplete;
+    (this.renderRoot.querySelector<HTMLElement>(`[aria-describedby$="class-${id}"]`) ?? this.renderRoot.querySelector('h2'))?.focus();
   };
 
-  #backToList = () => {
-    this.#again();
-    this._selected = undefined;
+  #clearSearch = async () => {
+    this._query = '';
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#search')?.focus();
   };
+
+  #retry = async () => {
+    await this.reload();
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('h2, [role=alert]')?.focus();
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    // Another programme: the form or confirmation of the previous one goes.
+    if (changed.has('course')) this._selected = this._done = undefined;
+    super.willUpdate(changed);
+  }
 }
 
 define('service-registration', ServiceRegistration);

@@ -12,6 +12,9 @@ export class ApiError extends Error {
     super(message);
   }
 
+  /** The whole error object of the answer, for codes that carry more (`attempts_left`). */
+  details?: Record<string, unknown>;
+
   /** Worth trying again as it is: the service was unreachable, failing or busy. */
   get retryable() {
     return !this.status || this.status === 429 || this.status >= 500;
@@ -38,23 +41,23 @@ export class WidgetApi {
    */
   async request(
     path: string,
-    { params = {}, body, idempotencyKey, signal }: {
+    { params = {}, body, idempotencyKey, token, signal }: {
       params?: Record<string, string | undefined>;
+      /** Makes the call a POST (`{}` for one without a body). */
       body?: unknown;
       idempotencyKey?: string;
+      /** The participant's token: sent as a header, never in the URL. */
+      token?: string;
       signal?: AbortSignal;
     } = {},
   ): Promise<unknown> {
     const { baseUrl, key, fetch = globalThis.fetch, backoff = 300 } = this.options;
     const url = new URL(`widget-api/v1/${path}`, baseUrl);
     for (const [name, value] of Object.entries({ key, ...params })) if (value) url.searchParams.set(name, value);
-    const init: RequestInit = body
-      ? {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey! },
-          body: JSON.stringify(body),
-        }
-      : {};
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+    if (token) headers['X-Service-Token'] = token;
+    const init: RequestInit = body ? { method: 'POST', headers, body: JSON.stringify(body) } : {};
     for (let attempt = 1; ; attempt++) {
       try {
         return await once(fetch, url.href, { ...init, signal, credentials: 'omit' });
@@ -71,15 +74,19 @@ const once = async (fetch: typeof globalThis.fetch, url: string, init: RequestIn
   try {
     response = await fetch(url, init);
   } catch (error) {
-    throw init.signal?.aborted ? error : new ApiError(0, 'network', 'The service could not be reached.');
+    throw init.signal?.aborted ? error : new ApiError(0, 'network', 'Unreachable.');
   }
   const body = await response.json().catch(() => null);
-  if (response.ok && body) return body;
-  const { code, message, fields } = body?.error ?? {};
-  throw new ApiError(
-    response.status,
-    code ?? (response.status >= 500 ? 'internal' : 'unexpected'),
-    message ?? `The service answered ${response.status}.`,
-    fields,
+  if (response.ok && (body || response.status === 204)) return body;
+  const details = body?.error ?? {};
+  const { code, message, fields } = details;
+  throw Object.assign(
+    new ApiError(
+      response.status,
+      code ?? (response.status >= 500 ? 'internal' : 'unexpected'),
+      message ?? `The service answered ${response.status}.`,
+      fields,
+    ),
+    { details },
   );
 };

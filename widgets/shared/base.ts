@@ -39,8 +39,14 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   loadState: LoadState = 'loading';
   protected data?: Data;
   protected error?: ApiError;
+  /** The error code for the loader contract: only the codes it names (DESIGN.md). */
   get errorCode() {
-    return this.error?.code;
+    const code = this.error?.code;
+    return !code || /^(invalid-key|type-mismatch|origin-not-allowed|not-available|missing-key)$/.test(code)
+      ? code
+      : this.error!.retryable
+        ? 'network'
+        : 'not-available';
   }
   get errorMessage() {
     return this.error?.message;
@@ -67,12 +73,18 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     if (this.loadArgs.some((name) => changed.has(name))) this.reload();
   }
 
+  override connectedCallback() {
+    super.connectedCallback();
+    // Moved while loading (its load was stopped on disconnect): load again.
+    if (this.loadState === 'loading' && this.#abort?.signal.aborted) this.reload();
+  }
+
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.#abort?.abort();
   }
 
-  /** (Re)loads the data: the retry button and changed attributes call this. */
+  /** (Re)loads the data: the retry button and changed attributes call this. Resolves when settled. */
   reload() {
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
@@ -83,7 +95,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
       this.dispatchEvent(new Event('service-state'));
     };
     const words = this.loadWords(this.resolvedLocale);
-    Promise.all([this.key.trim() ? this.load(abort.signal) : Promise.reject(new ApiError(400, 'missing-key', MISSING_KEY)), words]).then(
+    return Promise.all([this.key.trim() ? this.load(abort.signal) : Promise.reject(new ApiError(400, 'missing-key', MISSING_KEY)), words]).then(
       ([data]) => done('ready', data),
       // The message is shown in the visitor's language: wait for its words.
       (error: unknown) => words.then(() => done('error', undefined, this.toApiError(error))),
@@ -97,7 +109,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   }
 }
 
-const MISSING_KEY = 'The widget key is missing. Site owner: set data-service-id="YOUR_WIDGET_KEY" (or the key attribute).';
+const MISSING_KEY = 'The widget key is missing: set data-service-id (or key).';
 
 /**
  * Defines a widget's tag unless it is already defined: two loader versions, or the npm package beside
@@ -106,5 +118,5 @@ const MISSING_KEY = 'The widget key is missing. Site owner: set data-service-id=
 export const define = (tag: string, element: CustomElementConstructor) => {
   const existing = customElements.get(tag);
   if (!existing) customElements.define(tag, element);
-  else if (existing !== element) console.warn(`[service-widgets] <${tag}> is already defined by another copy of the widgets; using that one.`);
+  else if (existing !== element) console.warn(`[service-widgets] <${tag}> was defined by another copy: using that one.`);
 };

@@ -7,11 +7,8 @@ export interface Money {
   currency: string;
 }
 
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
-const memo = <T extends Intl.NumberFormat | Intl.DateTimeFormat>(id: string, make: () => T) => {
-  if (!cache.has(id)) cache.set(id, make());
-  return cache.get(id) as T;
-};
+const cache: Record<string, Intl.NumberFormat | Intl.DateTimeFormat> = {};
+const memo = <T extends Intl.NumberFormat | Intl.DateTimeFormat>(id: string, make: () => T) => (cache[id] ??= make()) as T;
 
 export const formatMoney = (locale: Locale, { amount, currency }: Money) => {
   const format = memo(`m${locale}${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
