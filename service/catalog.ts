@@ -120,3 +120,10 @@ export function listCourses(
     return a.course.title.localeCompare(b.course.title, 'en');
   });
 }
+
+/** A class's start as people read it, in the venue's time zone ("Monday, 1 December 2026 at 10:00"). */
+export function formatClassStart(startsAt: number, timezone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(
+    startsAt,
+  );
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,7 +8,7 @@ import { seed } from './seed.ts';
 export type Db = Database.Database;
 
 /** Bump when the schema or the seed changes: an older file is rebuilt on the next start. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 /** After this long the seeded classes drift into the past, so a start re-seeds. */
 export const SEED_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -16,7 +17,8 @@ CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 
 CREATE TABLE companies (
   id TEXT PRIMARY KEY,
-  name TEXT NOT NULL
+  name TEXT NOT NULL,
+  contact_email TEXT NOT NULL   -- where contact messages are notified
 );
 
 CREATE TABLE courses (
@@ -66,7 +68,8 @@ CREATE TABLE registrations (
   phone TEXT,
   status TEXT NOT NULL CHECK (status IN ('confirmed', 'waitlisted', 'cancelled')),
   created_at INTEGER NOT NULL,
-  widget_key TEXT
+  widget_key TEXT,
+  cancelled_at INTEGER
 );
 CREATE INDEX registrations_class ON registrations(class_id, status);
 CREATE INDEX registrations_email ON registrations(email);
@@ -146,7 +149,8 @@ CREATE TABLE tokens (
   kind TEXT NOT NULL CHECK (kind IN ('user', 'participant')),
   subject_id TEXT NOT NULL,
   email TEXT NOT NULL,
-  application_id TEXT,
+  application_id TEXT,          -- users: the application
+  company_id TEXT,              -- participants: their company
   created_at INTEGER NOT NULL,
   invalidated_at INTEGER
 );
@@ -158,12 +162,30 @@ CREATE TABLE pins (
   subject_id TEXT NOT NULL,
   email TEXT NOT NULL,
   application_id TEXT,
+  company_id TEXT,
   pin_hash TEXT NOT NULL,
   expires_at INTEGER NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0,
-  used_at INTEGER
+  used_at INTEGER,
+  replaced_at INTEGER           -- a newer login replaced it
 );
 CREATE INDEX pins_email ON pins(email);
+
+-- Messages from contact widgets. Spam (a filled honeypot) is kept, marked, and notifies nobody.
+CREATE TABLE contact_messages (
+  id TEXT PRIMARY KEY,
+  company_id TEXT NOT NULL REFERENCES companies(id),
+  widget_key TEXT NOT NULL,
+  name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  topic TEXT,
+  message TEXT NOT NULL,
+  spam INTEGER NOT NULL CHECK (spam IN (0, 1)),
+  form_issued_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX contact_messages_company ON contact_messages(company_id, created_at);
 `;
 
 export interface SeedState {
@@ -177,6 +199,8 @@ export interface Store {
   db: Db;
   file: string;
   seedState: SeedState;
+  /** A random secret of this data file (signs contact form tokens); kept across re-seeds. */
+  secret: string;
   /** Drops every row and seeds again, relative to the clock's current time. */
   reset(): void;
   close(): void;
@@ -193,6 +217,7 @@ export function openStore(dataDir: string, clock: Clock): Store {
 
   const rebuild = () => {
     db.transaction(() => {
+      const secret = readSecret(db) ?? randomBytes(32).toString('base64url');
       dropAll(db);
       db.exec(SCHEMA);
       const at = clock.now();
@@ -200,6 +225,7 @@ export function openStore(dataDir: string, clock: Clock): Store {
       const setMeta = db.prepare('INSERT INTO meta (k, v) VALUES (?, ?)');
       setMeta.run('schema_version', String(SCHEMA_VERSION));
       setMeta.run('seeded_at', String(at));
+      setMeta.run('secret', secret);
     }).immediate();
   };
 
@@ -220,10 +246,18 @@ export function openStore(dataDir: string, clock: Clock): Store {
     return { status: 'reseeded', reason, seededAt: seededAt(db) };
   })();
 
+  // Every seeded file has one; this only repairs a file edited by hand.
+  let secret = readSecret(db);
+  if (secret === undefined) {
+    secret = randomBytes(32).toString('base64url');
+    db.prepare('INSERT INTO meta (k, v) VALUES (?, ?)').run('secret', secret);
+  }
+
   return {
     db,
     file,
     seedState,
+    secret,
     reset: () => {
       rebuild();
       seedState.seededAt = seededAt(db);
@@ -243,6 +277,15 @@ function readMeta(db: Db): { version: number; seededAt: number } | undefined {
   const at = Number(map.get('seeded_at'));
   if (!Number.isFinite(version) || !Number.isFinite(at)) return undefined;
   return { version, seededAt: at };
+}
+
+function readSecret(db: Db): string | undefined {
+  const hasMeta = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    .get();
+  if (!hasMeta) return undefined;
+  const row = db.prepare("SELECT v FROM meta WHERE k = 'secret'").get() as { v: string } | undefined;
+  return row?.v;
 }
 
 function seededAt(db: Db): number {

@@ -18,6 +18,7 @@ import {
   SEED_USERS,
   SEED_WIDGET_KEYS,
   WIDGET_TYPES,
+  seedRegistrationId,
 } from './seed.ts';
 
 const MAX_ADVANCE_S = 10 * 366 * 24 * 60 * 60;
@@ -150,6 +151,18 @@ export function seedDocument(seededAt: number, now: number) {
       id: p.id,
       first_name: p.first_name,
       last_name: p.last_name,
+      phone: p.phone,
+      /** The profile key of their company: it signs them in. */
+      profile_key: SEED_WIDGET_KEYS.find(
+        (k) => k.type === 'profile' && k.company_id === p.company_id && k.enabled && !k.revoked,
+      )?.key,
+      /** As seeded (cancelling or registering changes the data, not this list). */
+      registrations: p.bookings.map((b) => ({
+        id: seedRegistrationId(p.id, b.class_id),
+        class_id: b.class_id,
+        status: b.status,
+      })),
+      note: p.note,
     })),
     widget_keys: SEED_WIDGET_KEYS.map((k) => ({
       key: k.key,

@@ -7,7 +7,7 @@
 export type FieldErrors = Record<string, string>;
 
 export interface ErrorBody {
-  error: { code: string; message: string; fields?: FieldErrors };
+  error: { code: string; message: string; fields?: FieldErrors; [extra: string]: unknown };
 }
 
 export class ApiError extends Error {
@@ -16,6 +16,8 @@ export class ApiError extends Error {
   readonly fields: FieldErrors | undefined;
   /** Extra response headers (`Allow`, `Retry-After`, ...). */
   readonly headers: Record<string, string>;
+  /** Extra members of the `error` object (`attempts_left`). */
+  readonly extra: Record<string, unknown>;
 
   constructor(
     status: number,
@@ -23,6 +25,7 @@ export class ApiError extends Error {
     message: string,
     fields?: FieldErrors,
     headers: Record<string, string> = {},
+    extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -30,17 +33,23 @@ export class ApiError extends Error {
     this.code = code;
     this.fields = fields && Object.keys(fields).length > 0 ? fields : undefined;
     this.headers = headers;
+    this.extra = extra;
   }
 
   toBody(): ErrorBody {
-    return errorBody(this.code, this.message, this.fields);
+    return errorBody(this.code, this.message, this.fields, this.extra);
   }
 }
 
-export function errorBody(code: string, message: string, fields?: FieldErrors): ErrorBody {
+export function errorBody(
+  code: string,
+  message: string,
+  fields?: FieldErrors,
+  extra: Record<string, unknown> = {},
+): ErrorBody {
   return fields && Object.keys(fields).length > 0
-    ? { error: { code, message, fields } }
-    : { error: { code, message } };
+    ? { error: { code, message, fields, ...extra } }
+    : { error: { code, message, ...extra } };
 }
 
 /** A 422 whose message names the fault when there is one, and counts them otherwise. */

@@ -5,6 +5,7 @@
  */
 import { PER_PAGE_DEFAULT, PER_PAGE_MAX, RATE_LIMITS } from './rest-api.ts';
 import { MAX_BODY_BYTES } from './body.ts';
+import { CANCEL_BEFORE_MS, PARTICIPANT_LOGIN_LIMITS, PARTICIPANT_TOKEN_TTL_MS } from './participants.ts';
 import { WIDGET_TYPES } from './seed.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -14,6 +15,27 @@ const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const minutes = (ms: number) => ms / 60000;
 
 const isoTime = { type: 'string', format: 'date-time', examples: ['2026-12-01T09:00:00.000Z'] };
+const W = '/widget-api/v1';
+
+/** The refusals every widget API write shares. */
+const widgetWriteErrors = {
+  '400': errorResponse('`missing-key`, `missing-idempotency-key`, `bad-json`'),
+  '401': errorResponse('`invalid-key`'),
+  '403': errorResponse('`origin-not-allowed`, `type-mismatch`, `not-available`'),
+  '413': r('PayloadTooLarge'),
+  '415': r('UnsupportedMediaType'),
+  '422': r('Validation'),
+};
+/** The refusals of a participant call: the key's, then 401 for a token the service does not know. */
+const tokenErrors = {
+  '400': errorResponse('`missing-key`; `missing-idempotency-key` where an `Idempotency-Key` is required'),
+  '401': errorResponse('`invalid-key`; `invalid-token`: no token, or one the service does not know (signed out, expired, invalidated, another company’s): sign in again'),
+  '403': errorResponse('`origin-not-allowed`, `not-available`'),
+};
+const replayedHeaders = {
+  'Idempotent-Replayed': { description: 'Always `true` here', schema: { type: 'string', const: 'true' } },
+};
+const idempotencyKey = { $ref: '#/components/parameters/IdempotencyKey' };
 
 export function openApiDocument(serverUrl: string) {
   const L = RATE_LIMITS;
@@ -35,6 +57,8 @@ export function openApiDocument(serverUrl: string) {
         `**Rate limits.** \`POST /v1/login\`: ${L.login.perEmail.max} per email and ${L.login.perAddress.max} per client address in ${minutes(L.login.perEmail.windowMs)} minutes. \`POST /v1/verify\`: ${L.verify.perEmail.max} per email and ${L.verify.perAddress.max} per client address in ${minutes(L.verify.perEmail.windowMs)} minutes. Beyond them: 429 \`rate-limited\` with \`Retry-After\` (seconds).`,
         '',
         `**Pagination.** \`GET /v1/courses\` takes \`page\` (from 1) and \`per_page\` (1–${PER_PAGE_MAX}, default ${PER_PAGE_DEFAULT}) and answers \`pagination: { page, per_page, total, total_pages }\` beside the list.`,
+        '',
+        `**Participants.** The profile widget signs participants in without a password: \`POST ${W}/participant/login\` emails a 6-digit PIN (5 minutes of the service clock, once, 5 tries; a new login replaces it) and a link to \`return_url\` whose \`key\` parameter is a token; \`POST ${W}/participant/verify\` exchanges the PIN for a token. The token travels in the \`X-Service-Token\` header of POST calls (never in a URL), belongs to the participant's company, and lives ${PARTICIPANT_TOKEN_TTL_MS / 86_400_000} days unless logged out or invalidated; any call with a token the service does not know answers 401 \`invalid-token\`. Participant logins: ${PARTICIPANT_LOGIN_LIMITS.perEmail.max} per email and ${PARTICIPANT_LOGIN_LIMITS.perAddress.max} per client address in ${minutes(PARTICIPANT_LOGIN_LIMITS.perEmail.windowMs)} minutes, answered alike whether or not the email belongs to a participant.`,
         '',
         '**Roles.** In `GET /v1/courses` an owner sees every programme and class with who booked them; a member every programme and class with numbers only; a lecturer only the classes they are assigned to (and only programmes that have one), with who booked them.',
       ].join('\n'),
@@ -160,15 +184,7 @@ export function openApiDocument(serverUrl: string) {
           description:
             'One transaction decides the seat: concurrent registrations never overbook. A full class waitlists when its waitlist has room, else 409 `class-full`. The same `Idempotency-Key` with the same body answers the first registration again (200, `Idempotent-Replayed: true`); with another body 409 `idempotency-key-reused`. The participant is emailed a confirmation.',
           security: [{ widgetKey: [] }],
-          parameters: [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: true,
-              description: 'One per submission, the same on every retry of it (8–200 characters)',
-              schema: { type: 'string', minLength: 8, maxLength: 200 },
-            },
-          ],
+          parameters: [idempotencyKey],
           requestBody: { required: true, content: json(ref('RegistrationRequest')) },
           responses: {
             '201': { description: 'Registered', content: json(ref('RegistrationResponse')) },
@@ -189,14 +205,132 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      [`${W}/participant/login`]: {
+        post: {
+          tags: ['Widget API'],
+          operationId: 'participantLogin',
+          summary: 'Email a participant a sign-in PIN and link (profile keys)',
+          description:
+            'The answer is the same whether or not the email belongs to a participant of the key’s company, and only a participant is emailed: a 6-digit PIN and a link, `return_url` with `key=<token>` added to its query. A new login replaces the previous PIN.',
+          security: [{ widgetKey: [] }],
+          requestBody: { required: true, content: json(ref('ParticipantLoginRequest')) },
+          responses: {
+            '202': { description: 'Accepted (an email went out if the email belongs to a participant)', content: json(ref('Message')) },
+            ...widgetWriteErrors,
+            '400': errorResponse('`missing-key`, `bad-json`'),
+            '422': errorResponse('`validation`: `fields.email`, or `fields.return_url` (not an absolute http(s) URL of a page the key serves)'),
+            '429': r('RateLimited'),
+          },
+        },
+      },
+      [`${W}/participant/verify`]: {
+        post: {
+          tags: ['Widget API'],
+          operationId: 'participantVerify',
+          summary: 'Exchange the emailed PIN for a participant token (profile keys)',
+          security: [{ widgetKey: [] }],
+          requestBody: { required: true, content: json(ref('ParticipantVerifyRequest')) },
+          responses: {
+            '200': { description: 'The PIN was right', content: json(ref('ParticipantTokenResponse')) },
+            ...widgetWriteErrors,
+            '400': errorResponse('`missing-key`, `bad-json`'),
+            '401': errorResponse(
+              '`invalid-key`; `pin-wrong` (with `fields.pin` and `attempts_left`, 4 … 1), `pin-expired` (older than 5 minutes), `pin-used` (it already gave a token), `pin-missing` (none was sent to this email, or a newer login replaced it)',
+            ),
+            '429': errorResponse('`pin-locked`: 5 wrong tries, the PIN is dead; log in again for a new one'),
+          },
+        },
+      },
+      [`${W}/participant/me`]: {
+        post: {
+          tags: ['Widget API'],
+          operationId: 'participantMe',
+          summary: 'The signed-in participant’s first render: the widget, the participant, their registrations',
+          description: `A POST because the token travels in a header. Takes any enabled key of the token’s company. \`registrations\` holds the registrations that are not cancelled, sorted by \`class.starts_at\`; \`cancellable\` is true until \`cancel_until\` (${CANCEL_BEFORE_MS / 3_600_000} hours before the class starts).`,
+          security: [{ widgetKey: [], participantToken: [] }],
+          responses: {
+            '200': { description: 'The participant’s area', content: json(ref('ParticipantMeResponse')) },
+            ...tokenErrors,
+          },
+        },
+      },
+      [`${W}/participant/profile`]: {
+        post: {
+          tags: ['Widget API'],
+          operationId: 'participantProfile',
+          summary: 'Change the participant’s name, email or phone (idempotent)',
+          description:
+            'Only the fields sent change, each under the registration form’s rules; `phone: null` or `""` removes the phone. The participant’s upcoming registrations take the new details.',
+          security: [{ widgetKey: [], participantToken: [] }],
+          parameters: [idempotencyKey],
+          requestBody: { required: true, content: json(ref('ParticipantProfileRequest')) },
+          responses: {
+            '200': {
+              description: 'The participant as now stored (or, with `Idempotent-Replayed: true`, the answer of the first request under this key)',
+              headers: replayedHeaders,
+              content: json(ref('ParticipantResponse')),
+            },
+            ...tokenErrors,
+            '400': errorResponse('`missing-key`, `missing-idempotency-key`, `bad-json`'),
+            '409': errorResponse('`email-taken` (`fields.email`): another participant of the company has this email; `idempotency-key-reused`'),
+            '413': r('PayloadTooLarge'),
+            '415': r('UnsupportedMediaType'),
+            '422': r('Validation'),
+          },
+        },
+      },
+      [`${W}/participant/registrations/{id}/cancel`]: {
+        post: {
+          tags: ['Widget API'],
+          operationId: 'participantCancelRegistration',
+          summary: 'Cancel one of the participant’s registrations (idempotent)',
+          description: `No body. Until ${CANCEL_BEFORE_MS / 3_600_000} hours before the class starts. A confirmed place frees its seat: the first person on the class’s waitlist is confirmed and emailed. Cancelling a cancelled registration answers the same.`,
+          security: [{ widgetKey: [], participantToken: [] }],
+          parameters: [
+            { name: 'id', in: 'path', required: true, description: 'The registration id', schema: { type: 'string' } },
+            idempotencyKey,
+          ],
+          responses: {
+            '200': { description: 'Cancelled', headers: replayedHeaders, content: json(ref('CancelResponse')) },
+            ...tokenErrors,
+            '404': errorResponse('`not-found`: the participant has no registration with this id'),
+            '409': errorResponse('`not-cancellable`: the class starts within 24 hours or is past; `idempotency-key-reused`'),
+          },
+        },
+      },
+      [`${W}/participant/logout`]: {
+        post: {
+          tags: ['Widget API'],
+          operationId: 'participantLogout',
+          summary: 'Sign out: the token is invalidated',
+          security: [{ widgetKey: [], participantToken: [] }],
+          responses: {
+            '204': { description: 'Signed out' },
+            ...tokenErrors,
+          },
+        },
+      },
     },
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-SERVICE-API-KEY', description: 'The REST API key of the application' },
         userToken: { type: 'apiKey', in: 'header', name: 'X-SERVICE-TOKEN', description: 'A user token from /v1/login or /v1/verify' },
         widgetKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The public widget key (`data-service-id`)' },
+        participantToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Service-Token',
+          description: 'A participant token from the participant login (the PIN’s `token`, or the emailed link’s `key`)',
+        },
       },
       parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          description: 'One per submission, the same on every retry of it (8–200 characters)',
+          schema: { type: 'string', minLength: 8, maxLength: 200 },
+        },
         Company: {
           name: 'X-SERVICE-COMPANY',
           in: 'header',
@@ -237,6 +371,12 @@ export function openApiDocument(serverUrl: string) {
                 code: { type: 'string', examples: ['validation'] },
                 message: { type: 'string', examples: ['Enter your first name.'] },
                 fields: { type: 'object', additionalProperties: { type: 'string' } },
+                attempts_left: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 4,
+                  description: '`pin-wrong` only: wrong tries left before the PIN is locked',
+                },
               },
             },
           },
@@ -380,13 +520,13 @@ export function openApiDocument(serverUrl: string) {
                 participants: {
                   description: 'Owners and the class’s lecturers only',
                   type: 'array',
-                  items: ref('Participant'),
+                  items: ref('ClassParticipant'),
                 },
               },
             },
           ],
         },
-        Participant: {
+        ClassParticipant: {
           type: 'object',
           required: ['registration_id', 'first_name', 'last_name', 'email', 'phone', 'status', 'registered_at'],
           properties: {
@@ -425,23 +565,28 @@ export function openApiDocument(serverUrl: string) {
             },
           },
         },
+        Widget: {
+          type: 'object',
+          required: ['type', 'company', 'options'],
+          properties: {
+            type: { type: 'string', enum: [...WIDGET_TYPES] },
+            company: {
+              type: 'object',
+              required: ['id', 'name'],
+              properties: { id: { type: 'string' }, name: { type: 'string' } },
+            },
+            options: {
+              type: 'object',
+              description: 'The widget’s configuration. Contact widgets: `topics`, the subjects a message may be filed under (possibly empty).',
+              properties: { topics: { type: 'array', items: { type: 'string' } } },
+            },
+          },
+        },
         WidgetResponse: {
           type: 'object',
           required: ['widget'],
           properties: {
-            widget: {
-              type: 'object',
-              required: ['type', 'company', 'options'],
-              properties: {
-                type: { type: 'string', enum: [...WIDGET_TYPES] },
-                company: {
-                  type: 'object',
-                  required: ['id', 'name'],
-                  properties: { id: { type: 'string' }, name: { type: 'string' } },
-                },
-                options: { type: 'object' },
-              },
-            },
+            widget: ref('Widget'),
             courses: {
               description: 'For registration, calendar and checkout widgets',
               type: 'array',
@@ -485,6 +630,108 @@ export function openApiDocument(serverUrl: string) {
                 seats_left: { type: 'integer', minimum: 0 },
                 status: { type: 'string', enum: ['open', 'waitlist', 'full'] },
               },
+            },
+          },
+        },
+        ParticipantLoginRequest: {
+          type: 'object',
+          required: ['email', 'return_url'],
+          additionalProperties: false,
+          properties: {
+            email: { type: 'string', format: 'email', maxLength: 254 },
+            return_url: {
+              type: 'string',
+              format: 'uri',
+              maxLength: 2000,
+              description: 'The page that holds the widget: an absolute http(s) URL whose origin the key serves',
+              examples: ['https://shop.example/account'],
+            },
+          },
+        },
+        ParticipantVerifyRequest: {
+          type: 'object',
+          required: ['email', 'pin'],
+          additionalProperties: false,
+          properties: {
+            email: { type: 'string', format: 'email', maxLength: 254 },
+            pin: { type: 'string', pattern: '^[0-9]{6}$' },
+          },
+        },
+        Participant: {
+          type: 'object',
+          required: ['id', 'first_name', 'last_name', 'email', 'phone'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string', examples: ['p_ada'] },
+            first_name: { type: 'string' },
+            last_name: { type: 'string' },
+            email: { type: 'string', format: 'email' },
+            phone: { type: ['string', 'null'] },
+          },
+        },
+        ParticipantTokenResponse: {
+          type: 'object',
+          required: ['token', 'participant'],
+          properties: { token: { type: 'string', examples: ['ptok_…'] }, participant: ref('Participant') },
+        },
+        ParticipantResponse: {
+          type: 'object',
+          required: ['participant'],
+          properties: { participant: ref('Participant') },
+        },
+        ParticipantRegistration: {
+          type: 'object',
+          required: ['id', 'status', 'course', 'class', 'cancellable', 'cancel_until'],
+          properties: {
+            id: { type: 'string' },
+            status: { type: 'string', enum: ['confirmed', 'waitlisted'] },
+            course: {
+              type: 'object',
+              required: ['id', 'title'],
+              properties: { id: { type: 'string' }, title: { type: 'string' } },
+            },
+            class: {
+              type: 'object',
+              required: ['id', 'starts_at', 'ends_at', 'timezone', 'location'],
+              properties: {
+                id: { type: 'string' },
+                starts_at: isoTime,
+                ends_at: isoTime,
+                timezone: { type: 'string', examples: ['Europe/Berlin'] },
+                location: { type: 'string' },
+              },
+            },
+            cancellable: { type: 'boolean', description: 'Upcoming and before `cancel_until`' },
+            cancel_until: { ...isoTime, description: '24 hours before the class starts' },
+          },
+        },
+        ParticipantMeResponse: {
+          type: 'object',
+          required: ['widget', 'participant', 'registrations'],
+          properties: {
+            widget: ref('Widget'),
+            participant: ref('Participant'),
+            registrations: { type: 'array', items: ref('ParticipantRegistration') },
+          },
+        },
+        ParticipantProfileRequest: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            first_name: { type: 'string', minLength: 1, maxLength: 100 },
+            last_name: { type: 'string', minLength: 1, maxLength: 100 },
+            email: { type: 'string', format: 'email', maxLength: 254 },
+            phone: { type: ['string', 'null'], maxLength: 40, pattern: '^[+0-9 ()\\-./]*$' },
+          },
+        },
+        CancelResponse: {
+          type: 'object',
+          required: ['registration'],
+          properties: {
+            registration: {
+              type: 'object',
+              required: ['id', 'status'],
+              properties: { id: { type: 'string' }, status: { const: 'cancelled' } },
             },
           },
         },

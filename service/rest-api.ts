@@ -3,9 +3,8 @@
  * emailed link + PIN or by client secret, the user, and the company's programmes scoped to the role.
  * Headers: X-SERVICE-API-KEY (the application), X-SERVICE-TOKEN (the user), X-SERVICE-COMPANY.
  */
-import { randomInt, timingSafeEqual } from 'node:crypto';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Hono } from 'hono';
+import { PIN_MAX_ATTEMPTS, PIN_TTL_MS, clientAddress, newPin, pinHash, sameHash } from './auth.ts';
 import { readJsonObject } from './body.ts';
 import { listCourses, publicClass, type ClassRow } from './catalog.ts';
 import { isoTime, sendJson, type AppContext, type AppEnv, type ServiceDeps } from './context.ts';
@@ -16,8 +15,7 @@ import { queueEmail } from './outbox.ts';
 import { RateLimiter, type Limit } from './rate-limit.ts';
 import { emailField, unknownFields } from './validate.ts';
 
-export const PIN_TTL_MS = 5 * 60 * 1000;
-export const PIN_MAX_ATTEMPTS = 5;
+export { PIN_MAX_ATTEMPTS, PIN_TTL_MS };
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;
 
@@ -102,7 +100,7 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
         db.prepare(
           `UPDATE pins SET used_at = ? WHERE kind = 'user' AND email = ? AND application_id = ? AND used_at IS NULL`,
         ).run(now, user.email, application.id);
-        const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
+        const pin = newPin();
         db.prepare(
           `INSERT INTO pins (kind, subject_id, email, application_id, pin_hash, expires_at)
            VALUES ('user', ?, ?, ?, ?, ?)`,
@@ -344,24 +342,6 @@ function issueToken(db: Db, now: number, user: UserRow, application: AppRow): st
      VALUES (?, 'user', ?, ?, ?, ?)`,
   ).run(sha256Hex(token), user.id, user.email, application.id, now);
   return token;
-}
-
-function pinHash(email: string, pin: string): string {
-  return sha256Hex(`pin:${email}:${pin}`);
-}
-
-function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function clientAddress(c: AppContext): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 function pagination(c: AppContext): { page: number; perPage: number } {

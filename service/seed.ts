@@ -24,8 +24,8 @@ export const LOCAL_ORIGINS = [
 ];
 
 export const SEED_COMPANIES = [
-  { id: 'c_acme', name: 'Acme Academy' },
-  { id: 'c_globex', name: 'Globex Institute' },
+  { id: 'c_acme', name: 'Acme Academy', contact_email: 'hello@acme.example' },
+  { id: 'c_globex', name: 'Globex Institute', contact_email: 'hello@globex.example' },
 ] as const;
 
 export const SEED_APPLICATIONS = [
@@ -134,6 +134,7 @@ interface SeedParticipant {
   last_name: string;
   phone: string | null;
   bookings: { class_id: string; status: 'confirmed' | 'waitlisted' }[];
+  note: string;
 }
 
 export const SEED_PARTICIPANTS: SeedParticipant[] = [
@@ -148,6 +149,7 @@ export const SEED_PARTICIPANTS: SeedParticipant[] = [
       { class_id: 'cls_web_past', status: 'confirmed' },
       { class_id: 'cls_ts_1', status: 'confirmed' },
     ],
+    note: 'cls_ts_1 is upcoming and cancellable (cancelling it confirms Grace, first on its waitlist); cls_web_past is past',
   },
   {
     id: 'p_grace',
@@ -160,6 +162,7 @@ export const SEED_PARTICIPANTS: SeedParticipant[] = [
       { class_id: 'cls_web_1', status: 'confirmed' },
       { class_id: 'cls_ts_1', status: 'waitlisted' },
     ],
+    note: 'confirmed in cls_web_1; first on the waitlist of cls_ts_1',
   },
   {
     id: 'p_katherine',
@@ -169,6 +172,7 @@ export const SEED_PARTICIPANTS: SeedParticipant[] = [
     last_name: 'Johnson',
     phone: null,
     bookings: [{ class_id: 'cls_gx_safety_1', status: 'confirmed' }],
+    note: 'a participant of Globex (log in with wk_globex_profile)',
   },
 ];
 
@@ -307,7 +311,12 @@ interface SeedWidgetKey {
   enabled: boolean;
   revoked: boolean;
   note: string;
+  /** Handed to the widget as `widget.options`. */
+  options?: Record<string, unknown>;
 }
+
+/** The topics of the seeded Acme contact widget. */
+export const SEED_CONTACT_TOPICS = ['Programmes', 'Invoices', 'Something else'];
 
 const perType: SeedWidgetKey[] = WIDGET_TYPES.map((type) => ({
   key: `wk_demo_${type}`,
@@ -317,6 +326,7 @@ const perType: SeedWidgetKey[] = WIDGET_TYPES.map((type) => ({
   enabled: true,
   revoked: false,
   note: `the ${type} widget of Acme Academy`,
+  ...(type === 'contact' ? { options: { topics: SEED_CONTACT_TOPICS } } : {}),
 }));
 
 export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
@@ -357,7 +367,30 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
     revoked: false,
     note: 'the registration widget of Globex Institute',
   },
+  {
+    key: 'wk_globex_profile',
+    type: 'profile',
+    company_id: 'c_globex',
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the profile widget of Globex Institute: its participants only',
+  },
+  {
+    key: 'wk_globex_contact',
+    type: 'contact',
+    company_id: 'c_globex',
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the contact widget of Globex Institute, without topics',
+  },
 ];
+
+/** `reg_seed_ada_ts_1` for p_ada in cls_ts_1. */
+export function seedRegistrationId(participantId: string, classId: string): string {
+  return `reg_seed_${participantId.slice(2)}_${classId.slice(4)}`;
+}
 
 const FIRST_NAMES = ['Alex', 'Sam', 'Robin', 'Kim', 'Charlie', 'Jo', 'Mika', 'Noa', 'Toni', 'Yuki'];
 const LAST_NAMES = ['Berger', 'Novak', 'Okafor', 'Silva', 'Tanaka', 'Weber', 'Kowalski', 'Rossi'];
@@ -366,8 +399,8 @@ const LAST_NAMES = ['Berger', 'Novak', 'Okafor', 'Silva', 'Tanaka', 'Weber', 'Ko
 export function seed(db: Db, now: number): void {
   const day0 = Math.floor(now / DAY) * DAY;
 
-  const insCompany = db.prepare('INSERT INTO companies (id, name) VALUES (?, ?)');
-  for (const c of SEED_COMPANIES) insCompany.run(c.id, c.name);
+  const insCompany = db.prepare('INSERT INTO companies (id, name, contact_email) VALUES (?, ?, ?)');
+  for (const c of SEED_COMPANIES) insCompany.run(c.id, c.name, c.contact_email);
 
   const insCourse = db.prepare(
     'INSERT INTO courses (id, company_id, title, summary, category) VALUES (?, ?, ?, ?, ?)',
@@ -411,7 +444,7 @@ export function seed(db: Db, now: number): void {
     insParticipant.run(p.id, p.company_id, p.email, p.first_name, p.last_name, p.phone, createdAt);
     for (const b of p.bookings) {
       insRegistration.run(
-        `reg_seed_${p.id.slice(2)}_${b.class_id.slice(4)}`,
+        seedRegistrationId(p.id, b.class_id),
         b.class_id,
         p.id,
         p.first_name,
@@ -447,13 +480,14 @@ export function seed(db: Db, now: number): void {
   }
 
   const insKey = db.prepare(`INSERT INTO widget_keys
-    (key, company_id, type, origins, options, enabled, revoked_at, note) VALUES (?, ?, ?, ?, '{}', ?, ?, ?)`);
+    (key, company_id, type, origins, options, enabled, revoked_at, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const k of SEED_WIDGET_KEYS) {
     insKey.run(
       k.key,
       k.company_id,
       k.type,
       JSON.stringify(k.origins),
+      JSON.stringify(k.options ?? {}),
       k.enabled ? 1 : 0,
       k.revoked ? createdAt : null,
       k.note,

@@ -4,29 +4,25 @@
  */
 import type { Hono } from 'hono';
 import { readJsonObject, type JsonObject } from './body.ts';
-import { classState, getClass, listCourses, publicClass } from './catalog.ts';
-import { isoTime, sendJson, type AppContext, type AppEnv, type ServiceDeps } from './context.ts';
+import { classState, formatClassStart, getClass, listCourses, publicClass } from './catalog.ts';
+import { isoTime, sendJson, type AppEnv, type ServiceDeps } from './context.ts';
 import type { Db } from './db.ts';
 import { ApiError, methodNotAllowed, validationError } from './errors.ts';
 import { canonicalJson, runIdempotent } from './idempotency.ts';
 import { randomId, sha256Hex } from './ids.ts';
-import { originAllowed, pageOrigin } from './origins.ts';
 import { queueEmail } from './outbox.ts';
+import { registerParticipantApi } from './participants.ts';
 import { WIDGET_TYPES, type WidgetType } from './seed.ts';
-import { CONTROL_CHARS, EMAIL, unknownFields } from './validate.ts';
-
-export const WIDGET_API_PREFIX = '/widget-api/v1';
-
-interface WidgetKeyRow {
-  key: string;
-  company_id: string;
-  company_name: string;
-  type: WidgetType;
-  origins: string;
-  options: string;
-  enabled: 0 | 1;
-  revoked_at: number | null;
-}
+import { PERSON_TEXT, personEmail, phoneField, textField, unknownFields } from './validate.ts';
+import {
+  checkOrigin,
+  checkTypeAndEnabled,
+  lookupKey,
+  requireIdempotencyKey,
+  WIDGET_API_PREFIX,
+  widgetInfo,
+  type WidgetKeyRow,
+} from './widget-keys.ts';
 
 /** Types whose first render lists the company's programmes. */
 const COURSE_TYPES = new Set<WidgetType>(['registration', 'calendar', 'checkout']);
@@ -46,7 +42,7 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
     if (origin === undefined) return;
     if (c.res.status >= 400 || c.get('allowedOrigin') === origin) {
       headers.set('Access-Control-Allow-Origin', origin);
-      headers.set('Access-Control-Expose-Headers', 'Idempotent-Replayed');
+      headers.set('Access-Control-Expose-Headers', 'Idempotent-Replayed, Retry-After');
     }
   });
 
@@ -57,7 +53,7 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
       status: 204,
       headers: {
         'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-        'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
+        'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key, X-Service-Token',
         'Access-Control-Max-Age': '600',
       },
     });
@@ -77,13 +73,7 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
     }
     checkTypeAndEnabled(key, type as WidgetType);
 
-    const body: Record<string, unknown> = {
-      widget: {
-        type: key.type,
-        company: { id: key.company_id, name: key.company_name },
-        options: JSON.parse(key.options) as unknown,
-      },
-    };
+    const body: Record<string, unknown> = { widget: widgetInfo(key) };
     if (COURSE_TYPES.has(key.type)) {
       // An empty `course=` (an unset attribute) means every programme.
       const courseId = c.req.query('course') || undefined;
@@ -136,80 +126,8 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
   app.all(`${P}/registrations`, () => {
     throw methodNotAllowed(['POST', 'OPTIONS']);
   });
-}
 
-function lookupKey(db: Db, c: AppContext): WidgetKeyRow {
-  const key = c.req.query('key');
-  if (key === undefined || key.trim() === '') {
-    throw new ApiError(
-      400,
-      'missing-key',
-      'No widget key: add the key=... parameter (the data-service-id of the placeholder).',
-    );
-  }
-  const row =
-    key.length <= 200
-      ? (db
-          .prepare(
-            `SELECT k.key, k.company_id, co.name AS company_name, k.type, k.origins, k.options,
-                    k.enabled, k.revoked_at
-             FROM widget_keys k JOIN companies co ON co.id = k.company_id WHERE k.key = ?`,
-          )
-          .get(key) as WidgetKeyRow | undefined)
-      : undefined;
-  if (!row || row.revoked_at !== null) {
-    throw new ApiError(
-      401,
-      'invalid-key',
-      'The service does not know this widget key, or it was revoked. Copy the key again from the widget settings of the service.',
-    );
-  }
-  return row;
-}
-
-function checkOrigin(c: AppContext, key: WidgetKeyRow): void {
-  const origin = pageOrigin(c);
-  if (origin === undefined) return;
-  const origins = JSON.parse(key.origins) as string[];
-  if (!originAllowed(origin, origins)) {
-    const where =
-      origin === 'unknown' ? 'this page (the browser did not send its origin)' : `pages on ${origin}`;
-    throw new ApiError(
-      403,
-      'origin-not-allowed',
-      `This widget key does not serve ${where}. Add the page's origin to the key's allowed origins in the widget settings of the service.`,
-    );
-  }
-  c.set('allowedOrigin', c.req.header('origin'));
-}
-
-function checkTypeAndEnabled(key: WidgetKeyRow, type: WidgetType): void {
-  if (key.type !== type) {
-    throw new ApiError(
-      403,
-      'type-mismatch',
-      `This key belongs to a ${key.type} widget, not a ${type} widget. Use data-service-widget="${key.type}", or the key of a ${type} widget.`,
-    );
-  }
-  if (key.enabled !== 1) {
-    throw new ApiError(
-      403,
-      'not-available',
-      `The ${type} widget is not enabled for this key. Enable it in the widget settings of the service.`,
-    );
-  }
-}
-
-function requireIdempotencyKey(c: AppContext): string {
-  const value = c.req.header('idempotency-key');
-  if (value === undefined || value.length < 8 || value.length > 200) {
-    throw new ApiError(
-      400,
-      'missing-idempotency-key',
-      'Send an Idempotency-Key header (8 to 200 characters, for example a UUID) that stays the same when this submission is retried.',
-    );
-  }
-  return value;
+  registerParticipantApi(app, deps);
 }
 
 interface RegistrationInput {
@@ -221,50 +139,16 @@ interface RegistrationInput {
 }
 
 const REGISTRATION_FIELDS = ['class_id', 'first_name', 'last_name', 'email', 'phone', 'consent'];
-const PHONE = /^[+0-9 ()\-./]+$/;
 
 /** Every field fault at once, each with how to fix it. */
 function validateRegistration(body: JsonObject): RegistrationInput {
   const fields = unknownFields(body, REGISTRATION_FIELDS);
 
-  const text = (name: string, label: string, max: number, emptyHint: string): string | null => {
-    const value = body[name];
-    if (value === undefined || value === null) {
-      fields[name] = emptyHint;
-      return null;
-    }
-    if (typeof value !== 'string') {
-      fields[name] = `${label} must be text (a JSON string).`;
-      return null;
-    }
-    const trimmed = value.trim();
-    if (trimmed === '') fields[name] = emptyHint;
-    else if (trimmed.length > max) fields[name] = `Shorten ${label.toLowerCase()} to at most ${max} characters.`;
-    else if (CONTROL_CHARS.test(trimmed)) fields[name] = `Remove the control characters from ${label.toLowerCase()}.`;
-    else return trimmed;
-    return null;
-  };
-
-  const class_id = text('class_id', 'The class', 100, 'Choose a class.');
-  const first_name = text('first_name', 'First name', 100, 'Enter your first name.');
-  const last_name = text('last_name', 'Last name', 100, 'Enter your last name.');
-  const email = text('email', 'Email', 254, 'Enter your email address.');
-  if (email !== null && !EMAIL.test(email)) {
-    fields.email = 'Enter a valid email address, like name@example.org.';
-  }
-
-  let phone: string | null = null;
-  const rawPhone = body.phone;
-  if (rawPhone !== undefined && rawPhone !== null) {
-    if (typeof rawPhone !== 'string') fields.phone = 'Phone must be text (a JSON string).';
-    else {
-      const trimmed = rawPhone.trim();
-      if (trimmed.length > 40) fields.phone = 'Shorten the phone number to at most 40 characters.';
-      else if (trimmed !== '' && !PHONE.test(trimmed)) {
-        fields.phone = 'Use digits, spaces and + ( ) - . / only in the phone number.';
-      } else phone = trimmed === '' ? null : trimmed;
-    }
-  }
+  const class_id = textField(body, 'class_id', fields, { label: 'The class', max: 100, missing: 'Choose a class.' });
+  const first_name = textField(body, 'first_name', fields, PERSON_TEXT.first_name);
+  const last_name = textField(body, 'last_name', fields, PERSON_TEXT.last_name);
+  const email = personEmail(body, fields);
+  const phone = phoneField(body, 'phone', fields);
 
   const consent = body.consent;
   if (consent !== true) {
@@ -275,13 +159,7 @@ function validateRegistration(body: JsonObject): RegistrationInput {
   }
 
   if (Object.keys(fields).length > 0) throw validationError(fields);
-  return {
-    class_id: class_id!,
-    first_name: first_name!,
-    last_name: last_name!,
-    email: email!.toLowerCase(),
-    phone,
-  };
+  return { class_id: class_id!, first_name: first_name!, last_name: last_name!, email: email!, phone };
 }
 
 /** Runs inside the idempotency transaction: the seat decision and every write are one unit. */
@@ -373,11 +251,7 @@ function registrationEmail(r: {
   company: string;
   cls: { starts_at: number; timezone: string; location: string; price_amount: number; currency: string };
 }) {
-  const when = new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'full',
-    timeStyle: 'short',
-    timeZone: r.cls.timezone,
-  }).format(r.cls.starts_at);
+  const when = formatClassStart(r.cls.starts_at, r.cls.timezone);
   const price =
     r.cls.price_amount === 0
       ? 'free'

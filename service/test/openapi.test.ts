@@ -74,6 +74,12 @@ describe('GET /openapi.json', () => {
       '/v1/login',
       '/v1/user',
       '/v1/verify',
+      '/widget-api/v1/participant/login',
+      '/widget-api/v1/participant/logout',
+      '/widget-api/v1/participant/me',
+      '/widget-api/v1/participant/profile',
+      '/widget-api/v1/participant/registrations/{id}/cancel',
+      '/widget-api/v1/participant/verify',
       '/widget-api/v1/registrations',
       '/widget-api/v1/widget',
     ]);
@@ -142,6 +148,46 @@ describe('GET /openapi.json', () => {
       assertDescribes('/v1/courses', 'get', res);
     }
     assertDescribes('/v1/courses', 'get', await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': 'c_acme' } }));
+  });
+
+  test('describes the real answers of the participant calls', async () => {
+    const P = '/widget-api/v1/participant';
+    const call = (path: string, body?: Json, headers: Record<string, string> = {}) =>
+      svc.json(`${P}/${path}?key=wk_demo_profile`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const email = 'ada@example.org';
+    const login = await call('login', { email, return_url: 'http://localhost:5173/account' });
+    assertDescribes(`${P}/login`, 'post', login);
+    assertDescribes(`${P}/login`, 'post', await call('login', { email, return_url: 'https://evil.example/' }));
+    const { pin } = (await svc.json(`/dev/outbox?to=${email}`)).body.emails[0];
+    const wrong = await call('verify', { email, pin: pin === '000000' ? '000001' : '000000' });
+    assert.equal(wrong.body.error.attempts_left, 4);
+    assertDescribes(`${P}/verify`, 'post', wrong);
+    const verified = await call('verify', { email, pin });
+    assertDescribes(`${P}/verify`, 'post', verified);
+    const token = { 'X-Service-Token': verified.body.token };
+
+    const me = await call('me', undefined, token);
+    assert.equal(me.status, 200);
+    assertDescribes(`${P}/me`, 'post', me);
+    assertDescribes(`${P}/me`, 'post', await call('me', undefined, { 'X-Service-Token': 'ptok_nope' }));
+    const profile = await call('profile', { phone: null }, { ...token, 'Idempotency-Key': uniqueKey() });
+    assert.equal(profile.status, 200);
+    assertDescribes(`${P}/profile`, 'post', profile);
+    assertDescribes(`${P}/profile`, 'post', await call('profile', { email: 'grace@example.org' }, { ...token, 'Idempotency-Key': uniqueKey() }));
+    const upcoming = me.body.registrations.find((reg: Json) => reg.cancellable);
+    const cancelled = await call(`registrations/${upcoming.id}/cancel`, undefined, { ...token, 'Idempotency-Key': uniqueKey() });
+    assert.equal(cancelled.status, 200);
+    assertDescribes(`${P}/registrations/{id}/cancel`, 'post', cancelled);
+    const past = me.body.registrations.find((reg: Json) => !reg.cancellable);
+    assertDescribes(`${P}/registrations/{id}/cancel`, 'post', await call(`registrations/${past.id}/cancel`, undefined, { ...token, 'Idempotency-Key': uniqueKey() }));
+    assertDescribes(`${P}/registrations/{id}/cancel`, 'post', await call('registrations/reg_nope/cancel', undefined, { ...token, 'Idempotency-Key': uniqueKey() }));
+    const logout = await svc.fetch(`${P}/logout?key=wk_demo_profile`, { method: 'POST', headers: token });
+    assert.equal(logout.status, 204);
+    assert.ok(doc.paths[`${P}/logout`].post.responses['204']);
   });
 });
 
