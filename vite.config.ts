@@ -85,8 +85,9 @@ export default defineConfig({
           groups: [
             {
               name: 'shared',
-              // German words (shared/*.de.ts) stay out: English pages never load them.
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$)/,
+              // German words (shared/*.de.ts) stay out: English pages never load them. So does the
+              // participant session, a chunk of its own for the widgets that use it.
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$)/,
             },
           ],
         },

@@ -20,10 +20,21 @@ interface ManifestEntry {
 }
 const manifest: Record<string, ManifestEntry> = JSON.parse(readFileSync(`${root}dist/widgets/.vite/manifest.json`, 'utf8'));
 
-/** A built type's chunk and every chunk it imports statically, relative to a loader's own URL. */
+/**
+ * A built type's chunk and every chunk it imports statically, directly or not, relative to a
+ * loader's own URL: the loader starts them all at once rather than in a waterfall.
+ */
 const chunksOf = (type: string) => {
-  const entry = Object.values(manifest).find((m) => m.isEntry && m.name === type)!;
-  return [entry.file, ...(entry.imports ?? []).map((id) => manifest[id]!.file)].map((file) => `../${file}`);
+  const entry = Object.entries(manifest).find(([, m]) => m.isEntry && m.name === type)!;
+  const files = new Set<string>();
+  const visit = (id: string) => {
+    const chunk = manifest[id]!;
+    if (files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(entry[0]);
+  return [...files].map((file) => `../${file}`);
 };
 
 // Passes 2 and 3: the two classic-script loaders.

@@ -61,7 +61,8 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   /** Loads the words of the widget's locale, in parallel with `load()`. */
   protected abstract loadWords(locale: Locale): Promise<void>;
 
-  protected get resolvedLocale(): Locale {
+  /** The locale the widget speaks (`locale`, else the page's, else the browser's). */
+  get resolvedLocale(): Locale {
     return resolveLocale(this.locale, this.closest('[lang]')?.getAttribute('lang'), navigator.language);
   }
 
