@@ -5,6 +5,7 @@
  */
 import { PER_PAGE_DEFAULT, PER_PAGE_MAX, RATE_LIMITS } from './rest-api.ts';
 import { MAX_BODY_BYTES } from './body.ts';
+import { CONTACT_LIMITS, CONTACT_MIN_FILL_MS } from './contact.ts';
 import { CANCEL_BEFORE_MS, PARTICIPANT_LOGIN_LIMITS, PARTICIPANT_TOKEN_TTL_MS } from './participants.ts';
 import { WIDGET_TYPES } from './seed.ts';
 
@@ -202,6 +203,24 @@ export function openApiDocument(serverUrl: string) {
             '413': r('PayloadTooLarge'),
             '415': r('UnsupportedMediaType'),
             '422': r('Validation'),
+          },
+        },
+      },
+      [`${W}/contact-messages`]: {
+        post: {
+          tags: ['Widget API'],
+          operationId: 'createContactMessage',
+          summary: 'Send the company a message (contact keys, idempotent)',
+          description: `The company is emailed a notification. Spam protection needs no third party: a filled \`website\` honeypot is answered 201 like any message but kept as spam and notifies nobody; a form sent sooner than ${CONTACT_MIN_FILL_MS} ms (\`form.min_fill_ms\`) after its \`form.token\` was issued (service clock) is 422 \`too-fast\`. The same \`Idempotency-Key\` with the same body answers the first message again (200, \`Idempotent-Replayed: true\`).`,
+          security: [{ widgetKey: [] }],
+          parameters: [idempotencyKey],
+          requestBody: { required: true, content: json(ref('ContactMessageRequest')) },
+          responses: {
+            '201': { description: 'Sent', content: json(ref('ContactMessageResponse')) },
+            '200': { description: 'A replay of the same submission', headers: replayedHeaders, content: json(ref('ContactMessageResponse')) },
+            ...widgetWriteErrors,
+            '409': errorResponse('`idempotency-key-reused`'),
+            '422': errorResponse('`validation` (see `fields`; a missing or forged token is `fields.form_token`), `too-fast`: check the message and send it again'),
           },
         },
       },
@@ -592,6 +611,7 @@ export function openApiDocument(serverUrl: string) {
               type: 'array',
               items: ref('Course'),
             },
+            form: ref('ContactForm'),
           },
         },
         RegistrationRequest: {
@@ -722,6 +742,44 @@ export function openApiDocument(serverUrl: string) {
             last_name: { type: 'string', minLength: 1, maxLength: 100 },
             email: { type: 'string', format: 'email', maxLength: 254 },
             phone: { type: ['string', 'null'], maxLength: 40, pattern: '^[+0-9 ()\\-./]*$' },
+          },
+        },
+        ContactForm: {
+          type: 'object',
+          description: 'Contact widgets: proof of when the form was first shown',
+          required: ['token', 'min_fill_ms'],
+          properties: {
+            token: { type: 'string', description: 'Send it back as `form_token`' },
+            min_fill_ms: { type: 'integer', const: CONTACT_MIN_FILL_MS },
+          },
+        },
+        ContactMessageRequest: {
+          type: 'object',
+          required: ['name', 'email', 'subject', 'message', 'consent', 'form_token'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: CONTACT_LIMITS.name },
+            email: { type: 'string', format: 'email', maxLength: 254 },
+            subject: { type: 'string', minLength: 1, maxLength: CONTACT_LIMITS.subject },
+            topic: {
+              type: ['string', 'null'],
+              description: 'One of `widget.options.topics` when the widget has any; none otherwise',
+            },
+            message: { type: 'string', minLength: CONTACT_LIMITS.messageMin, maxLength: CONTACT_LIMITS.messageMax },
+            consent: { const: true },
+            website: { type: 'string', maxLength: 0, description: 'The honeypot: a person never sees it, and it stays empty' },
+            form_token: { type: 'string', description: '`form.token` of the first render' },
+          },
+        },
+        ContactMessageResponse: {
+          type: 'object',
+          required: ['message'],
+          properties: {
+            message: {
+              type: 'object',
+              required: ['id', 'created_at'],
+              properties: { id: { type: 'string', examples: ['msg_…'] }, created_at: isoTime },
+            },
           },
         },
         CancelResponse: {

@@ -5,6 +5,7 @@
 import type { Hono } from 'hono';
 import { readJsonObject, type JsonObject } from './body.ts';
 import { classState, formatClassStart, getClass, listCourses, publicClass } from './catalog.ts';
+import { contactFirstRender, registerContactApi } from './contact.ts';
 import { isoTime, sendJson, type AppEnv, type ServiceDeps } from './context.ts';
 import type { Db } from './db.ts';
 import { ApiError, methodNotAllowed, validationError } from './errors.ts';
@@ -74,6 +75,7 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
     checkTypeAndEnabled(key, type as WidgetType);
 
     const body: Record<string, unknown> = { widget: widgetInfo(key) };
+    if (key.type === 'contact') Object.assign(body, contactFirstRender(deps, key));
     if (COURSE_TYPES.has(key.type)) {
       // An empty `course=` (an unset attribute) means every programme.
       const courseId = c.req.query('course') || undefined;
@@ -128,6 +130,7 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
   });
 
   registerParticipantApi(app, deps);
+  registerContactApi(app, deps);
 }
 
 interface RegistrationInput {

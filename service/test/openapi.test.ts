@@ -74,6 +74,7 @@ describe('GET /openapi.json', () => {
       '/v1/login',
       '/v1/user',
       '/v1/verify',
+      '/widget-api/v1/contact-messages',
       '/widget-api/v1/participant/login',
       '/widget-api/v1/participant/logout',
       '/widget-api/v1/participant/me',
@@ -148,6 +149,32 @@ describe('GET /openapi.json', () => {
       assertDescribes('/v1/courses', 'get', res);
     }
     assertDescribes('/v1/courses', 'get', await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': 'c_acme' } }));
+  });
+
+  test('describes the real answers of the contact widget', async () => {
+    const widget = await svc.json('/widget-api/v1/widget?key=wk_demo_contact&type=contact');
+    assert.ok(widget.body.form.token);
+    assertDescribes('/widget-api/v1/widget', 'get', widget);
+    const send = (body: Json, idem = uniqueKey()) =>
+      svc.json('/widget-api/v1/contact-messages?key=wk_demo_contact', { method: 'POST', headers: writeHeaders(idem), body: JSON.stringify(body) });
+    const body = {
+      name: 'Ada',
+      email: 'ada@example.org',
+      subject: 'Hello',
+      topic: 'Programmes',
+      message: 'Which programme suits a beginner?',
+      consent: true,
+      website: '',
+      form_token: widget.body.form.token,
+    };
+    const idem = uniqueKey();
+    assertDescribes('/widget-api/v1/contact-messages', 'post', await send(body, idem));
+    await svc.json('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_s: 3 }) });
+    const sent = await send(body, idem);
+    assert.equal(sent.status, 201);
+    assertDescribes('/widget-api/v1/contact-messages', 'post', sent);
+    assertDescribes('/widget-api/v1/contact-messages', 'post', await send(body, idem));
+    assertDescribes('/widget-api/v1/contact-messages', 'post', await send({ ...body, form_token: 'forged' }));
   });
 
   test('describes the real answers of the participant calls', async () => {

@@ -1,0 +1,264 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { FOREIGN_PAGE, LOCAL_PAGE, startTestService, uniqueKey, writeHeaders, type Json, type TestService } from './helpers.ts';
+
+const KEY = 'wk_demo_contact';
+const PATH = `/widget-api/v1/contact-messages?key=${KEY}`;
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService();
+});
+after(() => svc.close());
+beforeEach(async () => {
+  assert.equal((await svc.fetch('/dev/reset', { method: 'POST' })).status, 200);
+});
+
+const firstRender = async (key = KEY): Promise<Json> => {
+  const res = await svc.json(`/widget-api/v1/widget?key=${key}&type=contact`, { headers: { Origin: LOCAL_PAGE } });
+  assert.equal(res.status, 200);
+  return res.body;
+};
+const advance = (seconds: number) =>
+  svc.fetch('/dev/clock', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ advance_s: seconds }),
+  });
+/** A form token shown long enough ago to send. */
+const readyToken = async (key = KEY): Promise<string> => {
+  const { form } = await firstRender(key);
+  await advance(form.min_fill_ms / 1000);
+  return form.token;
+};
+const message = (token: string, overrides: Record<string, unknown> = {}) => ({
+  name: 'Ada Lovelace',
+  email: 'ada@example.org',
+  subject: 'A question about invoices',
+  topic: 'Invoices',
+  message: 'Could you send the invoice again, with our VAT number on it?',
+  consent: true,
+  website: '',
+  form_token: token,
+  ...overrides,
+});
+const send = (body: unknown, idem = uniqueKey(), path = PATH, origin = LOCAL_PAGE) =>
+  svc.json(path, { method: 'POST', headers: writeHeaders(idem, origin), body: JSON.stringify(body) });
+const stored = (spam?: 0 | 1) =>
+  spam === undefined
+    ? svc.count('SELECT count(*) FROM contact_messages')
+    : svc.count('SELECT count(*) FROM contact_messages WHERE spam = ?', spam);
+const notifications = async (to = 'hello@acme.example'): Promise<Json[]> =>
+  (await svc.json(`/dev/outbox?to=${to}`)).body.emails;
+
+describe('GET /widget?type=contact', () => {
+  test('answers the topics and a signed form token with its minimum fill time', async () => {
+    const body = await firstRender();
+    assert.deepEqual(body.widget, {
+      type: 'contact',
+      company: { id: 'c_acme', name: 'Acme Academy' },
+      options: { topics: ['Programmes', 'Invoices', 'Something else'] },
+    });
+    assert.equal(body.form.min_fill_ms, 3000);
+    assert.equal(typeof body.form.token, 'string');
+    assert.notEqual((await firstRender()).form.token, body.form.token, 'a new token per render');
+    assert.equal(body.courses, undefined);
+  });
+
+  test('a widget without topics answers an empty list', async () => {
+    const body = await firstRender('wk_globex_contact');
+    assert.deepEqual(body.widget.options.topics, []);
+  });
+});
+
+describe('POST /contact-messages', () => {
+  test('stores the message and emails the company a plain-text notification', async () => {
+    const res = await send(message(await readyToken()));
+    assert.equal(res.status, 201);
+    assert.match(res.body.message.id, /^msg_/);
+    assert.ok(!Number.isNaN(Date.parse(res.body.message.created_at)));
+    assert.equal(res.headers.get('access-control-allow-origin'), LOCAL_PAGE);
+    assert.equal(stored(0), 1);
+
+    const [email] = await notifications();
+    assert.equal(email.to, 'hello@acme.example');
+    assert.match(email.subject, /A question about invoices/);
+    for (const part of ['Ada Lovelace', 'ada@example.org', 'Invoices', 'A question about invoices', 'with our VAT number on it?']) {
+      assert.ok(email.text.includes(part), part);
+    }
+    assert.ok(email.text.includes(res.body.message.id));
+    assert.equal((await svc.json('/dev/outbox?to=ada@example.org')).body.emails.length, 0, 'the sender is not emailed');
+  });
+
+  test('keeps line breaks, trims, and takes a message without a topic', async () => {
+    const token = await readyToken();
+    const res = await send(message(token, { topic: undefined, message: '  Line one\nLine two\n\tthree  ' }));
+    assert.equal(res.status, 201);
+    assert.equal(svc.count("SELECT count(*) FROM contact_messages WHERE message = ? AND topic IS NULL", 'Line one\nLine two\n\tthree'), 1);
+    assert.doesNotMatch((await notifications())[0].text, /Topic:/);
+  });
+
+  test('goes to the company of the key', async () => {
+    const res = await send(message(await readyToken('wk_globex_contact'), { topic: null }), uniqueKey(), '/widget-api/v1/contact-messages?key=wk_globex_contact');
+    assert.equal(res.status, 201);
+    assert.equal((await notifications('hello@globex.example')).length, 1);
+    assert.equal((await notifications()).length, 0);
+  });
+
+  test('validates every field at once, and stores nothing', async () => {
+    const token = await readyToken();
+    const res = await send({ name: '', email: 'ada@', subject: 'x'.repeat(151), topic: 'Weather', message: 'Too short', consent: false, form_token: token, extra: 1 });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.error.code, 'validation');
+    assert.deepEqual(Object.keys(res.body.error.fields).sort(), ['consent', 'email', 'extra', 'message', 'name', 'subject', 'topic']);
+    assert.equal(stored(), 0);
+    assert.equal((await notifications()).length, 0);
+  });
+
+  test('each field’s own rule', async () => {
+    const token = await readyToken();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: undefined }, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 'x'.repeat(101) }, 'name'],
+      [{ name: 42 }, 'name'],
+      [{ name: 'Ada\u0007' }, 'name'],
+      [{ email: undefined }, 'email'],
+      [{ email: 'not an email' }, 'email'],
+      [{ email: `${'a'.repeat(250)}@example.org` }, 'email'],
+      [{ subject: undefined }, 'subject'],
+      [{ subject: '' }, 'subject'],
+      [{ subject: 'x'.repeat(151) }, 'subject'],
+      [{ subject: 'Two\nlines' }, 'subject'],
+      [{ topic: 'invoices' }, 'topic'],
+      [{ topic: 3 }, 'topic'],
+      [{ message: undefined }, 'message'],
+      [{ message: '123456789' }, 'message'],
+      [{ message: `         123456789        ` }, 'message'],
+      [{ message: 'x'.repeat(5001) }, 'message'],
+      [{ message: 'Hello there\u0000!' }, 'message'],
+      [{ consent: undefined }, 'consent'],
+      [{ consent: 'yes' }, 'consent'],
+      [{ form_token: undefined }, 'form_token'],
+      [{ form_token: '' }, 'form_token'],
+    ];
+    for (const [overrides, field] of cases) {
+      const body = message(token, overrides);
+      const res = await send(body);
+      assert.equal(res.status, 422, JSON.stringify(overrides));
+      assert.deepEqual(Object.keys(res.body.error.fields), [field], JSON.stringify(overrides));
+    }
+    for (const overrides of [{ name: 'x'.repeat(100) }, { subject: 'x'.repeat(150) }, { message: 'x'.repeat(5000) }, { message: '1234567890' }]) {
+      assert.equal((await send(message(token, overrides))).status, 201, JSON.stringify(overrides).slice(0, 40));
+    }
+    // A widget without topics takes none.
+    const gx = await send(message(await readyToken('wk_globex_contact')), uniqueKey(), '/widget-api/v1/contact-messages?key=wk_globex_contact');
+    assert.equal(gx.status, 422);
+    assert.deepEqual(Object.keys(gx.body.error.fields), ['topic']);
+  });
+
+  test('a forged, altered or another widget’s form token is 422 fields.form_token', async () => {
+    const token = await readyToken();
+    const [prefix, issued, nonce, mac] = token.split('.');
+    const earlier = (parseInt(issued!, 36) - 60_000).toString(36);
+    const otherWidget = await readyToken('wk_globex_contact');
+    for (const forged of [
+      'nonsense',
+      `${prefix}.${earlier}.${nonce}.${mac}`,
+      `${prefix}.${issued}.${nonce}.${mac!.slice(0, -2)}AA`,
+      `${prefix}.${issued}.${nonce}`,
+      otherWidget,
+      'x'.repeat(300),
+    ]) {
+      const res = await send(message(token, { form_token: forged }));
+      assert.equal(res.status, 422, forged);
+      assert.deepEqual(Object.keys(res.body.error.fields), ['form_token']);
+    }
+    assert.equal(stored(), 0);
+  });
+
+  test('sooner than min_fill_ms after the form was shown is 422 too-fast; later, the same submission goes', async () => {
+    const { form } = await firstRender();
+    const idem = uniqueKey();
+    const body = message(form.token);
+    const fast = await send(body, idem);
+    assert.equal(fast.status, 422);
+    assert.equal(fast.body.error.code, 'too-fast');
+    assert.equal(fast.body.error.fields, undefined);
+    await advance(2);
+    assert.equal((await send(body, idem)).body.error.code, 'too-fast');
+    assert.equal(stored(), 0);
+    assert.equal((await notifications()).length, 0);
+    await advance(1);
+    assert.equal((await send(body, idem)).status, 201);
+    assert.equal(stored(), 1);
+  });
+
+  test('a filled honeypot answers 201 like any message, is kept as spam, and notifies nobody', async () => {
+    const token = await readyToken();
+    const res = await send(message(token, { website: 'https://cheap-pills.example' }));
+    assert.equal(res.status, 201);
+    assert.match(res.body.message.id, /^msg_/);
+    assert.equal(stored(1), 1);
+    assert.equal(stored(0), 0);
+    assert.equal((await svc.json('/dev/outbox')).body.emails.length, 0);
+    // A robot that fills every field at once is not told about the fill time either.
+    const { form } = await firstRender();
+    assert.equal((await send(message(form.token, { website: 'x' }))).status, 201);
+    assert.equal(stored(1), 2);
+  });
+
+  test('idempotent: a retry answers the first message; another body under the key is 409', async () => {
+    const token = await readyToken();
+    const idem = uniqueKey();
+    const first = await send(message(token), idem);
+    assert.equal(first.status, 201);
+    const retry = await send(message(token), idem);
+    assert.equal(retry.status, 200);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(retry.body, first.body);
+    const reused = await send(message(token, { subject: 'Another one' }), idem);
+    assert.equal(reused.status, 409);
+    assert.equal(reused.body.error.code, 'idempotency-key-reused');
+    assert.equal(stored(), 1);
+    assert.equal((await notifications()).length, 1);
+
+    // A second message from the same form (a new submission) is its own message.
+    assert.equal((await send(message(token, { subject: 'Another one' }))).status, 201);
+    assert.equal(stored(), 2);
+
+    const missing = await svc.json(PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE },
+      body: JSON.stringify(message(token)),
+    });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.error.code, 'missing-idempotency-key');
+  });
+
+  test('contact keys only, from the pages they serve', async () => {
+    const token = await readyToken();
+    const cases: [string, string, number, string][] = [
+      ['/widget-api/v1/contact-messages', LOCAL_PAGE, 400, 'missing-key'],
+      ['/widget-api/v1/contact-messages?key=wk_demo_profile', LOCAL_PAGE, 403, 'type-mismatch'],
+      ['/widget-api/v1/contact-messages?key=wk_nope', LOCAL_PAGE, 401, 'invalid-key'],
+      [PATH, FOREIGN_PAGE, 403, 'origin-not-allowed'],
+    ];
+    for (const [path, origin, status, code] of cases) {
+      const res = await send(message(token), uniqueKey(), path, origin);
+      assert.equal(res.status, status, `${path} ${origin}`);
+      assert.equal(res.body.error.code, code);
+    }
+    assert.equal(stored(), 0);
+    const get = await svc.json(PATH);
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('allow'), 'POST, OPTIONS');
+  });
+
+  test('the form token outlives a reset of the data (its secret is kept)', async () => {
+    const token = await readyToken();
+    await svc.fetch('/dev/reset', { method: 'POST' });
+    await advance(3);
+    assert.equal((await send(message(token))).status, 201);
+  });
+});
