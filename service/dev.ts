@@ -172,7 +172,9 @@ export function seedDocument(seededAt: number, now: number) {
       enabled: k.enabled,
       revoked: k.revoked,
       note: k.note,
+      options: k.options ?? {},
     })),
+    /** Contact messages are notified to `contact_email`. */
     companies: SEED_COMPANIES,
     /** Each widget type and the loader version it belongs to. */
     widget_types: Object.fromEntries(WIDGET_TYPES.map((type) => [type, `v${TYPE_TABLE[type]}`])),

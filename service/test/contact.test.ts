@@ -65,6 +65,13 @@ describe('GET /widget?type=contact', () => {
     assert.equal(body.courses, undefined);
   });
 
+  test('/dev/seed names the topics and where notifications go', async () => {
+    const seed = (await svc.json('/dev/seed')).body;
+    const key = seed.widget_keys.find((k: Json) => k.key === KEY);
+    assert.deepEqual(key.options.topics, (await firstRender()).widget.options.topics);
+    assert.equal(seed.companies.find((c: Json) => c.id === 'c_acme').contact_email, 'hello@acme.example');
+  });
+
   test('a widget without topics answers an empty list', async () => {
     const body = await firstRender('wk_globex_contact');
     assert.deepEqual(body.widget.options.topics, []);
