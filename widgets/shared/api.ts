@@ -15,9 +15,12 @@ export class ApiError extends Error {
   /** The whole error object of the answer, for codes that carry more (`attempts_left`). */
   details?: Record<string, unknown>;
 
-  /** Worth trying again as it is: the service was unreachable, failing or busy. */
+  /**
+   * Worth trying again as it is: the service was unreachable or failing. Not a 429: a locked PIN
+   * never passes, and a rate limit asks for minutes, not a quick retry.
+   */
   get retryable() {
-    return !this.status || this.status === 429 || this.status >= 500;
+    return !this.status || this.status >= 500;
   }
 }
 
