@@ -8,7 +8,7 @@
  */
 import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from './widget-types.ts';
 
-/** Injected by the build: this loader's version and, per built type, its chunk and the chunk's imports. */
+/** Injected by the build: this loader's version and, per built type, the names of its chunks (`registration-abc123`, `shared-def456`). */
 declare const __VERSION__: number;
 declare const __CHUNKS__: Record<string, string[]>;
 
@@ -138,7 +138,7 @@ const install = (): ServiceWidgets => {
     const ownHeight = div.style.minHeight;
     div.style.minHeight = RESERVED_HEIGHT[type as WidgetType] + 'px';
     const tag = 'service-' + type;
-    Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(c, handler.src).href))).then(
+    Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js`, handler.src).href))).then(
       () => {
         const el = (p.el = document.createElement(tag));
         p.options = (customElements.get(tag) as unknown as { observedAttributes: string[] }).observedAttributes;

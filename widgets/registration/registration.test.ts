@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './registration.ts';
 import type { RegistrationCreatedEvent, ServiceRegistration } from './registration.ts';
+import { writeSession } from '../shared/session.ts';
 
 failOnWarnings();
 
@@ -71,7 +72,7 @@ describe('service-registration', () => {
     expect(text).to.contain('Free'); // the open day costs nothing
     expect(text).to.contain('Full – waitlist open');
     expect(text).to.contain('Berlin, Torstraße 1');
-    expect(text).to.match(/\d+ seats left/);
+    expect(text).to.match(/Seats left: \d+/);
     // Past classes never show; a programme without upcoming dates says so.
     expect(text).to.contain('No upcoming dates yet.');
     // A full class without waitlist offers no button.
@@ -199,7 +200,7 @@ describe('service-registration', () => {
       return fetch(input, init);
     };
     const el = await settled(await mount(keyOf('registration'), { fetch: counting, course: 'crs_web' }));
-    const seatsBefore = Number(/(\d+) seats left/.exec(textOf(el))![1]);
+    const seatsBefore = Number(/Seats left: (\d+)/.exec(textOf(el))![1]);
     await choose(el, 'Web accessibility in practice');
     // The form's heading takes the focus.
     expect(el.shadowRoot!.activeElement?.textContent).to.equal('Register for Web accessibility in practice');
@@ -231,7 +232,7 @@ describe('service-registration', () => {
 
     // The service holds exactly one more registration.
     const fresh = await settled(await mount(keyOf('registration'), { course: 'crs_web' }));
-    expect(Number(/(\d+) seats left/.exec(textOf(fresh))![1])).to.equal(seatsBefore - 1);
+    expect(Number(/Seats left: (\d+)/.exec(textOf(fresh))![1])).to.equal(seatsBefore - 1);
   });
 
   it('shows the service’s field errors next to the fields and keeps what was typed', async () => {
@@ -351,6 +352,29 @@ describe('service-registration, returning and refusing', () => {
     expect($(el, '#form-error').textContent).to.contain('This class has already started: choose another date.');
     expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Dorothy');
     await expect(el).to.be.accessible();
+  });
+});
+
+describe('service-registration with a participant signed in on the page', () => {
+  afterEach(() => writeSession(service.url, 'c_acme'));
+
+  it('prefills the form with the signed-in participant (one sign-in for the page), and keeps what was typed', async () => {
+    const el = await settled(await mount(keyOf('registration'), { course: 'crs_open' }));
+    // Signed in after the widget loaded, as by a profile widget on the same page.
+    writeSession(service.url, 'c_acme', {
+      token: 'ptok_test',
+      participant: { id: 'p_ada', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0001' },
+    });
+    await choose(el, 'Open day: meet the trainers');
+    expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Ada');
+    expect($<HTMLInputElement>(el, '#email').value).to.equal('ada@example.org');
+    expect($<HTMLInputElement>(el, '#phone').value).to.equal('+44 20 7946 0001');
+    expect($<HTMLInputElement>(el, '#consent').checked).to.equal(false); // consent is the participant's to give
+    await fill(el, { first_name: 'Augusta' });
+    buttonNamed(el, '← Back to all programmes')[0]!.click();
+    await el.updateComplete;
+    await choose(el, 'Open day: meet the trainers');
+    expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Augusta');
   });
 });
 

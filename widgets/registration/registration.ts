@@ -4,6 +4,7 @@ import { ServiceElement, define } from '../shared/base.ts';
 import { formatDateRange, formatMoney, type Money } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { newId } from '../shared/ids.ts';
+import type { Participant } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { registrationStyles } from './registration.styles.ts';
 
@@ -70,8 +71,7 @@ export const en = {
   clearSearch: 'Clear search',
   empty: 'No programmes are open for registration right now. Please check back soon.',
   noDates: 'No upcoming dates yet.',
-  seatsLeft: '{count} seats left',
-  oneSeatLeft: '1 seat left',
+  seatsLeft: 'Seats left: {count}',
   waitlist: 'Full – waitlist open',
   full: 'Full',
   book: 'Register',
@@ -150,10 +150,18 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   protected override async load(signal: AbortSignal) {
-    const data = (await this.api.request('widget', { params: { type: 'registration', course: this.course }, signal })) as WidgetData;
+    // The page-wide participant session comes on demand, beside the data: it only prefills the form.
+    const [data, session] = await Promise.all([
+      this.api.request('widget', { params: { type: 'registration', course: this.course }, signal }) as Promise<WidgetData>,
+      import('../shared/session.ts'),
+    ]);
     this.#company = data.widget.company.name;
+    this.#participant = () => session.readSession(this.baseUrl || location.origin, data.widget.company.id)?.participant;
     return data;
   }
+
+  /** The participant signed in on the page (by the profile widget), if any. */
+  #participant: () => Participant | undefined = () => undefined;
 
   override render() {
     const { loadState, data, error } = this;
@@ -254,9 +262,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         ? t(locale, 'full')
         : cls.status === 'waitlist'
           ? t(locale, 'waitlist')
-          : cls.seats_left === 1
-            ? t(locale, 'oneSeatLeft')
-            : t(locale, 'seatsLeft', { count: cls.seats_left });
+          : t(locale, 'seatsLeft', { count: cls.seats_left });
     return html`<li class="class">
       <span class="facts" id="class-${cls.id}">
         <span class="when">${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)}</span>
@@ -273,6 +279,9 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   #choose(course: Course, cls: ClassInfo) {
+    // One sign-in for the page: a signed-in participant fills an untouched form.
+    const who = this.#participant();
+    if (who && !this._values.email) this._values = { ...this._values, ...who, phone: who.phone ?? '' };
     this._selected = { course, cls };
     this._formError = '';
     this._fieldErrors = {};
@@ -370,16 +379,10 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         new RegistrationCreatedEvent({ id: registration.id, course: course.id, class: cls.id, status: registration.status }),
       );
     } catch (error) {
-      this.#showSubmitError(this.#keepFields(error), cls);
+      this.#showSubmitError(this.toApiError(error), cls);
     } finally {
       this._sending = false;
     }
-  }
-
-  /** Like toApiError, but the service's own words for fields and validation are kept. */
-  #keepFields(error: unknown) {
-    if (error instanceof ApiError && (error.status === 409 || error.status === 422)) return error;
-    return this.toApiError(error);
   }
 
   async #showSubmitError(error: ApiError, cls: ClassInfo) {

@@ -39,14 +39,13 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   loadState: LoadState = 'loading';
   protected data?: Data;
   protected error?: ApiError;
-  /** The error code for the loader contract: only the codes it names (DESIGN.md). */
+  /**
+   * The error code for the loader contract, which names a fixed set (DESIGN.md): a service that failed
+   * or answered nonsense is `network`; an unknown programme (`data-service-course`) `not-available`.
+   */
   get errorCode() {
     const code = this.error?.code;
-    return !code || /^(invalid-key|type-mismatch|origin-not-allowed|not-available|missing-key)$/.test(code)
-      ? code
-      : this.error!.retryable
-        ? 'network'
-        : 'not-available';
+    return code == 'course-not-found' ? 'not-available' : this.error?.retryable || code == 'unexpected' ? 'network' : code;
   }
   get errorMessage() {
     return this.error?.message;
@@ -119,5 +118,5 @@ const MISSING_KEY = 'The widget key is missing: set data-service-id (or key).';
 export const define = (tag: string, element: CustomElementConstructor) => {
   const existing = customElements.get(tag);
   if (!existing) customElements.define(tag, element);
-  else if (existing !== element) console.warn(`[service-widgets] <${tag}> was defined by another copy: using that one.`);
+  else if (existing !== element) console.warn('[service-widgets] another copy defined', tag);
 };
