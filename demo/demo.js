@@ -74,7 +74,15 @@ render();
 preview();
 
 // --- Event log ---------------------------------------------------------------------------------
-const logged = ['service-widget-ready', 'service-widget-error', 'service-registration-created'];
+const logged = [
+  'service-widget-ready',
+  'service-widget-error',
+  'service-registration-created',
+  'service-registration-cancelled',
+  'service-profile-login',
+  'service-profile-logout',
+  'service-contact-sent',
+];
 for (const name of logged) {
   document.addEventListener(name, (event) => {
     const item = document.createElement('li');
