@@ -1,0 +1,29 @@
+import type { en } from './profile-account.ts';
+
+/** The signed-in view's words in German, a chunk of its own (see loadWords()). */
+const de: typeof en = {
+  hello: 'Hallo {name}',
+  logout: 'Abmelden',
+  details: 'Ihre Angaben',
+  first_name: 'Vorname',
+  last_name: 'Nachname',
+  email: 'E-Mail',
+  phone: 'Telefon',
+  none: '—',
+  edit: 'Angaben ändern',
+  save: 'Speichern',
+  cancel: 'Abbrechen',
+  saved: 'Ihre Angaben sind gespeichert.',
+  upcoming: 'Kommende Termine',
+  past: 'Vergangene Termine',
+  noUpcoming: 'Keine kommenden Termine.',
+  noPast: 'Keine vergangenen Termine.',
+  waitlisted: 'Auf der Warteliste',
+  cancelPlace: 'Platz stornieren',
+  confirmCancel: 'Ihren Platz in {course} stornieren?',
+  yesCancel: 'Ja, stornieren',
+  keep: 'Platz behalten',
+  cancelled: 'Ihr Platz in {course} ist storniert.',
+};
+
+export default de;

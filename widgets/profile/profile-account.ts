@@ -1,0 +1,168 @@
+/**
+ * The profile widget's signed-in view: details, registrations, cancelling, signing out. A chunk of
+ * its own, fetched together with the participant's data, so signed-out visitors never load it.
+ */
+import { html, nothing } from 'lit';
+import { formatDateRange } from '../shared/format.ts';
+import type { Locale } from '../shared/i18n.ts';
+import { writeSession, type Participant } from '../shared/session.ts';
+import { fire, type ProfileData, type ProfileRegistration, type ServiceProfile } from './profile.ts';
+
+/** The signed-in view's words; German is in profile-account.de.ts. */
+export const en = {
+  hello: 'Hello {name}',
+  logout: 'Sign out',
+  details: 'Your details',
+  first_name: 'First name',
+  last_name: 'Last name',
+  email: 'Email',
+  phone: 'Phone',
+  none: '—',
+  edit: 'Edit details',
+  save: 'Save',
+  cancel: 'Cancel',
+  saved: 'Your details are saved.',
+  upcoming: 'Upcoming classes',
+  past: 'Past classes',
+  noUpcoming: 'No upcoming classes.',
+  noPast: 'No past classes.',
+  waitlisted: 'On the waitlist',
+  cancelPlace: 'Cancel my place',
+  confirmCancel: 'Cancel your place in {course}?',
+  yesCancel: 'Yes, cancel',
+  keep: 'Keep my place',
+  cancelled: 'Your place in {course} is cancelled.',
+};
+
+let de: typeof en | undefined;
+
+/**
+ * Loads the view's German words; the element waits for them with this chunk, so the view never
+ * flashes English. Not the shared translator(): its load() skips a second set of words for a
+ * locale whose shared words are already in (profile.de.ts), so these would never arrive.
+ */
+export const loadWords = async (locale: Locale) => {
+  if (locale == 'de') de ??= await import('./profile-account.de.ts').then((m) => m.default, () => undefined);
+};
+
+const t = (locale: Locale, key: keyof typeof en, params: Record<string, string> = {}) =>
+  ((locale == 'de' && de) || en)[key].replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
+
+const logout = async (host: ServiceProfile) => {
+  await host._send(() => host._call('participant/logout', { body: {}, token: host._data.token }).catch(() => null));
+  host._signedOut();
+};
+
+const save = async (host: ServiceProfile, event: Event) => {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  const body = Object.fromEntries((['first_name', 'last_name', 'email', 'phone'] as const).map((name) => [name, String(form.get(name)).trim()]));
+  const answer = await host._send<{ participant: Participant }>(() =>
+    host._call('participant/profile', { body, token: host._data.token, idempotencyKey: host._keyFor(body) }),
+  );
+  if (answer) {
+    host._data = { ...host._data, participant: answer.participant };
+    writeSession(host._base, host._data.widget.company.id, { token: host._data.token!, participant: answer.participant });
+    await edit(host, false);
+    host._message = t(host.resolvedLocale, 'saved');
+  }
+};
+
+/** Opens or closes the details form; the focus goes into the form, or back to the details' heading. */
+const edit = async (host: ServiceProfile, open: boolean) => {
+  host._editing = open;
+  host._errors = {};
+  host._message = '';
+  await focus(host, open ? '#first_name' : '#details');
+};
+
+/** Focuses an element of the view once it is drawn (the one that had the focus may be gone). */
+const focus = async (host: ServiceProfile, selector: string) => {
+  await host.updateComplete;
+  host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+};
+
+async function cancel(host: ServiceProfile, registration: ProfileRegistration) {
+  const answer = await host._send(() =>
+    host._call(`participant/registrations/${encodeURIComponent(registration.id)}/cancel`, {
+      body: {},
+      token: host._data.token,
+      idempotencyKey: host._keyFor({ cancel: registration.id }),
+    }),
+  );
+  host._confirming = '';
+  if (!answer) return;
+  host._data = { ...host._data, registrations: host._data.registrations!.filter((r) => r.id !== registration.id) };
+  host._message = t(host.resolvedLocale, 'cancelled', { course: registration.course.title });
+  await focus(host, '#upcoming');
+  fire(host, 'service-registration-cancelled', { id: registration.id, course: registration.course.id, class: registration.class.id });
+}
+
+/** Asks before cancelling (`id`), or keeps the place (`''`) with the focus back on its button. */
+const confirm = (host: ServiceProfile, id: string, kept = host._confirming) => {
+  host._confirming = id;
+  return focus(host, id ? '[role=group] button' : `[aria-describedby="r-${kept}"]`);
+};
+
+export function renderAccount(host: ServiceProfile, { participant, registrations = [] }: ProfileData) {
+  const locale = host.resolvedLocale;
+  const p = participant!;
+  const now = Date.now();
+  const upcoming = registrations.filter((r) => Date.parse(r.class.starts_at) > now);
+  const past = registrations.filter((r) => Date.parse(r.class.starts_at) <= now).reverse();
+  const list = (items: ProfileRegistration[], empty: 'noUpcoming' | 'noPast') =>
+    items.length
+      ? html`<ul>
+          ${items.map(
+            (r) => html`<li class="card">
+              <strong id="r-${r.id}">${r.course.title}</strong>
+              <span>${formatDateRange(locale, r.class.starts_at, r.class.ends_at, r.class.timezone)} · ${r.class.location}</span>
+              ${r.status === 'waitlisted' ? html`<span>${t(locale, 'waitlisted')}</span>` : nothing}
+              ${host._confirming === r.id
+                ? html`<div class="row" role="group" aria-label=${t(locale, 'confirmCancel', { course: r.course.title })}>
+                    <p>${t(locale, 'confirmCancel', { course: r.course.title })}</p>
+                    <button ?disabled=${host._sending} @click=${() => cancel(host, r)}>${t(locale, 'yesCancel')}</button>
+                    <button class="secondary" @click=${() => confirm(host, '')}>${t(locale, 'keep')}</button>
+                  </div>`
+                : r.cancellable && Date.parse(r.class.starts_at) > now
+                  ? html`<button class="secondary" aria-describedby="r-${r.id}" @click=${() => confirm(host, r.id)}>${t(locale, 'cancelPlace')}</button>`
+                  : nothing}
+            </li>`,
+          )}
+        </ul>`
+      : html`<p>${t(locale, empty)}</p>`;
+  return html`<div class="row">
+      <h2 tabindex="-1" data-focus>${t(locale, 'hello', { name: p.first_name })}</h2>
+      <button class="secondary" ?disabled=${host._sending} @click=${() => logout(host)}>${t(locale, 'logout')}</button>
+    </div>
+    ${host._notice()}
+    <h3 id="details" tabindex="-1">${t(locale, 'details')}</h3>
+    ${host._editing
+      ? html`<form @submit=${(e: Event) => save(host, e)}>
+          <div class="row">
+            ${host._field('first_name', t(locale, 'first_name'), 'text', p.first_name, 'given-name')}
+            ${host._field('last_name', t(locale, 'last_name'), 'text', p.last_name, 'family-name')}
+          </div>
+          <div class="row">
+            ${host._field('email', t(locale, 'email'), 'email', p.email, 'email')}
+            ${host._field('phone', t(locale, 'phone'), 'tel', p.phone ?? '', 'tel')}
+          </div>
+          <p class="row">
+            <button part="button" ?disabled=${host._sending}>${t(locale, 'save')}</button>
+            <button type="button" class="secondary" @click=${() => edit(host, false)}>${t(locale, 'cancel')}</button>
+          </p>
+        </form>`
+      : html`<dl>
+            <dt>${t(locale, 'first_name')} / ${t(locale, 'last_name')}</dt>
+            <dd>${p.first_name} ${p.last_name}</dd>
+            <dt>${t(locale, 'email')}</dt>
+            <dd>${p.email}</dd>
+            <dt>${t(locale, 'phone')}</dt>
+            <dd>${p.phone || t(locale, 'none')}</dd>
+          </dl>
+          <p><button class="secondary" @click=${() => edit(host, true)}>${t(locale, 'edit')}</button></p>`}
+    <h3 id="upcoming" tabindex="-1">${t(locale, 'upcoming')}</h3>
+    ${list(upcoming, 'noUpcoming')}
+    <h3>${t(locale, 'past')}</h3>
+    ${list(past, 'noPast')}`;
+}

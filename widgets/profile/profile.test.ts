@@ -1,0 +1,653 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { readSession, writeSession } from '../shared/session.ts';
+import { dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+// The page-wide journey needs a registration widget beside the profile, as on a customer's page.
+import '../registration/registration.ts';
+import type { ServiceRegistration } from '../registration/registration.ts';
+import './profile.ts';
+import type { ServiceProfile } from './profile.ts';
+
+failOnWarnings();
+
+const COMPANY = 'c_acme';
+const ADA = 'ada@example.org';
+const GRACE = 'grace@example.org';
+
+const mount = (attrs: { locale?: string; fetch?: typeof fetch } = {}) =>
+  fixture<ServiceProfile>(
+    html`<service-profile key=${keyOf('profile')} base-url=${service.url} locale=${attrs.locale ?? 'en'} .fetch=${attrs.fetch}></service-profile>`,
+  );
+
+type Root = ServiceProfile | ServiceRegistration;
+const $ = <T extends Element = HTMLElement>(el: Root, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
+const $$ = <T extends Element = HTMLElement>(el: Root, selector: string) => [...el.shadowRoot!.querySelectorAll<T>(selector)];
+const has = (el: Root, selector: string) => !!el.shadowRoot!.querySelector(selector);
+const buttonNamed = (el: Root, name: string) => $$<HTMLButtonElement>(el, 'button').find((b) => b.textContent!.trim() === name);
+const click = (el: Root, name: string) => {
+  const button = buttonNamed(el, name);
+  if (!button) throw new Error(`No button “${name}” in: ${textOf(el)}`);
+  button.click();
+};
+/** What has the focus in the widget: `#id` of a field, else its text (a failed check prints a string, not a DOM node). */
+const focused = (el: Root) => {
+  const active = el.shadowRoot!.activeElement;
+  return active && (active.id ? `#${active.id}` : active.textContent!.trim());
+};
+
+const until = (check: () => boolean, what = 'a condition') =>
+  new Promise<void>((resolve, reject) => {
+    const end = Date.now() + 6000;
+    (function wait() {
+      if (check()) resolve();
+      else if (Date.now() > end) reject(new Error(`Timed out waiting for ${what}`));
+      else requestAnimationFrame(wait);
+    })();
+  });
+const untilText = (el: Root, text: string) => until(() => textOf(el).includes(text), `“${text}” in: ${textOf(el)}`);
+
+/** Types into a field as a person would (an `input` event). */
+const type = async (el: Root, id: string, value: string) => {
+  const input = $<HTMLInputElement>(el, `#${id}`);
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  await el.updateComplete;
+};
+const submit = (el: Root) => $<HTMLButtonElement>(el, 'form button:not([type=button])').click();
+
+interface Email {
+  to: string;
+  subject: string;
+  text: string;
+  link: string | null;
+  pin: string | null;
+}
+const emailsTo = async (to: string) => (await dev<{ emails: Email[] }>(`outbox?to=${encodeURIComponent(to)}`)).emails;
+const lastSignInEmail = async (to: string) => (await emailsTo(to)).find((e) => e.pin)!;
+const otherPin = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
+
+let n = 0;
+/**
+ * A participant of Acme of this test alone (a registration makes one), so that tests neither share
+ * PINs nor meet the service's 5 sign-ins per email in 10 minutes.
+ */
+const newParticipant = async (first = 'Mary') => {
+  const email = `profile-${Date.now()}-${n++}@example.org`;
+  const answer = await fetch(`${service.url}widget-api/v1/registrations?key=${keyOf('registration')}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+    body: JSON.stringify({ class_id: 'cls_data_2', first_name: first, last_name: 'Jackson', email, consent: true }),
+  });
+  expect(answer.status).to.equal(201);
+  return email;
+};
+
+/** Asks for a PIN: the email step, then the PIN step with the focus in the PIN field. */
+const requestPin = async (el: ServiceProfile, email: string) => {
+  await type(el, 'email', email);
+  submit(el);
+  await until(() => has(el, '#pin'), 'the PIN step');
+  await el.updateComplete;
+};
+
+const enterPin = async (el: ServiceProfile, pin: string) => {
+  await type(el, 'pin', pin);
+  submit(el);
+};
+
+/** Signs in through the widget with the emailed PIN; resolves with the login event. */
+const signIn = async (el: ServiceProfile, email: string) => {
+  await requestPin(el, email);
+  const login = oneEvent(el, 'service-profile-login');
+  await enterPin(el, (await lastSignInEmail(email)).pin!);
+  const event = await login;
+  await el.updateComplete;
+  return event;
+};
+
+/** Calls the participant API as the widget does, to see what the service thinks of a token. */
+const me = (token: string) =>
+  fetch(`${service.url}widget-api/v1/participant/me?key=${keyOf('profile')}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Service-Token': token },
+    body: '{}',
+  });
+
+const storedToken = () => readSession(service.url, COMPANY)?.token;
+
+describe('service-profile', () => {
+  afterEach(() => {
+    writeSession(service.url, COMPANY, undefined);
+    const url = new URL(location.href);
+    if (url.searchParams.has('key')) {
+      url.searchParams.delete('key');
+      history.replaceState(history.state, '', url);
+    }
+  });
+
+  it('reserves its space with a skeleton while loading, and is accessible', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const el = await mount({ fetch: (input, init) => gate.then(() => fetch(input, init)) });
+    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('true');
+    expect($$(el, '.skeleton')).to.have.length(2);
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(150);
+    expect(textOf(el)).to.contain('Loading');
+    await expect(el).to.be.accessible();
+    release();
+    await settled(el);
+    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('false');
+  });
+
+  it('asks for an email first, without taking the focus from the page, and is accessible', async () => {
+    const el = await settled(await mount());
+    expect(textOf(el)).to.contain('Your account at Acme Academy');
+    expect(textOf(el)).to.contain('we will send you a PIN');
+    const email = $<HTMLInputElement>(el, '#email');
+    expect($(el, 'label[for=email]').textContent).to.equal('Email');
+    expect(email.type).to.equal('email');
+    expect(email.autocomplete).to.equal('email');
+    expect(email.required).to.equal(true);
+    expect(buttonNamed(el, 'Send PIN')).not.to.equal(undefined);
+    expect(focused(el)).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('signs Ada in with the emailed PIN, fires service-profile-login, and shows her details and classes', async () => {
+    const el = await settled(await mount());
+    await requestPin(el, ADA);
+    expect(textOf(el)).to.contain('Check your email');
+    expect(textOf(el)).to.contain(`If ${ADA} belongs to an account, we have sent it a 6-digit PIN`);
+    const pin = $<HTMLInputElement>(el, '#pin');
+    expect(focused(el)).to.equal('#pin');
+    expect($(el, 'label[for=pin]').textContent).to.equal('PIN');
+    expect(pin.autocomplete).to.equal('one-time-code');
+    expect(pin.inputMode).to.equal('numeric');
+    await expect(el).to.be.accessible();
+
+    const email = await lastSignInEmail(ADA);
+    expect(email.pin).to.match(/^\d{6}$/);
+    // The emailed link leads back to this page.
+    expect(email.link!.startsWith(location.origin + location.pathname)).to.equal(true);
+    const login = oneEvent(el, 'service-profile-login');
+    // Pasted with a space in the middle, as some mail programs show it.
+    await enterPin(el, `${email.pin!.slice(0, 3)} ${email.pin!.slice(3)}`);
+    const event = await login;
+    expect(event.detail).to.deep.equal({ id: 'p_ada' });
+    expect(event.bubbles && event.composed).to.equal(true);
+    await el.updateComplete;
+
+    const text = textOf(el);
+    expect(text).to.contain('Hello Ada');
+    expect(focused(el)).to.equal('Hello Ada');
+    expect(text).to.contain('Ada Lovelace');
+    expect(text).to.contain(ADA);
+    expect(text).to.contain('+44 20 7946 0001');
+    const [upcoming, past] = $$(el, 'ul');
+    expect(upcoming!.textContent).to.contain('TypeScript for teams');
+    expect(upcoming!.textContent).to.contain('Hamburg, Am Sandtorkai 4');
+    expect(past!.textContent).to.contain('Web accessibility in practice');
+    expect(past!.textContent).to.contain('Berlin');
+    // Dates with the weekday and year, in the venue's time zone.
+    expect(upcoming!.textContent).to.match(/\d{4}/);
+    // Only the upcoming class can be cancelled.
+    expect(upcoming!.querySelectorAll('button')).to.have.length(1);
+    expect(past!.querySelectorAll('button')).to.have.length(0);
+    await expect(el).to.be.accessible();
+  });
+
+  it('sends one PIN however often “Send PIN” is clicked, and goes back to another email', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await type(el, 'email', email);
+    submit(el);
+    submit(el); // a double click
+    await el.updateComplete;
+    expect($<HTMLButtonElement>(el, 'form button').disabled).to.equal(true);
+    await until(() => has(el, '#pin'), 'the PIN step');
+    expect((await emailsTo(email)).filter((e) => e.pin)).to.have.length(1);
+
+    click(el, 'Use another email');
+    await el.updateComplete;
+    expect(focused(el)).to.equal('Your account at Acme Academy');
+    expect($<HTMLInputElement>(el, '#email').value).to.equal(email);
+    await expect(el).to.be.accessible();
+  });
+
+  it('says a wrong PIN is wrong with the tries left, counting down, keeps the PIN step, and then takes the right one', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await requestPin(el, email);
+    const { pin } = await lastSignInEmail(email);
+    for (const left of [4, 3]) {
+      await enterPin(el, otherPin(pin!));
+      await untilText(el, `That PIN is not right. Tries left: ${left}.`);
+      // Said once, in the status region (announced), with the field marked and focused.
+      expect($(el, '[role=status]').textContent!.trim()).to.equal(`That PIN is not right. Tries left: ${left}.`);
+      expect(textOf(el).split('That PIN').length).to.equal(2);
+      expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('true');
+      expect(focused(el)).to.equal('#pin');
+      expect(buttonNamed(el, 'Send a new PIN')).not.to.equal(undefined);
+      await expect(el).to.be.accessible();
+    }
+    const login = oneEvent(el, 'service-profile-login');
+    await enterPin(el, pin!);
+    await login;
+    await el.updateComplete;
+    expect(textOf(el)).to.contain('Hello Mary');
+  });
+
+  it('says when a PIN is from an earlier email, and the latest one works', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await requestPin(el, email);
+    const first = (await lastSignInEmail(email)).pin!;
+    click(el, 'Send a new PIN');
+    await untilText(el, 'A new PIN is on its way.');
+    const latest = (await lastSignInEmail(email)).pin!;
+    if (first !== latest) {
+      await enterPin(el, first);
+      await untilText(el, 'This is not the PIN of the latest email we sent. Enter that one, or send a new one.');
+      expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('true');
+      await expect(el).to.be.accessible();
+    }
+    const login = oneEvent(el, 'service-profile-login');
+    await enterPin(el, latest);
+    await login;
+  });
+
+  it('says when there were too many wrong tries, and a new PIN works', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await requestPin(el, email);
+    const { pin } = await lastSignInEmail(email);
+    for (let i = 0; i < 4; i++) {
+      await enterPin(el, otherPin(pin!));
+      await untilText(el, `Tries left: ${4 - i}.`);
+    }
+    await enterPin(el, otherPin(pin!));
+    await untilText(el, 'Too many wrong tries: this PIN no longer works. Send a new one.');
+    await expect(el).to.be.accessible();
+    // Even the right PIN is dead now.
+    await enterPin(el, pin!);
+    await until(() => !$<HTMLButtonElement>(el, 'form button').disabled);
+    expect(textOf(el)).to.contain('Too many wrong tries');
+
+    click(el, 'Send a new PIN');
+    await untilText(el, 'A new PIN is on its way.');
+    expect(textOf(el)).not.to.contain('Too many wrong tries');
+    expect($<HTMLInputElement>(el, '#pin').value).to.equal('');
+    expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('false');
+    expect(focused(el)).to.equal('#pin');
+    await expect(el).to.be.accessible();
+    const fresh = await lastSignInEmail(email);
+    expect(fresh.pin).to.match(/^\d{6}$/);
+    const login = oneEvent(el, 'service-profile-login');
+    await enterPin(el, fresh.pin!);
+    await login;
+  });
+
+  it('says when a PIN has expired (5 minutes on the service clock), and a new PIN works', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await requestPin(el, email);
+    const { pin } = await lastSignInEmail(email);
+    await dev('clock', { advance_s: 301 });
+    await enterPin(el, pin!);
+    await untilText(el, 'This PIN has expired. Send a new one.');
+    expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('true');
+    await expect(el).to.be.accessible();
+
+    const before = (await emailsTo(email)).length;
+    click(el, 'Send a new PIN');
+    await untilText(el, 'A new PIN is on its way.');
+    expect((await emailsTo(email)).length).to.equal(before + 1);
+    const login = oneEvent(el, 'service-profile-login');
+    await enterPin(el, (await lastSignInEmail(email)).pin!);
+    await login;
+  });
+
+  it('says when a PIN was used already (signed in, signed out, the same PIN again), and a new PIN works', async () => {
+    const email = await newParticipant();
+    // The same person opened the page twice: both wait for the PIN of the latest email.
+    const first = await settled(await mount());
+    const second = await settled(await mount());
+    await requestPin(second, email);
+    await requestPin(first, email);
+    const { pin } = await lastSignInEmail(email);
+    const login = oneEvent(first, 'service-profile-login');
+    await enterPin(first, pin!);
+    await login;
+    await first.updateComplete;
+    const logout = oneEvent(first, 'service-profile-logout');
+    click(first, 'Sign out');
+    await logout;
+
+    await enterPin(second, pin!);
+    await untilText(second, 'This PIN has been used already. Send a new one.');
+    await expect(second).to.be.accessible();
+    click(second, 'Send a new PIN');
+    await untilText(second, 'A new PIN is on its way.');
+    const again = oneEvent(second, 'service-profile-login');
+    await enterPin(second, (await lastSignInEmail(email)).pin!);
+    await again;
+  });
+
+  it('shows a stranger the same “check your email” step, and emails nobody', async () => {
+    const stranger = `stranger-${Date.now()}@example.org`;
+    const known = await newParticipant();
+    const a = await settled(await mount());
+    const b = await settled(await mount());
+    await requestPin(a, stranger);
+    await requestPin(b, known);
+    expect(textOf(a).replace(stranger, 'X')).to.equal(textOf(b).replace(known, 'X'));
+    expect(await emailsTo(stranger)).to.have.length(0);
+    await expect(a).to.be.accessible();
+  });
+
+  it('signs in through the emailed link and takes the key out of the address bar', async () => {
+    const email = await newParticipant('Katherine');
+    const asking = await settled(await mount());
+    await requestPin(asking, email);
+    const link = new URL((await lastSignInEmail(email)).link!);
+    const token = link.searchParams.get('key')!;
+    expect(token).to.match(/^ptok_/);
+    asking.remove();
+
+    const page = new URL(location.href);
+    page.searchParams.set('key', token);
+    history.replaceState(history.state, '', page);
+    const el = await mount();
+    const login = oneEvent(el, 'service-profile-login');
+    await settled(el);
+    expect((await login).detail.id).to.match(/^p_/);
+    expect(new URL(location.href).searchParams.has('key')).to.equal(false);
+    expect(location.href).not.to.contain(token);
+    // Other parameters of the page stay.
+    for (const [name, value] of new URL(link).searchParams) if (name !== 'key') expect(new URL(location.href).searchParams.get(name)).to.equal(value);
+    expect(textOf(el)).to.contain('Hello Katherine');
+    expect(storedToken()).to.equal(token);
+    await expect(el).to.be.accessible();
+  });
+
+  it('keeps the token in sessionStorage only, and a widget mounted later is signed in without asking', async () => {
+    const email = await newParticipant('Dorothy');
+    const el = await settled(await mount());
+    await signIn(el, email);
+    const token = storedToken()!;
+    expect(token).to.match(/^ptok_/);
+    expect(JSON.stringify(readSession(service.url, COMPANY)!.participant)).to.contain(email);
+    for (let i = 0; i < localStorage.length; i++) expect(localStorage.getItem(localStorage.key(i)!)).not.to.contain(token);
+    expect(location.href).not.to.contain(token);
+
+    const calls: string[] = [];
+    const later = await mount({ fetch: (input, init) => (calls.push(String(input)), fetch(input, init)) });
+    await settled(later);
+    expect(textOf(later)).to.contain('Hello Dorothy');
+    expect(has(later, '#email')).to.equal(false);
+    // One request: the signed-in first render.
+    expect(calls).to.have.length(1);
+    expect(calls[0]).to.contain('participant/me');
+    expect(focused(later)).to.equal(null);
+
+    // Signing out in one signs out both; the focus stays in the one that was used.
+    const logout = oneEvent(el, 'service-profile-logout');
+    click(el, 'Sign out');
+    await logout;
+    await until(() => has(later, '#email'), 'the second widget signed out');
+    await el.updateComplete;
+    expect(focused(el)).to.equal('Your account at Acme Academy');
+    expect(focused(later)).to.equal(null);
+  });
+
+  it('returns to the email step with a message when the service invalidated the token, and fires service-profile-logout', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await signIn(el, email);
+    await dev('tokens/invalidate', { email });
+    click(el, 'Edit details');
+    await el.updateComplete;
+    await type(el, 'phone', '+49 40 123456');
+    const logout = oneEvent(el, 'service-profile-logout');
+    submit(el);
+    await logout;
+    await el.updateComplete;
+    expect(textOf(el)).to.contain('You have been signed out. Sign in again to see your account.');
+    expect(has(el, '#email')).to.equal(true);
+    expect(focused(el)).to.equal('Your account at Acme Academy');
+    expect(storedToken()).to.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+
+  it('finds a stored token invalidated at the first render, and asks to sign in again', async () => {
+    const email = await newParticipant();
+    const first = await settled(await mount());
+    await signIn(first, email);
+    first.remove();
+    await dev('tokens/invalidate', { email });
+    const el = await mount();
+    const logout = oneEvent(el, 'service-profile-logout');
+    await settled(el);
+    await logout;
+    expect(textOf(el)).to.contain('You have been signed out.');
+    expect(storedToken()).to.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+
+  it('retries an unreachable service by itself, then offers a retry that recovers', async () => {
+    const flaky = flakyFetch(3);
+    const el = await mount({ fetch: flaky });
+    await settled(el, 'error');
+    expect(flaky.calls).to.have.length(3);
+    expect(el.errorCode).to.equal('network');
+    expect($(el, '[role=alert]').textContent).to.contain('could not be reached');
+    await expect(el).to.be.accessible();
+    click(el, 'Try again');
+    await settled(el);
+    expect(textOf(el)).to.contain('Your account at Acme Academy');
+    await until(() => focused(el) === 'Your account at Acme Academy', 'the focus on the heading');
+  });
+
+  it('edits the details: the service’s field errors beside their fields, contents kept, then saved', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await signIn(el, email);
+    click(el, 'Edit details');
+    await el.updateComplete;
+    for (const [id, label] of [
+      ['first_name', 'First name'],
+      ['last_name', 'Last name'],
+      ['email', 'Email'],
+      ['phone', 'Phone'],
+    ]) {
+      expect($(el, `label[for=${id}]`).textContent).to.equal(label);
+    }
+    expect($<HTMLInputElement>(el, '#email').value).to.equal(email);
+    await until(() => focused(el) === '#first_name', 'the focus in the form');
+    await expect(el).to.be.accessible();
+
+    await type(el, 'first_name', 'Mary W.');
+    await type(el, 'phone', 'call me maybe');
+    submit(el);
+    await until(() => has(el, '#phone-error'), 'the phone error');
+    const phone = $<HTMLInputElement>(el, '#phone');
+    expect(phone.getAttribute('aria-invalid')).to.equal('true');
+    expect(phone.getAttribute('aria-describedby')).to.equal('phone-error');
+    expect($(el, '#phone-error').textContent).to.contain('digits');
+    expect(focused(el)).to.equal('#phone');
+    expect(textOf(el)).to.contain('Please correct the highlighted fields.');
+    expect(phone.value).to.equal('call me maybe');
+    expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Mary W.');
+    await expect(el).to.be.accessible();
+
+    // Another participant's email is refused beside the email field.
+    await type(el, 'phone', '+1 (555) 010-0100');
+    await type(el, 'email', GRACE);
+    submit(el);
+    await until(() => has(el, '#email-error'), 'the email error');
+    expect($(el, '#email-error').textContent).to.contain('Another participant');
+    await expect(el).to.be.accessible();
+    expect(has(el, '#phone-error')).to.equal(false);
+    expect($<HTMLInputElement>(el, '#phone').value).to.equal('+1 (555) 010-0100');
+
+    await type(el, 'email', email);
+    submit(el);
+    await untilText(el, 'Your details are saved.');
+    const text = textOf(el);
+    expect(text).to.contain('Mary W. Jackson');
+    expect(text).to.contain('+1 (555) 010-0100');
+    expect(has(el, 'form')).to.equal(false);
+    expect(focused(el)).to.equal('#details');
+    expect(readSession(service.url, COMPANY)!.participant!.first_name).to.equal('Mary W.');
+    await expect(el).to.be.accessible();
+
+    // The service has them.
+    const answer = await (await me(storedToken()!)).json();
+    expect(answer.participant).to.include({ first_name: 'Mary W.', phone: '+1 (555) 010-0100' });
+  });
+
+  it('keeps the edited details when the service cannot be reached', async () => {
+    let down = false;
+    const keys: string[] = [];
+    const fetcher: typeof fetch = (input, init) => {
+      if (!String(input).includes('participant/profile')) return fetch(input, init);
+      keys.push(new Headers(init!.headers).get('Idempotency-Key')!);
+      return down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+    };
+    const email = await newParticipant();
+    const el = await settled(await mount({ fetch: fetcher }));
+    await signIn(el, email);
+    click(el, 'Edit details');
+    await el.updateComplete;
+    await type(el, 'last_name', 'Jackson-Smith');
+    down = true;
+    submit(el);
+    await untilText(el, 'Your entries are kept.');
+    expect(textOf(el)).to.contain('could not be reached');
+    expect($<HTMLInputElement>(el, '#last_name').value).to.equal('Jackson-Smith');
+    await expect(el).to.be.accessible();
+    expect(keys).to.have.length(3); // three attempts of one submission
+    down = false;
+    submit(el);
+    await untilText(el, 'Your details are saved.');
+    expect(textOf(el)).to.contain('Mary Jackson-Smith');
+    // The same submission again, under the same idempotency key.
+    expect(new Set(keys)).to.have.property('size', 1);
+  });
+
+  it('cancels an upcoming registration after a confirmation step; the seat goes to the waitlist', async () => {
+    const el = await settled(await mount());
+    await signIn(el, ADA);
+    click(el, 'Cancel my place');
+    await el.updateComplete;
+    const group = $(el, '[role=group]');
+    expect(group.getAttribute('aria-label')).to.equal('Cancel your place in TypeScript for teams?');
+    expect(focused(el)).to.equal('Yes, cancel');
+    await expect(el).to.be.accessible();
+
+    // Keeping it changes nothing, and the focus goes back to its button.
+    click(el, 'Keep my place');
+    await until(() => focused(el) === 'Cancel my place', 'the focus back on the button');
+    expect(has(el, '[role=group]')).to.equal(false);
+    expect($$(el, 'ul')[0]!.textContent).to.contain('TypeScript for teams');
+
+    click(el, 'Cancel my place');
+    await el.updateComplete;
+    const cancelled = oneEvent(el, 'service-registration-cancelled');
+    click(el, 'Yes, cancel');
+    const { detail } = await cancelled;
+    expect(detail).to.deep.equal({ id: 'reg_seed_ada_ts_1', course: 'crs_ts', class: 'cls_ts_1' });
+    await el.updateComplete;
+    expect(textOf(el)).to.contain('Your place in TypeScript for teams is cancelled.');
+    expect(textOf(el)).to.contain('No upcoming classes.');
+    expect(focused(el)).to.equal('#upcoming');
+    expect(textOf(el)).to.contain('Web accessibility in practice');
+    await expect(el).to.be.accessible();
+
+    // The seat went to Grace, first on the waitlist, and she was told.
+    const [promoted] = await emailsTo(GRACE);
+    expect(promoted!.subject).to.equal('Registration confirmed: TypeScript for teams');
+    const [told] = await emailsTo(ADA);
+    expect(told!.subject).to.equal('Registration cancelled: TypeScript for teams');
+    // And the service no longer lists it.
+    const answer = await (await me(storedToken()!)).json();
+    expect(answer.registrations.map((r: { id: string }) => r.id)).not.to.include('reg_seed_ada_ts_1');
+  });
+
+  it('shows a registration made in a registration widget on the same page without a reload', async () => {
+    const email = await newParticipant('Annie');
+    const wrapper = await fixture(html`<div>
+      <service-profile key=${keyOf('profile')} base-url=${service.url} locale="en"></service-profile>
+      <service-registration key=${keyOf('registration')} base-url=${service.url} locale="en" course="crs_open"></service-registration>
+    </div>`);
+    const profile = wrapper.querySelector('service-profile')!;
+    const registration = wrapper.querySelector('service-registration')!;
+    await settled(profile);
+    await settled(registration);
+    await signIn(profile, email);
+    expect(textOf(profile)).not.to.contain('Open day: meet the trainers');
+
+    click(registration, 'Register');
+    await registration.updateComplete;
+    // One sign-in for the page: the registration form knows who is signed in.
+    expect($<HTMLInputElement>(registration, '#first_name').value).to.equal('Annie');
+    expect($<HTMLInputElement>(registration, '#email').value).to.equal(email);
+    const consent = $<HTMLInputElement>(registration, '#consent');
+    consent.checked = true;
+    consent.dispatchEvent(new Event('change'));
+    await registration.updateComplete;
+    const created = oneEvent(registration, 'service-registration-created');
+    $<HTMLButtonElement>(registration, 'button[type=submit]').click();
+    await Promise.race([
+      created,
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`Not registered; the form says: ${textOf(registration)}`)), 5000)),
+    ]);
+    await untilText(profile, 'Open day: meet the trainers');
+    expect($$(profile, 'ul')[0]!.textContent).to.contain('Open day: meet the trainers');
+    await expect(profile).to.be.accessible();
+  });
+
+  it('signs out: fires service-profile-logout, forgets the token, and the service refuses it', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await signIn(el, email);
+    const token = storedToken()!;
+    expect((await me(token)).status).to.equal(200);
+    const logout = oneEvent(el, 'service-profile-logout');
+    click(el, 'Sign out');
+    await logout;
+    await el.updateComplete;
+    expect(has(el, '#email')).to.equal(true);
+    expect(textOf(el)).to.contain('Your account at Acme Academy');
+    expect(focused(el)).to.equal('Your account at Acme Academy');
+    expect(storedToken()).to.equal(undefined);
+    expect((await me(token)).status).to.equal(401);
+    await expect(el).to.be.accessible();
+  });
+
+  it('speaks German', async () => {
+    const email = await newParticipant('Lise');
+    const el = await settled(await mount({ locale: 'de' }));
+    expect(textOf(el)).to.contain('Ihr Konto bei Acme Academy');
+    expect($(el, 'label[for=email]').textContent).to.equal('E-Mail');
+    expect(buttonNamed(el, 'PIN senden')).not.to.equal(undefined);
+    await expect(el).to.be.accessible();
+    await requestPin(el, email);
+    expect(textOf(el)).to.contain('Sehen Sie in Ihre E-Mails');
+    const { pin } = await lastSignInEmail(email);
+    await enterPin(el, otherPin(pin!));
+    await untilText(el, 'Diese PIN stimmt nicht. Verbleibende Versuche: 4.');
+    await expect(el).to.be.accessible();
+    const login = oneEvent(el, 'service-profile-login');
+    await enterPin(el, pin!);
+    await login;
+    await el.updateComplete;
+    const text = textOf(el);
+    expect(text).to.contain('Hallo Lise');
+    expect(text).to.contain('Ihre Angaben');
+    expect(text).to.contain('Kommende Termine');
+    expect(text).to.contain('Vergangene Termine');
+    expect(buttonNamed(el, 'Abmelden')).not.to.equal(undefined);
+    expect(buttonNamed(el, 'Platz stornieren')).not.to.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+});
