@@ -95,6 +95,20 @@ export function registerParticipantApi(app: Hono<AppEnv>, deps: ServiceDeps): vo
           pin,
         });
       }).immediate();
+    } else {
+      // A stranger gets a PIN nobody knows, so that verifying answers exactly as for a participant
+      // (`pin-wrong`, then `pin-locked` or `pin-expired`) and tells nobody whether the email exists.
+      db.transaction(() => {
+        const now = clock.now();
+        db.prepare(
+          `UPDATE pins SET replaced_at = ? WHERE kind = 'participant' AND subject_id = '' AND company_id = ?
+           AND email = ? AND replaced_at IS NULL`,
+        ).run(now, key.company_id, email);
+        db.prepare(
+          `INSERT INTO pins (kind, subject_id, email, company_id, pin_hash, expires_at)
+           VALUES ('participant', '', ?, ?, ?, ?)`,
+        ).run(email, key.company_id, sha256Hex(randomToken('decoy')), now + PIN_TTL_MS);
+      }).immediate();
     }
     return sendJson(
       {

@@ -245,6 +245,29 @@ describe('POST /participant/verify', () => {
     }
   });
 
+  test('after a login, guessing for a stranger answers exactly as for a participant', async () => {
+    await login(ADA);
+    await login(STRANGER);
+    const wrong = otherPin(await lastPin(ADA));
+    for (const left of [4, 3, 2, 1]) {
+      const [known, unknown] = [await verify(ADA, wrong), await verify(STRANGER, wrong)];
+      assert.equal(unknown.status, known.status);
+      assert.deepEqual(unknown.body, known.body);
+      assert.equal(unknown.body.error.attempts_left, left);
+    }
+    const [known, unknown] = [await verify(ADA, wrong), await verify(STRANGER, wrong)];
+    assert.deepEqual([unknown.status, unknown.body], [known.status, known.body]);
+    assert.equal(unknown.body.error.code, 'pin-locked');
+    // Expiry too: the stranger's PIN dies on the same clock.
+    await login(ADA);
+    await login(STRANGER);
+    await advance(301);
+    const [late, lateUnknown] = [await verify(ADA, wrong), await verify(STRANGER, wrong)];
+    assert.deepEqual([lateUnknown.status, lateUnknown.body], [late.status, late.body]);
+    assert.equal(lateUnknown.body.error.code, 'pin-expired');
+    assert.equal((await emailsTo(STRANGER)).length, 0);
+  });
+
   test('the PIN must be six digits as a string', async () => {
     for (const pin of ['12345', '1234567', 'abcdef', 123456, null]) {
       const res = await verify(ADA, pin);

@@ -1,6 +1,6 @@
 import type { en } from './profile-account.ts';
 
-/** The signed-in view's words in German, a chunk of its own (see loadWords()). */
+/** The signed-in view's words in German, a chunk of its own . */
 const de: typeof en = {
   hello: 'Hallo {name}',
   logout: 'Abmelden',

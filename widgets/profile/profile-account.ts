@@ -4,7 +4,7 @@
  */
 import { html, nothing } from 'lit';
 import { formatDateRange } from '../shared/format.ts';
-import type { Locale } from '../shared/i18n.ts';
+import { translator } from '../shared/i18n.ts';
 import { writeSession, type Participant } from '../shared/session.ts';
 import { fire, type ProfileData, type ProfileRegistration, type ServiceProfile } from './profile.ts';
 
@@ -34,19 +34,10 @@ export const en = {
   cancelled: 'Your place in {course} is cancelled.',
 };
 
-let de: typeof en | undefined;
+const t = translator(en, { de: () => import('./profile-account.de.ts') });
 
-/**
- * Loads the view's German words; the element waits for them with this chunk, so the view never
- * flashes English. Not the shared translator(): its load() skips a second set of words for a
- * locale whose shared words are already in (profile.de.ts), so these would never arrive.
- */
-export const loadWords = async (locale: Locale) => {
-  if (locale == 'de') de ??= await import('./profile-account.de.ts').then((m) => m.default, () => undefined);
-};
-
-const t = (locale: Locale, key: keyof typeof en, params: Record<string, string> = {}) =>
-  ((locale == 'de' && de) || en)[key].replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
+/** Loads the view's words with the chunk, so the view never flashes English. */
+export const loadWords = t.load;
 
 const logout = async (host: ServiceProfile) => {
   await host._send(() => host._call('participant/logout', { body: {}, token: host._data.token }).catch(() => null));

@@ -281,7 +281,10 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   #choose(course: Course, cls: ClassInfo) {
     // One sign-in for the page: a signed-in participant fills an untouched form.
     const who = this.#participant();
-    if (who && !this._values.email) this._values = { ...this._values, ...who, phone: who.phone ?? '' };
+    if (who && !this._values.email) {
+      const { first_name, last_name, email, phone } = who;
+      this._values = { ...this._values, first_name, last_name, email, phone: phone ?? '' };
+    }
     this._selected = { course, cls };
     this._formError = '';
     this._fieldErrors = {};

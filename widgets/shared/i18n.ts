@@ -47,7 +47,8 @@ export const translator = <K extends string>(
   t.load = async (locale: Locale) => {
     if (locale === 'en' || words[locale]) return;
     try {
-      shared[locale] ??= words[locale] = (await others[locale]()).default;
+      words[locale] = (await others[locale]()).default;
+      shared[locale] ??= words[locale];
     } catch {
       // English it is.
     }
