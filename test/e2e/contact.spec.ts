@@ -1,4 +1,4 @@
-import { expect, serviceJson, SITE, test } from './support.ts';
+import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {
   emails: { to: string; subject: string; text: string }[];
@@ -39,4 +39,35 @@ test('a visitor writes to the company by keyboard alone; the company is notified
   const notifications = outbox.emails.filter((m) => m.text.includes(email));
   expect(notifications).toHaveLength(1);
   expect(notifications[0]!.text).toContain('Is there a discount for students');
+});
+
+test('a form sent too fast is kept and refused; the service going away keeps it too; a double click sends it once', async ({ watched: page }) => {
+  await page.goto(`${SITE}/contact.html`);
+  const widget = page.locator('service-contact');
+  const email = `contact-twice-${Date.now()}@example.org`;
+  await widget.getByLabel('Name').fill('Grace Hopper');
+  await widget.getByLabel('Email').fill(email);
+  await widget.getByLabel('Topic').selectOption('Programmes');
+  await widget.getByRole('textbox', { name: /Message/ }).fill('Could you send me the dates for next spring?');
+  await widget.getByRole('checkbox').check();
+  const send = widget.getByRole('button', { name: 'Send message' });
+
+  // Sooner than the minimum fill time: the service refuses it as a bot's, and nothing is lost.
+  await send.click();
+  await expect(widget.getByRole('alert')).toContainText('check your message and send it again');
+  await expect(widget.getByRole('textbox', { name: /Message/ })).toHaveValue('Could you send me the dates for next spring?');
+
+  // The service cannot be reached: the widget says so and keeps everything.
+  await serviceJson('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advance_s":5}' });
+  await page.route(`${SERVICE}/widget-api/**`, (route) => route.abort('connectionrefused'));
+  await send.click();
+  await expect(widget).toContainText('could not be reached');
+  await expect(widget.getByLabel('Email')).toHaveValue(email);
+  await page.unroute(`${SERVICE}/widget-api/**`);
+
+  // Back: a double click sends one message, and the company hears of it once.
+  await send.dblclick();
+  await expect(widget.getByRole('heading', { name: 'Thank you — your message has been sent.' })).toBeVisible();
+  const outbox = await serviceJson<Outbox>('/dev/outbox');
+  expect(outbox.emails.filter((m) => m.text.includes(email))).toHaveLength(1);
 });

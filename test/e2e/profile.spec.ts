@@ -1,4 +1,5 @@
-import { expect, serviceJson, SITE, test } from './support.ts';
+import type { Locator, Page } from '@playwright/test';
+import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {
   emails: { to: string; subject: string; text: string; link: string | null; pin: string | null }[];
@@ -53,4 +54,121 @@ test('the emailed link signs in and leaves no key in the address bar', async ({ 
   await expect(profile.getByRole('heading', { name: 'Hello Grace' })).toBeVisible();
   expect(page.url()).toBe(`${SITE}/account.html`);
   expect(await page.evaluate(() => location.search)).toBe('');
+});
+
+/** A new participant (a registration makes one), signed in on the account page through the emailed link. */
+const signedInNewParticipant = async (page: Page) => {
+  const email = `e2e-profile-${Date.now()}@example.org`;
+  const post = (path: string, body: object) =>
+    fetch(`${SERVICE}/widget-api/v1/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: SITE, 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify(body),
+    });
+  const registered = await post('registrations?key=wk_demo_registration', {
+    class_id: 'cls_data_2', first_name: 'Mary', last_name: 'Jackson', email, consent: true,
+  });
+  expect(registered.status).toBe(201);
+  expect((await post('participant/login?key=wk_demo_profile', { email, return_url: `${SITE}/account.html` })).status).toBe(202);
+  await page.goto((await latestEmailTo(email)).link!);
+  await expect(page.locator('service-profile').getByRole('heading', { name: 'Hello Mary' })).toBeVisible();
+  return email;
+};
+
+/** Presses Tab until `target` has the focus, as a keyboard user would. */
+const tabTo = async (page: Page, target: Locator) => {
+  for (let i = 0; i < 40 && !(await target.evaluate((el) => el.matches(':focus'))); i++) await page.keyboard.press('Tab');
+  await expect(target).toBeFocused();
+};
+
+const nextEvent = (page: Page, name: string) =>
+  page.evaluate(
+    (type) => new Promise((resolve) => document.addEventListener(type, (e) => resolve((e as CustomEvent).detail ?? null), { once: true })),
+    name,
+  );
+
+test('a participant edits her details, cancels a place and signs out, by keyboard alone', async ({ watched: page }) => {
+  const email = await signedInNewParticipant(page);
+  const profile = page.locator('service-profile');
+  const token = await page.evaluate(() => JSON.stringify(sessionStorage).match(/ptok_[\w-]+/)![0]);
+
+  // Edit details: a wrong phone is refused beside its field, then the fix is saved.
+  await tabTo(page, profile.getByRole('button', { name: 'Edit details' }));
+  await page.keyboard.press('Enter');
+  await expect(profile.getByLabel('First name')).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('Mary W.');
+  await tabTo(page, profile.getByLabel('Phone'));
+  await page.keyboard.type('call me maybe');
+  await page.keyboard.press('Enter');
+  await expect(profile.getByLabel('Phone')).toBeFocused();
+  await expect(profile.getByLabel('Phone')).toHaveAttribute('aria-invalid', 'true');
+  await expect(profile.getByLabel('First name')).toHaveValue('Mary W.');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('+1 555 010 0100');
+  await page.keyboard.press('Enter');
+  await expect(profile.getByText('Your details are saved.')).toBeVisible();
+  await expect(profile).toContainText('Mary W. Jackson');
+  await expect(profile).toContainText('+1 555 010 0100');
+
+  // Cancel a place: a confirmation step, then the place is gone, here and in the service.
+  await tabTo(page, profile.getByRole('button', { name: 'Cancel my place' }));
+  await page.keyboard.press('Enter');
+  await expect(profile.getByRole('button', { name: 'Yes, cancel' })).toBeFocused();
+  const cancelled = nextEvent(page, 'service-registration-cancelled');
+  await page.keyboard.press('Enter');
+  expect(await cancelled).toMatchObject({ course: 'crs_data', class: 'cls_data_2' });
+  await expect(profile).toContainText('No upcoming classes.');
+  const outbox = await serviceJson<Outbox>(`/dev/outbox?to=${encodeURIComponent(email)}`);
+  expect(outbox.emails.map((m) => m.subject)).toContain('Registration cancelled: Data literacy basics');
+
+  // Sign out: back to the email step, the token forgotten and refused by the service.
+  const logout = nextEvent(page, 'service-profile-logout');
+  await tabTo(page, profile.getByRole('button', { name: 'Sign out' }));
+  await page.keyboard.press('Enter');
+  await logout;
+  await expect(profile.getByLabel('Email')).toBeVisible();
+  expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('ptok_');
+  const me = await fetch(`${SERVICE}/widget-api/v1/participant/me?key=wk_demo_profile`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: SITE, 'X-Service-Token': token },
+    body: '{}',
+  });
+  expect(me.status).toBe(401);
+});
+
+test('a wrong PIN says so and keeps the step; an unreachable service offers a retry that recovers; an invalidated token asks to sign in again', async ({
+  watched: page,
+}) => {
+  await page.goto(`${SITE}/account.html`);
+  const profile = page.locator('service-profile');
+  await profile.getByLabel('Email').fill('ada@example.org');
+  await profile.getByLabel('Email').press('Enter');
+  await expect(profile.getByLabel('PIN')).toBeFocused();
+  const { pin } = await latestEmailTo('ada@example.org');
+  await page.keyboard.type(pin === '000000' ? '111111' : '000000');
+  await page.keyboard.press('Enter');
+  await expect(profile.getByRole('status')).toHaveText('That PIN is not right. Tries left: 4.');
+  await expect(profile.getByLabel('PIN')).toHaveAttribute('aria-invalid', 'true');
+
+  // The service goes away: the widget says so, and its retry works once it is back.
+  await page.route(`${SERVICE}/widget-api/**`, (route) => route.abort('connectionrefused'));
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(pin!);
+  await page.keyboard.press('Enter');
+  await expect(profile).toContainText('could not be reached');
+  await expect(profile.getByLabel('PIN')).toHaveValue(pin!);
+  await page.unroute(`${SERVICE}/widget-api/**`);
+  await page.keyboard.press('Enter');
+  await expect(profile.getByRole('heading', { name: 'Hello Ada' })).toBeVisible();
+
+  // The service invalidates every token of Ada: the next call returns to the email step, saying why.
+  await serviceJson('/dev/tokens/invalidate', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":"ada@example.org"}' });
+  const logout = nextEvent(page, 'service-profile-logout');
+  await profile.getByRole('button', { name: 'Edit details' }).press('Enter');
+  await profile.getByLabel('Phone').press('Enter');
+  await logout;
+  await expect(profile.getByLabel('Email')).toBeVisible();
+  await expect(profile).toContainText('You have been signed out. Sign in again to see your account.');
+  expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('ptok_');
 });
