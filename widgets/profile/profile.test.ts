@@ -306,21 +306,18 @@ describe('service-profile', () => {
     await login;
   });
 
-  it('says when a PIN was used already (signed in, signed out, the same PIN again), and a new PIN works', async () => {
+  it('says when a PIN was used already (in another tab), and a new PIN works', async () => {
     const email = await newParticipant();
-    // The same person opened the page twice: both wait for the PIN of the latest email.
-    const first = await settled(await mount());
     const second = await settled(await mount());
     await requestPin(second, email);
-    await requestPin(first, email);
     const { pin } = await lastSignInEmail(email);
-    const login = oneEvent(first, 'service-profile-login');
-    await enterPin(first, pin!);
-    await login;
-    await first.updateComplete;
-    const logout = oneEvent(first, 'service-profile-logout');
-    click(first, 'Sign out');
-    await logout;
+    // Another tab (its own sessionStorage) signed in with this PIN.
+    const elsewhere = await fetch(`${service.url}widget-api/v1/participant/verify?key=${keyOf('profile')}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, pin }),
+    });
+    expect(elsewhere.status).to.equal(200);
 
     await enterPin(second, pin!);
     await untilText(second, 'This PIN has been used already. Send a new one.');
@@ -397,6 +394,70 @@ describe('service-profile', () => {
     await el.updateComplete;
     expect(focused(el)).to.equal('Your account at Acme Academy');
     expect(focused(later)).to.equal(null);
+  });
+
+  it('follows a sign-in made in another profile widget on the page, without taking the focus', async () => {
+    const email = await newParticipant('Hedy');
+    const [el, other] = [await settled(await mount()), await settled(await mount())];
+    await signIn(el, email);
+    await untilText(other, 'Hello Hedy');
+    expect(focused(other)).to.equal(null);
+    expect(has(other, '#email')).to.equal(false);
+    await expect(other).to.be.accessible();
+  });
+
+  it('keeps a session that works when the page is opened again through an old emailed link', async () => {
+    const email = await newParticipant('Joan');
+    const first = await settled(await mount());
+    await signIn(first, email);
+    const token = storedToken()!;
+    first.remove();
+    const page = new URL(location.href);
+    page.searchParams.set('key', 'ptok_an_old_link_logged_out_long_ago');
+    history.replaceState(history.state, '', page);
+    const el = await settled(await mount());
+    expect(textOf(el)).to.contain('Hello Joan');
+    expect(textOf(el)).not.to.contain('signed out');
+    expect(storedToken()).to.equal(token);
+    expect(new URL(location.href).searchParams.has('key')).to.equal(false);
+  });
+
+  it('keeps the PIN’s sign-in when the account cannot be fetched right after it, and finishes it on the next try', async () => {
+    const email = await newParticipant('Radia');
+    let down = false;
+    const calls: string[] = [];
+    const fetcher: typeof fetch = (input, init) => {
+      calls.push(String(input).replace(/\?.*/, '').split('/').pop()!);
+      return down && String(input).includes('participant/me') ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+    };
+    const el = await settled(await mount({ fetch: fetcher }));
+    await requestPin(el, email);
+    const { pin } = await lastSignInEmail(email);
+    down = true;
+    await enterPin(el, pin!);
+    await untilText(el, 'could not be reached');
+    expect(has(el, '#pin')).to.equal(true);
+    await expect(el).to.be.accessible();
+    down = false;
+    const login = oneEvent(el, 'service-profile-login');
+    submit(el);
+    await login;
+    await el.updateComplete;
+    expect(textOf(el)).to.contain('Hello Radia');
+    // The PIN was spent once: the second try used its token.
+    expect(calls.filter((c) => c === 'verify')).to.have.length(1);
+  });
+
+  it('clears a field’s error as soon as it is being corrected', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await requestPin(el, email);
+    await enterPin(el, otherPin((await lastSignInEmail(email)).pin!));
+    await until(() => $(el, '#pin').getAttribute('aria-invalid') === 'true', 'the PIN marked wrong');
+    await type(el, 'pin', '1');
+    expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('false');
+    // The message stays until the next try: it says how many tries are left.
+    expect(textOf(el)).to.contain('Tries left: 4.');
   });
 
   it('returns to the email step with a message when the service invalidated the token, and fires service-profile-logout', async () => {

@@ -134,17 +134,21 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       url.searchParams.delete('key');
       history.replaceState(history.state, '', url);
     }
-    const token = linkToken ?? readSession(this._base, companyOf(this._base, this.key))?.token;
-    if (token) {
+    const stored = readSession(this._base, companyOf(this._base, this.key))?.token;
+    // An old emailed link must not end a session that still works: the stored token is tried next.
+    let refused;
+    for (const token of new Set([linkToken, stored])) {
+      if (!token) continue;
       try {
         const data = await this.#me(token, signal);
-        if (linkToken) fire(this, 'service-profile-login', { id: data.participant!.id });
+        if (token == linkToken) fire(this, 'service-profile-login', { id: data.participant!.id });
         return data;
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 401)) throw error;
-        this._signedOut('invalid-token');
+        refused = 1;
       }
     }
+    if (refused) this._signedOut('invalid-token');
     const data = (await this.api.request('widget', { params: { type: 'profile' }, signal })) as ProfileData;
     sessionStorage.setItem(`service-widgets:company:${this._base}:${this.key}`, data.widget.company.id);
     return data;
@@ -185,13 +189,23 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     }
   };
 
-  #sessionChanged = (event: Event) => {
-    const { company, session } = (event as CustomEvent).detail;
-    if (!session && this.data?.token && company === this.data.widget.company.id) {
-      this.data = { widget: this.data.widget };
-      // Signed out in another widget: the focus stays where the visitor is.
-      this.#view = '';
+  #sessionChanged = async (event: Event) => {
+    const { baseUrl, company, session } = (event as CustomEvent).detail;
+    const token = session?.token;
+    const data = this.data;
+    if (baseUrl != this._base || !data || company != data.widget.company.id || token == data.token || (token && token == this.#pending)) return;
+    // Signed in or out in another widget: follow, and the focus stays where the visitor is.
+    this.#view = '';
+    this._pinSent = false;
+    this._message = '';
+    if (!token) return void (this.data = { widget: data.widget });
+    this.#pending = token;
+    try {
+      this.data = await this.#me(token);
+    } catch (error) {
+      this.#failed(error);
     }
+    this.#pending = undefined;
   };
 
   /** @internal Ends the session here and everywhere on the page, with a message saying why. */
@@ -200,6 +214,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     const wasIn = !!this.data?.token;
     if (this.data) this.data = { widget: this.data.widget };
     writeSession(this._base, company);
+    this.#pending = undefined;
     this._message = code && t(this.resolvedLocale, code as keyof typeof en);
     this._pinSent = this._editing = false;
     if (wasIn || code) fire(this, 'service-profile-logout', {});
@@ -246,6 +261,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
 
   #requestPin = async (event?: Event) => {
     event?.preventDefault();
+    this.#pending = undefined;
     const returnUrl = new URL(location.href);
     returnUrl.hash = '';
     const sent = await this._send(() =>
@@ -265,17 +281,22 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   #verify = async (event: Event) => {
     event.preventDefault();
     const pin = (this.renderRoot.querySelector<HTMLInputElement>('#pin')!.value.match(/\d/g) ?? []).join('');
-    const answer = await this._send<{ token: string }>(() =>
-      this.api.request('participant/verify', { body: { email: this._email, pin } }),
-    );
-    if (!answer) return;
-    const data = await this._send<ProfileData>(() => this.#me(answer.token));
+    // A PIN works once: when the account could not be fetched after it, the next try uses its token.
+    const token = (this.#pending ??= (
+      await this._send<{ token: string }>(() => this.api.request('participant/verify', { body: { email: this._email, pin } }))
+    )?.token);
+    if (!token) return;
+    const data = await this._send<ProfileData>(() => this.#me(token));
     if (data) {
       this.data = data;
       this._pinSent = false;
+      this.#pending = undefined;
       fire(this, 'service-profile-login', { id: data.participant!.id });
     }
   };
+
+  /** A token being turned into the signed-in view (after the PIN, or from another widget's sign-in). */
+  #pending?: string;
 
   #view = '';
 
@@ -327,7 +348,10 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
         inputmode=${name === 'pin' ? 'numeric' : nothing}
         aria-invalid=${error != null ? 'true' : 'false'}
         aria-describedby=${error ? `${name}-error` : nothing}
-        @input=${(e: Event) => name === 'email' && !this.data?.token && (this._email = (e.target as HTMLInputElement).value.trim())}
+        @input=${(e: Event) => {
+          if (error != null) this._errors = { ...this._errors, [name]: undefined };
+          if (name == 'email' && !this.data?.token) this._email = (e.target as HTMLInputElement).value.trim();
+        }}
       />
       ${error ? html`<p class="error" id="${name}-error">${error}</p>` : nothing}
     </div>`;
