@@ -57,3 +57,33 @@ test('diagnose() on a real page', async ({ watched: page }) => {
   const rows = await page.evaluate(() => window.ServiceWidgets!.diagnose().map(({ element, ...row }) => row));
   expect(rows).toEqual([{ type: 'registration', version: 'v1', state: 'ready', error: '' }]);
 });
+
+test('network: the widget’s code cannot be fetched; the owner’s link stays and the message says what to do', async ({ watched: page }) => {
+  page.expectConsoleErrors(1);
+  await page.route(`${SERVICE}/widgets/chunks/**`, (route) => route.abort('connectionrefused'));
+  await page.goto(`${SITE}/registration.html`);
+  const div = page.locator('div[data-service-widget]');
+  await expect(div).toHaveAttribute('data-service-error', 'network');
+  await expect(div).toHaveAttribute('data-service-state', 'error');
+  await expect(div.getByRole('alert')).toContainText('Check your connection and reload the page.');
+  await expect(div.getByRole('link', { name: 'See our programmes on the booking page' })).toBeVisible();
+  expect(page.consoleErrors[0]).toContain('Could not load the registration widget');
+});
+
+test('network: the service cannot be reached; the widget offers a retry that recovers, and the div follows', async ({ watched: page }) => {
+  page.expectConsoleErrors(1);
+  await page.route(`${SERVICE}/widget-api/**`, (route) => route.abort('connectionrefused'));
+  await page.goto(`${SITE}/registration.html`);
+  const div = page.locator('div[data-service-widget]');
+  await expect(div).toHaveAttribute('data-service-error', 'network');
+  await expect(div.getByRole('link', { name: 'See our programmes on the booking page' })).toBeVisible();
+  const widget = div.locator('service-registration');
+  await expect(widget.getByRole('alert')).toContainText('could not be reached');
+  await expect.poll(() => page.consoleErrors.join()).toContain('could not be reached');
+  await page.unroute(`${SERVICE}/widget-api/**`);
+  await widget.getByRole('button', { name: 'Try again' }).click();
+  await expect(div).toHaveAttribute('data-service-state', 'ready');
+  expect(await div.getAttribute('data-service-error')).toBeNull();
+  await expect(widget.getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
+  await expect(div.getByRole('link', { name: 'See our programmes on the booking page' })).toHaveCount(0);
+});
