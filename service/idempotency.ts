@@ -3,10 +3,13 @@
  * answer; the same key with the same body gets that answer again (replayed), with another body
  * 409 `idempotency-key-reused`. Lookup, `create` and the stored answer share one
  * `BEGIN IMMEDIATE` transaction, so concurrent retries cannot both create. Failed attempts store
- * nothing: a retry after a 4xx runs again.
+ * nothing: a retry after a 4xx runs again. A key is remembered for `IDEMPOTENCY_TTL_MS` of the
+ * service clock (a day, far longer than any client retries), then forgotten, so the table stays small.
  */
 import type { Db } from './db.ts';
 import { ApiError } from './errors.ts';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface IdempotentResult {
   status: number;
@@ -25,6 +28,7 @@ export function runIdempotent(
   },
 ): IdempotentResult {
   const tx = db.transaction((): IdempotentResult => {
+    db.prepare('DELETE FROM idempotency WHERE created_at <= ?').run(opts.now - IDEMPOTENCY_TTL_MS);
     const stored = db
       .prepare('SELECT request_hash, response FROM idempotency WHERE scope = ? AND key = ?')
       .get(opts.scope, opts.key) as { request_hash: string; response: string } | undefined;

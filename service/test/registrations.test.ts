@@ -328,6 +328,18 @@ describe('idempotency', () => {
     assert.equal(globex.status, 201);
   });
 
+  test('a key is remembered for a day of the service clock, then forgotten', async () => {
+    const idem = uniqueKey();
+    assert.equal((await register(registrationBody({ email: 'day-one@example.org' }), idem)).status, 201);
+    const advance = (seconds: number) =>
+      svc.fetch('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_s: seconds }) });
+    await advance(24 * 3600 - 60);
+    assert.equal((await register(registrationBody({ email: 'day-two@example.org' }), idem)).status, 409);
+    await advance(61);
+    assert.equal((await register(registrationBody({ email: 'day-two@example.org' }), idem)).status, 201);
+    assert.equal(svc.count('SELECT count(*) FROM idempotency WHERE key = ?', idem), 1);
+  });
+
   test('a refused attempt stores nothing: the retry with the same key runs again', async () => {
     const idem = uniqueKey();
     const bad = await register(registrationBody({ consent: false }), idem);
