@@ -260,6 +260,26 @@ describe('service-contact', () => {
     expect(el.shadowRoot!.querySelector('#message-error')).to.equal(null);
   });
 
+  it('reads well on a dark page: the form, its field errors and the confirmation keep their contrast', async () => {
+    const page = await fixture<HTMLElement>(html`<div>
+      <service-contact key=${keyOf('contact')} base-url=${service.url} locale="en"></service-contact>
+    </div>`);
+    page.style.cssText = 'background: #1e1e1e; color: #eeeeee; padding: 1rem';
+    const el = await settled(page.querySelector('service-contact')!);
+    await expect(page).to.be.accessible();
+    await ageFormToken();
+    await fill(el, complete({ message: 'Too short' }));
+    submit(el);
+    await until(() => !!el.shadowRoot!.querySelector('#message-error'));
+    await expect(page).to.be.accessible();
+    await fill(el, { message: 'Now it is long enough to be sent.' });
+    const sent = oneEvent(el, 'service-contact-sent');
+    submit(el);
+    await sent;
+    await el.updateComplete;
+    await expect(page).to.be.accessible();
+  });
+
   it('says when the form was sent too fast, and keeps it', async () => {
     const el = await settled(await mount());
     const values = complete();

@@ -54,15 +54,6 @@ export const profileStyles = css`
   .card button {
     justify-self: start;
   }
-  .link {
-    min-height: auto;
-    padding: 0;
-    border: 0;
-    background: none;
-    color: var(--_accent);
-    text-decoration: underline;
-    font-weight: 400;
-  }
   .skeleton {
     height: 6rem;
   }

@@ -685,6 +685,25 @@ describe('service-profile', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('reads well on a dark page: links, errors and the signed-in view keep their contrast', async () => {
+    const email = await newParticipant('Ida');
+    const page = await fixture<HTMLElement>(html`<div class="dark">
+      <service-profile key=${keyOf('profile')} base-url=${service.url} locale="en"></service-profile>
+    </div>`);
+    page.style.cssText = 'background: #1e1e1e; color: #eeeeee; padding: 1rem';
+    const el = page.querySelector('service-profile')!;
+    await settled(el);
+    await requestPin(el, email);
+    await enterPin(el, otherPin((await lastSignInEmail(email)).pin!));
+    await untilText(el, 'Tries left: 4.');
+    await expect(page).to.be.accessible();
+    const login = oneEvent(el, 'service-profile-login');
+    await enterPin(el, (await lastSignInEmail(email)).pin!);
+    await login;
+    await el.updateComplete;
+    await expect(page).to.be.accessible();
+  });
+
   it('speaks German', async () => {
     const email = await newParticipant('Lise');
     const el = await settled(await mount({ locale: 'de' }));

@@ -64,15 +64,6 @@ export const registrationStyles = css`
   .low {
     color: var(--_danger);
   }
-  .link {
-    min-height: auto;
-    padding: 0;
-    border: 0;
-    background: none;
-    color: var(--_accent);
-    text-decoration: underline;
-    font-weight: 400;
-  }
   .consent {
     display: flex;
     gap: 0.5rem;

@@ -271,6 +271,30 @@ describe('service-registration', () => {
     expect(el.shadowRoot!.querySelector('#email-error')).to.equal(null);
   });
 
+  it('reads well on a dark page: seats, links, buttons and field errors keep their contrast', async () => {
+    const page = await fixture<HTMLElement>(html`<div>
+      <service-registration key=${keyOf('registration')} base-url=${service.url} locale="en"></service-registration>
+    </div>`);
+    page.style.cssText = 'background: #1e1e1e; color: #eeeeee; padding: 1rem';
+    const el = await settled(page.querySelector('service-registration')!);
+    await expect(page).to.be.accessible();
+    await choose(el, 'Open day: meet the trainers');
+    const email = uniqueEmail();
+    await fill(el, { first_name: 'Grace', last_name: 'Hopper', email, consent: true });
+    const created = oneEvent(el, 'service-registration-created');
+    submit(el);
+    await created;
+    await el.updateComplete;
+    await expect(page).to.be.accessible();
+    buttonNamed(el, 'Back to all programmes')[0]!.click();
+    await el.updateComplete;
+    await choose(el, 'Open day: meet the trainers');
+    await fill(el, { first_name: 'Grace', last_name: 'Hopper', email, consent: true });
+    submit(el);
+    await until(() => !!el.shadowRoot!.querySelector('#email-error'));
+    await expect(page).to.be.accessible();
+  });
+
   it('joins the waitlist of a full class', async () => {
     const el = await settled(await mount(keyOf('registration'), { course: 'crs_ts' }));
     await choose(el, 'TypeScript for teams', 'Join waitlist');

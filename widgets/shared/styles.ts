@@ -3,13 +3,16 @@ import { css } from 'lit';
 /**
  * Styles shared by every widget. A widget inherits the host page's font and text colour and draws
  * its surfaces from `currentColor`, so it sits in light and dark pages alike. The few public custom
- * properties (`--service-*`) feed private ones (`--_*`).
+ * properties (`--service-*`) feed private ones (`--_*`). Text and focus rings in the default accent
+ * and danger colours are mixed with the page's text colour: darker on light pages, lighter on dark
+ * ones, so they keep their contrast on both (a colour the site owner sets is used as it is).
  */
 export const baseStyles = css`
   :host {
     --_accent: var(--service-accent, #1d4ed8);
+    --_link: var(--service-accent, color-mix(in srgb, #1d4ed8 60%, currentColor));
     --_border: var(--service-border, #767d89);
-    --_danger: var(--service-danger, #b3261e);
+    --_danger: var(--service-danger, color-mix(in srgb, #b3261e 60%, currentColor));
     --_radius: var(--service-radius, 8px);
     --_subtle: color-mix(in srgb, currentColor 7%, transparent);
     display: block;
@@ -44,14 +47,23 @@ export const baseStyles = css`
   }
   .secondary {
     background: none;
-    color: var(--_accent);
+    color: var(--_link);
+  }
+  .link {
+    min-height: auto;
+    padding: 0;
+    border: 0;
+    background: none;
+    color: var(--_link);
+    text-decoration: underline;
+    font-weight: 400;
   }
   button:disabled {
     cursor: progress;
     opacity: 0.7;
   }
   :focus-visible {
-    outline: 3px solid var(--_accent);
+    outline: 3px solid var(--_link);
     outline-offset: 2px;
   }
   .visually-hidden {
