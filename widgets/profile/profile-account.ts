@@ -6,7 +6,7 @@ import { html, nothing } from 'lit';
 import { formatDateRange } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import { writeSession, type Participant } from '../shared/session.ts';
-import { fire, type ProfileData, type ProfileRegistration, type ServiceProfile } from './profile.ts';
+import type { ProfileData, ProfileRegistration, ServiceProfile } from './profile.ts';
 
 /** The signed-in view's words; German is in profile-account.de.ts. */
 export const en = {
@@ -86,7 +86,7 @@ async function cancel(host: ServiceProfile, registration: ProfileRegistration) {
   host._data = { ...host._data, registrations: host._data.registrations!.filter((r) => r.id !== registration.id) };
   host._message = t(host.resolvedLocale, 'cancelled', { course: registration.course.title });
   await focus(host, '#upcoming');
-  fire(host, 'service-registration-cancelled', { id: registration.id, course: registration.course.id, class: registration.class.id });
+  host._fire('service-registration-cancelled', { id: registration.id, course: registration.course.id, class: registration.class.id });
 }
 
 /** Asks before cancelling (`id`), or keeps the place (`''`) with the focus back on its button. */

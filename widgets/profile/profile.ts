@@ -29,11 +29,6 @@ export interface ProfileData {
   token?: string;
 }
 
-
-/** Fired on the widget; all bubble and are composed. */
-export const fire = (el: HTMLElement, name: string, detail: object) =>
-  el.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-
 /** The sign-in's words; German is in profile.de.ts. The signed-in view's are in its own chunk. */
 export const en = {
   heading: 'Your account at {company}',
@@ -112,6 +107,10 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   set _data(data: ProfileData) {
     this.data = data;
   }
+  /** @internal Fires one of the widget's events; all bubble and are composed. */
+  _fire(name: string, detail: object) {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
   /** @internal */
   _call(path: string, options: Parameters<ServiceElement['api']['request']>[1]) {
     return this.api.request(path, options);
@@ -141,7 +140,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       if (!token) continue;
       try {
         const data = await this.#me(token, signal);
-        if (token == linkToken) fire(this, 'service-profile-login', { id: data.participant!.id });
+        if (token == linkToken) this._fire('service-profile-login', { id: data.participant!.id });
         return data;
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 401)) throw error;
@@ -217,7 +216,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     this.#pending = undefined;
     this._message = code && t(this.resolvedLocale, code as keyof typeof en);
     this._pinSent = this._editing = false;
-    if (wasIn || code) fire(this, 'service-profile-logout', {});
+    if (wasIn || code) this._fire('service-profile-logout', {});
   }
 
   /** Handles a failed call: a 401 ends the session; anything else becomes the current message. */
@@ -291,7 +290,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       this.data = data;
       this._pinSent = false;
       this.#pending = undefined;
-      fire(this, 'service-profile-login', { id: data.participant!.id });
+      this._fire('service-profile-login', { id: data.participant!.id });
     }
   };
 
