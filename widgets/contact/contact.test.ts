@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { writeSession } from '../shared/session.ts';
-import { dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { darkPage, dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './contact.ts';
 import type { ContactSentEvent, ServiceContact } from './contact.ts';
 
@@ -261,10 +261,7 @@ describe('service-contact', () => {
   });
 
   it('reads well on a dark page: the form, its field errors and the confirmation keep their contrast', async () => {
-    const page = await fixture<HTMLElement>(html`<div>
-      <service-contact key=${keyOf('contact')} base-url=${service.url} locale="en"></service-contact>
-    </div>`);
-    page.style.cssText = 'background: #1e1e1e; color: #eeeeee; padding: 1rem';
+    const page = await darkPage(html`<service-contact key=${keyOf('contact')} base-url=${service.url} locale="en"></service-contact>`);
     const el = await settled(page.querySelector('service-contact')!);
     await expect(page).to.be.accessible();
     await ageFormToken();

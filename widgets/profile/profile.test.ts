@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { readSession, writeSession } from '../shared/session.ts';
-import { dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { darkPage, dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 // The page-wide journey needs a registration widget beside the profile, as on a customer's page.
 import '../registration/registration.ts';
 import type { ServiceRegistration } from '../registration/registration.ts';
@@ -687,10 +687,7 @@ describe('service-profile', () => {
 
   it('reads well on a dark page: links, errors and the signed-in view keep their contrast', async () => {
     const email = await newParticipant('Ida');
-    const page = await fixture<HTMLElement>(html`<div class="dark">
-      <service-profile key=${keyOf('profile')} base-url=${service.url} locale="en"></service-profile>
-    </div>`);
-    page.style.cssText = 'background: #1e1e1e; color: #eeeeee; padding: 1rem';
+    const page = await darkPage(html`<service-profile key=${keyOf('profile')} base-url=${service.url} locale="en"></service-profile>`);
     const el = page.querySelector('service-profile')!;
     await settled(el);
     await requestPin(el, email);

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { darkPage, dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './registration.ts';
 import type { RegistrationCreatedEvent, ServiceRegistration } from './registration.ts';
 import { writeSession } from '../shared/session.ts';
@@ -272,10 +272,7 @@ describe('service-registration', () => {
   });
 
   it('reads well on a dark page: seats, links, buttons and field errors keep their contrast', async () => {
-    const page = await fixture<HTMLElement>(html`<div>
-      <service-registration key=${keyOf('registration')} base-url=${service.url} locale="en"></service-registration>
-    </div>`);
-    page.style.cssText = 'background: #1e1e1e; color: #eeeeee; padding: 1rem';
+    const page = await darkPage(html`<service-registration key=${keyOf('registration')} base-url=${service.url} locale="en"></service-registration>`);
     const el = await settled(page.querySelector('service-registration')!);
     await expect(page).to.be.accessible();
     await choose(el, 'Open day: meet the trainers');

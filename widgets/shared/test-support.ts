@@ -2,6 +2,8 @@
  * What the browser tests share: the reference service the test runner started (its URL and seed),
  * a guard that fails a test on any Lit development warning, and small waits on widget state.
  */
+import { fixture, html } from '@open-wc/testing';
+import type { TemplateResult } from 'lit';
 import type { LoadState, ServiceElement } from './base.ts';
 
 interface Seed {
@@ -72,3 +74,10 @@ export const dev = async <T = unknown>(path: string, body?: unknown): Promise<T>
 
 /** The visible text of an element's shadow root, white space folded. */
 export const textOf = (el: Element) => (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/** Mounts `widget` on a page in dark mode (light text on near-black), and returns that page. */
+export const darkPage = async (widget: TemplateResult) => {
+  const page = await fixture<HTMLElement>(html`<div>${widget}</div>`);
+  page.style.cssText = 'background: #1e1e1e; color: #eeeeee; padding: 1rem';
+  return page;
+};
