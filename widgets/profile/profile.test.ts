@@ -650,7 +650,7 @@ describe('service-profile', () => {
     click(registration, 'Register');
     await registration.updateComplete;
     // One sign-in for the page: the registration form knows who is signed in.
-    expect($<HTMLInputElement>(registration, '#first_name').value).to.equal('Annie');
+    await until(() => $<HTMLInputElement>(registration, '#first_name').value === 'Annie', 'the form prefilled');
     expect($<HTMLInputElement>(registration, '#email').value).to.equal(email);
     const consent = $<HTMLInputElement>(registration, '#consent');
     consent.checked = true;

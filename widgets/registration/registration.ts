@@ -4,7 +4,6 @@ import { ServiceElement, define } from '../shared/base.ts';
 import { formatDateRange, formatMoney, type Money } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { newId } from '../shared/ids.ts';
-import type { Participant } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { registrationStyles } from './registration.styles.ts';
 
@@ -150,18 +149,10 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   protected override async load(signal: AbortSignal) {
-    // The page-wide participant session comes on demand, beside the data: it only prefills the form.
-    const [data, session] = await Promise.all([
-      this.api.request('widget', { params: { type: 'registration', course: this.course }, signal }) as Promise<WidgetData>,
-      import('../shared/session.ts'),
-    ]);
+    const data = (await this.api.request('widget', { params: { type: 'registration', course: this.course }, signal })) as WidgetData;
     this.#company = data.widget.company.name;
-    this.#participant = () => session.readSession(this.baseUrl || location.origin, data.widget.company.id)?.participant;
     return data;
   }
-
-  /** The participant signed in on the page (by the profile widget), if any. */
-  #participant: () => Participant | undefined = () => undefined;
 
   override render() {
     const { loadState, data, error } = this;
@@ -279,12 +270,15 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   #choose(course: Course, cls: ClassInfo) {
-    // One sign-in for the page: a signed-in participant fills an untouched form.
-    const who = this.#participant();
-    if (who && !this._values.email) {
-      const { first_name, last_name, email, phone } = who;
-      this._values = { ...this._values, first_name, last_name, email, phone: phone ?? '' };
-    }
+    // One sign-in for the page: a participant signed in on the page fills an untouched form. The
+    // session's code comes on demand, now: most visitors never choose a class signed in.
+    import('../shared/session.ts').then(({ readSession }) => {
+      const who = readSession(this.baseUrl || location.origin, this.data!.widget.company.id)?.participant;
+      if (who && !this._values.email) {
+        const { first_name, last_name, email, phone } = who;
+        this._values = { ...this._values, first_name, last_name, email, phone: phone ?? '' };
+      }
+    }, () => {});
     this._selected = { course, cls };
     this._formError = '';
     this._fieldErrors = {};
