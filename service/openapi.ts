@@ -701,7 +701,7 @@ export function openApiDocument(serverUrl: string) {
         },
         ParticipantRegistration: {
           type: 'object',
-          required: ['id', 'status', 'course', 'class', 'cancellable', 'cancel_until'],
+          required: ['id', 'status', 'course', 'class', 'past', 'cancellable', 'cancel_until'],
           properties: {
             id: { type: 'string' },
             status: { type: 'string', enum: ['confirmed', 'waitlisted'] },
@@ -721,6 +721,7 @@ export function openApiDocument(serverUrl: string) {
                 location: { type: 'string' },
               },
             },
+            past: { type: 'boolean', description: 'The class has started (by the service clock)' },
             cancellable: { type: 'boolean', description: 'Upcoming and before `cancel_until`' },
             cancel_until: { ...isoTime, description: '24 hours before the class starts' },
           },

@@ -386,6 +386,7 @@ function participantRegistrations(db: Db, p: ParticipantRow, now: number) {
         timezone: r.timezone,
         location: r.location,
       },
+      past: r.starts_at <= now,
       cancellable: now < cancelUntil,
       cancel_until: isoTime(cancelUntil),
     };

@@ -300,6 +300,8 @@ describe('POST /participant/me', () => {
     const [past, upcoming] = regs;
     assert.equal(past.id, 'reg_seed_ada_web_past');
     assert.equal(past.cancellable, false);
+    assert.equal(past.past, true);
+    assert.equal(upcoming.past, false);
     assert.deepEqual(upcoming.course, { id: 'crs_ts', title: 'TypeScript for teams' });
     assert.equal(upcoming.status, 'confirmed');
     assert.equal(upcoming.class.timezone, 'Europe/Berlin');
@@ -589,7 +591,12 @@ describe('POST /participant/registrations/{id}/cancel', () => {
     assert.equal(late.body.error.code, 'not-cancellable');
     assert.equal(statusOf('reg_seed_ada_ts_1'), 'confirmed');
     const after = (await call('me', { token })).body;
-    assert.equal(after.registrations.find((r: Json) => r.id === 'reg_seed_ada_ts_1').cancellable, false);
+    const closed = after.registrations.find((r: Json) => r.id === 'reg_seed_ada_ts_1');
+    assert.deepEqual([closed.cancellable, closed.past], [false, false]);
+    // Once it starts by the service clock, the class is past.
+    await advance(24 * 3600);
+    const started = (await call('me', { token })).body.registrations.find((r: Json) => r.id === 'reg_seed_ada_ts_1');
+    assert.deepEqual([started.cancellable, started.past], [false, true]);
   });
 
   test('someone else’s registration, or an unknown one, is 404', async () => {

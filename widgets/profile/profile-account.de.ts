@@ -24,6 +24,7 @@ const de: typeof en = {
   yesCancel: 'Ja, stornieren',
   keep: 'Platz behalten',
   cancelled: 'Ihr Platz in {course} ist storniert.',
+  noCancel: 'Für eine Stornierung ist es hier zu spät: Bitte wenden Sie sich an {company}.',
 };
 
 export default de;

@@ -32,6 +32,7 @@ export const en = {
   yesCancel: 'Yes, cancel',
   keep: 'Keep my place',
   cancelled: 'Your place in {course} is cancelled.',
+  noCancel: 'It is too late to cancel here: please contact {company}.',
 };
 
 const t = translator(en, { de: () => import('./profile-account.de.ts') });
@@ -98,9 +99,9 @@ const confirm = (host: ServiceProfile, id: string, kept = host._confirming) => {
 export function renderAccount(host: ServiceProfile, { participant, registrations = [] }: ProfileData) {
   const locale = host.resolvedLocale;
   const p = participant!;
-  const now = Date.now();
-  const upcoming = registrations.filter((r) => Date.parse(r.class.starts_at) > now);
-  const past = registrations.filter((r) => Date.parse(r.class.starts_at) <= now).reverse();
+  // Upcoming and past by the service's clock: the visitor's may be wrong.
+  const upcoming = registrations.filter((r) => !r.past);
+  const past = registrations.filter((r) => r.past).reverse();
   const list = (items: ProfileRegistration[], empty: 'noUpcoming' | 'noPast') =>
     items.length
       ? html`<ul>
@@ -115,9 +116,11 @@ export function renderAccount(host: ServiceProfile, { participant, registrations
                     <button ?disabled=${host._sending} @click=${() => cancel(host, r)}>${t(locale, 'yesCancel')}</button>
                     <button class="secondary" @click=${() => confirm(host, '')}>${t(locale, 'keep')}</button>
                   </div>`
-                : r.cancellable && Date.parse(r.class.starts_at) > now
+                : r.cancellable
                   ? html`<button class="secondary" aria-describedby="r-${r.id}" @click=${() => confirm(host, r.id)}>${t(locale, 'cancelPlace')}</button>`
-                  : nothing}
+                  : r.past
+                    ? nothing
+                    : html`<span>${t(locale, 'noCancel', { company: host._data.widget.company.name })}</span>`}
             </li>`,
           )}
         </ul>`

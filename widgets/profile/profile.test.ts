@@ -595,6 +595,35 @@ describe('service-profile', () => {
     expect(new Set(keys)).to.have.property('size', 1);
   });
 
+  it('offers no cancelling once the class no longer allows it, says whom to ask, and lists a class past by the service’s clock', async () => {
+    const email = await newParticipant('Evelyn');
+    // The service's answer as it is after cancel_until, and then after the start (its clock, not the visitor's).
+    let moment: 'closed' | 'started' = 'closed';
+    const fetcher: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (!String(input).includes('participant/me')) return answer;
+      const body = await answer.json();
+      for (const r of body.registrations) Object.assign(r, { cancellable: false, past: moment === 'started' });
+      return Response.json(body, { status: answer.status });
+    };
+    const el = await settled(await mount({ fetch: fetcher }));
+    await signIn(el, email);
+    const [upcoming, past] = $$(el, 'ul');
+    expect(upcoming!.textContent).to.contain('Data literacy basics');
+    expect(upcoming!.textContent).to.contain('It is too late to cancel here: please contact Acme Academy.');
+    expect(buttonNamed(el, 'Cancel my place')).to.equal(undefined);
+    expect(past).to.equal(undefined);
+    expect(textOf(el)).to.contain('No past classes.');
+    await expect(el).to.be.accessible();
+
+    moment = 'started';
+    el.remove();
+    const later = await settled(await mount({ fetch: fetcher }));
+    expect(textOf(later)).to.contain('No upcoming classes.');
+    expect($$(later, 'ul')[0]!.textContent).to.contain('Data literacy basics');
+    expect(textOf(later)).not.to.contain('too late to cancel');
+  });
+
   it('cancels an upcoming registration after a confirmation step; the seat goes to the waitlist', async () => {
     const el = await settled(await mount());
     await signIn(el, ADA);

@@ -12,6 +12,8 @@ export interface ProfileRegistration {
   status: 'confirmed' | 'waitlisted';
   course: { id: string; title: string };
   class: { id: string; starts_at: string; ends_at: string; timezone?: string; location: string };
+  /** The class has started, by the service's clock. */
+  past: boolean;
   cancellable: boolean;
   cancel_until?: string;
 }
