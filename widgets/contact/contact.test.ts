@@ -277,6 +277,30 @@ describe('service-contact', () => {
     await expect(page).to.be.accessible();
   });
 
+  it('shows the service’s check of every field beside it, whatever got past the browser', async () => {
+    const el = await settled(await mount());
+    await ageFormToken();
+    for (const [field, value, says] of [
+      ['name', '   ', /Enter your name/],
+      ['name', 'N'.repeat(201), /at most/],
+      ['email', 'ada@localhost', /valid email address/],
+      ['message', 'Too short', /at least 10 characters/],
+      ['message', 'M'.repeat(5001), /at most/],
+    ] as const) {
+      const values = complete({ [field]: value });
+      await fill(el, values);
+      submit(el);
+      await until(() => !!el.shadowRoot!.querySelector(`#${field}-error`));
+      const input = $<HTMLInputElement>(el, `#${field}`);
+      expect($(el, `#${field}-error`).textContent, field).to.match(says);
+      expect(input.getAttribute('aria-invalid')).to.equal('true');
+      expect(el.shadowRoot!.activeElement).to.equal(input);
+      expect(input.value).to.equal(value);
+      expect(valueOf(el, 'email')).to.equal(values.email);
+      await expect(el).to.be.accessible();
+    }
+  });
+
   it('says when the form was sent too fast, and keeps it', async () => {
     const el = await settled(await mount());
     const values = complete();

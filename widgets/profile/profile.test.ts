@@ -566,6 +566,28 @@ describe('service-profile', () => {
     expect(answer.participant).to.include({ first_name: 'Mary W.', phone: '+1 (555) 010-0100' });
   });
 
+  it('shows the service’s check of every detail beside its field, whatever got past the browser', async () => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await signIn(el, email);
+    click(el, 'Edit details');
+    await el.updateComplete;
+    for (const [field, value, says] of [
+      ['first_name', '   ', /Enter your first name/],
+      ['last_name', 'J'.repeat(101), /at most 100/],
+      ['email', 'mary@localhost', /valid email address/],
+    ] as const) {
+      await type(el, field, value);
+      submit(el);
+      await until(() => has(el, `#${field}-error`), `the ${field} error`);
+      expect($(el, `#${field}-error`).textContent, field).to.match(says);
+      expect(focused(el)).to.equal(`#${field}`);
+      expect($<HTMLInputElement>(el, `#${field}`).value).to.equal(value);
+      await expect(el).to.be.accessible();
+      await type(el, field, field === 'email' ? email : 'Jackson');
+    }
+  });
+
   it('keeps the edited details when the service cannot be reached', async () => {
     let down = false;
     const keys: string[] = [];
