@@ -20,6 +20,8 @@ const de: typeof en & typeof sharedWordsDe = {
   sent: 'Vielen Dank – Ihre Nachricht wurde gesendet.',
   reply: 'Wir antworten an {email}.',
   another: 'Weitere Nachricht schreiben',
+  count: '{n} / {max} Zeichen',
+  countMin: '{n} / {max} Zeichen (mindestens {min})',
 };
 
 export default de;

@@ -124,12 +124,14 @@ describe('service-contact', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('counts the message’s characters as you type, described by the field and not announced on each key', async () => {
+  it('counts the message’s characters as you type, with both limits, described by the field and not announced on each key', async () => {
     const el = await settled(await mount());
     const count = $(el, '#message-count');
-    expect(count.textContent).to.equal('0 / 5000');
+    expect(count.textContent!.trim()).to.equal('0 / 5000 characters (at least 10)');
+    await fill(el, { message: 'Hello' });
+    expect(count.textContent!.trim()).to.equal('5 / 5000 characters (at least 10)');
     await fill(el, { message: 'Hello there' });
-    expect(count.textContent).to.equal('11 / 5000');
+    expect(count.textContent!.trim()).to.equal('11 / 5000 characters');
     expect($(el, '#message').getAttribute('aria-describedby')!.split(' ')).to.include('message-count');
     expect(count.closest('[aria-live],[role=status],[role=alert]')).to.equal(null);
     await expect(el).to.be.accessible();
@@ -146,7 +148,7 @@ describe('service-contact', () => {
     expect(valueOf(el, 'email')).to.equal('grace@example.org');
     expect(valueOf(el, 'subject')).to.equal('Compilers');
     expect(valueOf(el, 'message')).to.equal('About the COBOL course…');
-    expect($(el, '#message-count').textContent).to.equal('23 / 5000');
+    expect($(el, '#message-count').textContent!.trim()).to.equal('23 / 5000 characters');
     await fill(el, { name: 'G. Hopper' });
     el.setAttribute('prefill-name', 'Someone else');
     el.setAttribute('prefill-email', 'grace.hopper@example.org');

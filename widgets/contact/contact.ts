@@ -27,6 +27,7 @@ export class ContactSentEvent extends CustomEvent<ContactSentDetail> {
 type Field = 'name' | 'email' | 'subject' | 'message';
 type Values = Partial<Record<Field | 'website', string>> & { consent?: boolean };
 
+const MIN = 10;
 const MAX = 5000;
 
 /** The widget's own words; German is in contact.de.ts. */
@@ -47,6 +48,8 @@ export const en = {
   sent: 'Thank you — your message has been sent.',
   reply: 'We’ll reply to {email}.',
   another: 'Write another message',
+  count: '{n} / {max} characters',
+  countMin: '{n} / {max} characters (at least {min})',
 };
 
 const t = translator(en, { de: () => import('./contact.de.ts') });
@@ -237,14 +240,16 @@ export class ServiceContact extends ServiceElement<WidgetData> {
             id="message"
             name="message"
             rows="6"
-            minlength="10"
+            minlength=${MIN}
             maxlength=${MAX}
             required
             .value=${message}
             aria-invalid=${invalid('message')}
             aria-describedby="message-count ${errors.message ? 'message-error' : ''}"
           ></textarea>`,
-          html`<p class="count" id="message-count">${message.length} / ${MAX}</p>`,
+          html`<p class="count" id="message-count">
+            ${t(locale, message.length < MIN ? 'countMin' : 'count', { n: message.length, max: MAX, min: MIN })}
+          </p>`,
         )}
         <div class="field">
           <div class="consent">
