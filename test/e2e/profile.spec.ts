@@ -56,19 +56,26 @@ test('the emailed link signs in and leaves no key in the address bar', async ({ 
   expect(await page.evaluate(() => location.search)).toBe('');
 });
 
-/** A new participant (a registration makes one), signed in on the account page through the emailed link. */
-const signedInNewParticipant = async (page: Page) => {
+const post = (path: string, body: object) =>
+  fetch(`${SERVICE}/widget-api/v1/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: SITE, 'Idempotency-Key': crypto.randomUUID() },
+    body: JSON.stringify(body),
+  });
+
+/** A new participant, Mary (a registration makes one), so that tests share no PINs or rate limits. */
+const newParticipant = async () => {
   const email = `e2e-profile-${Date.now()}@example.org`;
-  const post = (path: string, body: object) =>
-    fetch(`${SERVICE}/widget-api/v1/${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: SITE, 'Idempotency-Key': crypto.randomUUID() },
-      body: JSON.stringify(body),
-    });
   const registered = await post('registrations?key=wk_demo_registration', {
     class_id: 'cls_data_2', first_name: 'Mary', last_name: 'Jackson', email, consent: true,
   });
   expect(registered.status).toBe(201);
+  return email;
+};
+
+/** A new participant signed in on the account page through the emailed link. */
+const signedInNewParticipant = async (page: Page) => {
+  const email = await newParticipant();
   expect((await post('participant/login?key=wk_demo_profile', { email, return_url: `${SITE}/account.html` })).status).toBe(202);
   await page.goto((await latestEmailTo(email)).link!);
   await expect(page.locator('service-profile').getByRole('heading', { name: 'Hello Mary' })).toBeVisible();
@@ -142,8 +149,9 @@ test('a wrong PIN says so and keeps the step; an unreachable service offers a re
 }) => {
   await page.goto(`${SITE}/account.html`);
   const profile = page.locator('service-profile');
-  await profile.getByLabel('Email').fill('ada@example.org');
-  await profile.getByLabel('Email').press('Enter');
+  await tabTo(page, profile.getByLabel('Email'));
+  await page.keyboard.type('ada@example.org');
+  await page.keyboard.press('Enter');
   await expect(profile.getByLabel('PIN')).toBeFocused();
   const { pin } = await latestEmailTo('ada@example.org');
   await page.keyboard.type(pin === '000000' ? '111111' : '000000');
@@ -171,4 +179,31 @@ test('a wrong PIN says so and keeps the step; an unreachable service offers a re
   await expect(profile.getByLabel('Email')).toBeVisible();
   await expect(profile).toContainText('You have been signed out. Sign in again to see your account.');
   expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('ptok_');
+});
+
+test('an expired PIN says so, and a new one is sent and taken, by keyboard alone', async ({ watched: page }) => {
+  const email = await newParticipant();
+  await page.goto(`${SITE}/account.html`);
+  const profile = page.locator('service-profile');
+  await tabTo(page, profile.getByLabel('Email'));
+  await page.keyboard.type(email);
+  await page.keyboard.press('Enter');
+  await expect(profile.getByLabel('PIN')).toBeFocused();
+  const first = (await latestEmailTo(email)).pin!;
+  await serviceJson('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advance_s":301}' });
+  await page.keyboard.type(first);
+  await page.keyboard.press('Enter');
+  await expect(profile.getByRole('status')).toHaveText('This PIN has expired. Send a new one.');
+  await tabTo(page, profile.getByRole('button', { name: 'Send a new PIN' }));
+  await page.keyboard.press('Enter');
+  await expect(profile.getByRole('status')).toHaveText('A new PIN is on its way.');
+  await expect(profile.getByLabel('PIN')).toBeFocused();
+  await expect(profile.getByLabel('PIN')).toHaveValue('');
+  const second = await latestEmailTo(email);
+  expect(second.pin).not.toBeNull();
+  const login = nextEvent(page, 'service-profile-login');
+  await page.keyboard.type(second.pin!);
+  await page.keyboard.press('Enter');
+  await login;
+  await expect(profile.getByRole('heading', { name: 'Hello Mary' })).toBeFocused();
 });
