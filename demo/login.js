@@ -18,17 +18,18 @@ if (!token) {
   if (!apiKey) {
     say(`Received a token (${token.length} characters). Call GET /v1/user with it and your API key to see whose it is.`);
   } else {
-    const answer = await fetch('/v1/user', { headers: { 'X-SERVICE-API-KEY': apiKey, 'X-SERVICE-TOKEN': token } });
-    const body = await answer.json().catch(() => ({}));
-    if (answer.ok) {
-      const { user } = body;
+    // The package's typed REST client (built to /client/rest-client.js): the right headers, typed errors.
+    const { RestClient } = await import('/client/rest-client.js');
+    const api = new RestClient({ baseUrl: location.origin, apiKey, token });
+    try {
+      const { user } = await api.user();
       say(
         `Signed in as ${user.first_name} ${user.last_name} (${user.email}).`,
         `Companies: ${user.companies.map((c) => `${c.name} (${c.role})`).join(', ')}.`,
         'The token was removed from the address bar.',
       );
-    } else {
-      say(`The service refused the token: ${body.error?.message ?? answer.status}`);
+    } catch (error) {
+      say(`The service refused the token: ${error.message} (${error.status} ${error.code}).`);
     }
   }
 }

@@ -1,5 +1,6 @@
 // The three-pass build (see TOOLCHAIN.md): an IIFE cannot split code, so the widget chunks are built
-// once as ES modules, then each classic-script loader is built with its chunk map injected.
+// once as ES modules, then each classic-script loader is built with its chunk map injected. A fourth
+// pass builds the typed REST client as an ES module, for the demo and for developers' pages.
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -58,4 +59,19 @@ for (const version of [1, 2]) {
     },
   });
 }
-console.log(`built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}`);
+// Pass 4: the REST client.
+await build({
+  configFile: false,
+  root,
+  publicDir: false,
+  logLevel: 'warn',
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: false,
+    target: 'es2022',
+    minify: false,
+    sourcemap: true,
+    lib: { entry: `${root}service/client/rest-client.ts`, formats: ['es'], fileName: () => 'rest-client.js' },
+  },
+});
+console.log(`built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}; and dist/client/rest-client.js`);

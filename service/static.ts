@@ -1,6 +1,6 @@
 /**
- * Files: the built widgets (`/widgets/**` from `<distDir>/widgets/`) and the demo (`/` and
- * `/demo/**` from `<demoDir>`). Paths are decoded segment by segment and must stay inside their
+ * Files: the built widgets (`/widgets/**` from `<distDir>/widgets/`), the typed REST client
+ * (`/client/rest-client.js` from `<distDir>/client/`) and the demo (`/` and `/demo/**` from `<demoDir>`). Paths are decoded segment by segment and must stay inside their
  * folder (no `..`, no encoded slashes, no dot-files, no symlinks out).
  */
 import { realpath, readFile, stat } from 'node:fs/promises';
@@ -61,6 +61,10 @@ export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
     const cache = rest.startsWith('chunks/') ? CHUNK_CACHE : LOADER_CACHE;
     return serveFile(c.req.raw, widgetsRoot, rest, { ...cors, 'Cache-Control': cache });
   });
+
+  app.get('/client/*', (c) =>
+    serveFile(c.req.raw, join(deps.distDir, 'client'), rawPath(c.req.url).slice('/client/'.length), { 'Cache-Control': 'no-cache' }, 'The REST client'),
+  );
 
   const demo = (rest: string) => (c: { req: { raw: Request } }) =>
     serveFile(c.req.raw, deps.demoDir, rest, { 'Cache-Control': 'no-cache' }, 'The demo');

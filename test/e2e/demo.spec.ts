@@ -32,3 +32,26 @@ test('a newcomer registers for a class through the demo page, and the service ho
   const outbox = await (await fetch(`${SERVICE}/dev/outbox?to=${encodeURIComponent(email)}`)).json();
   expect(outbox.emails).toHaveLength(1);
 });
+
+test('the REST login email’s link opens the demo’s sign-in page, which takes the key out of the address bar and shows whose token it is', async ({
+  watched: page,
+}) => {
+  const login = await fetch(`${SERVICE}/v1/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
+    body: JSON.stringify({ login: 'olivia.owner@acme.example', verification_method: 'email' }),
+  });
+  expect(login.status).toBe(200);
+  const outbox = await (await fetch(`${SERVICE}/dev/outbox?to=olivia.owner%40acme.example`)).json();
+  const link = new URL(outbox.emails[0].link);
+  expect(link.pathname).toBe('/demo/login.html');
+  await page.goto(link.href);
+  await expect(page.getByRole('status')).toContainText('Signed in as Olivia');
+  await expect(page.getByRole('status')).toContainText('Acme Academy (owner)');
+  expect(new URL(page.url()).searchParams.has('key')).toBe(false);
+
+  // A token the service no longer knows: the typed client's error, said plainly.
+  await page.goto(`${SERVICE}/demo/login.html?key=tok_not_a_real_one`);
+  await expect(page.getByRole('status')).toContainText('The service refused the token');
+  await expect(page.getByRole('status')).toContainText('401');
+});
