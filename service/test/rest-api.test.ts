@@ -426,6 +426,18 @@ describe('rate limits', () => {
     assert.equal(res.body.error.code, 'rate-limited');
   });
 
+  test('verify: 100 per client address in 10 minutes, whatever the emails; the clock frees it', async () => {
+    const verify = (email: string) => post('/v1/verify', { action: 'validate_pin', email, pin: '000000' });
+    for (let i = 0; i < 100; i++) assert.equal((await verify(`someone${i}@example.org`)).status, 401, `try ${i + 1}`);
+    const limited = await verify('one-more@example.org');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.body.error.code, 'rate-limited');
+    const retry = Number(limited.headers.get('retry-after'));
+    assert.ok(retry > 0 && retry <= 600, String(retry));
+    await advance(retry);
+    assert.equal((await verify('one-more@example.org')).status, 401, 'a wrong PIN again, no longer limited');
+  });
+
   test('/dev/reset forgets the limits', async () => {
     const body = { login: OWNER, verification_method: 'email' };
     for (let i = 0; i < 5; i++) await post('/v1/login', body);
