@@ -458,6 +458,37 @@ describe('routes', () => {
     assert.equal(unknown.body.error.code, 'not-found');
   });
 
+  test('no CORS: for servers and same-origin pages, so another origin gets no Access-Control header, and its preflight 405 says why', async () => {
+    const page = { Origin: 'https://admin.example' };
+    const token = await tokenFor(OWNER);
+    for (const res of [
+      await post('/v1/login', { login: OWNER, verification_method: 'email' }, page),
+      await post('/v1/verify', { action: 'validate_pin', email: OWNER, pin: '000000' }, page),
+      await get('/v1/user', { ...auth(token), ...page }),
+      await get('/v1/courses', { ...auth(token, 'c_acme'), ...page }),
+      await get('/v1/user', { 'X-SERVICE-API-KEY': 'rk_wrong', ...page }),
+    ]) {
+      assert.equal(res.headers.get('access-control-allow-origin'), null);
+    }
+    for (const [path, method, allow] of [
+      ['/v1/login', 'POST', 'POST'],
+      ['/v1/verify', 'POST', 'POST'],
+      ['/v1/user', 'GET', 'GET, HEAD'],
+      ['/v1/courses', 'GET', 'GET, HEAD'],
+    ] as const) {
+      const preflight = await svc.json(path, {
+        method: 'OPTIONS',
+        headers: { ...page, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'x-service-api-key' },
+      });
+      assert.equal(preflight.status, 405, path);
+      assert.equal(preflight.headers.get('allow'), allow);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+      assert.equal(preflight.headers.get('access-control-allow-headers'), null);
+      assert.equal(preflight.body.error.code, 'method-not-allowed');
+      assert.match(preflight.body.error.message, /no CORS.*servers.*never be shipped to a browser/);
+    }
+  });
+
   test('answers are never cached', async () => {
     const res = await svc.fetch('/v1/user', { headers: { 'X-SERVICE-API-KEY': API_KEY } });
     assert.equal(res.headers.get('cache-control'), 'no-store');
