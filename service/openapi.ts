@@ -78,7 +78,7 @@ export function openApiDocument(serverUrl: string) {
           operationId: 'login',
           summary: 'Log a user in, by emailed link and PIN or by client secret',
           description:
-            '`email`: the user is emailed a link whose `key` query parameter is a token, and a 6-digit PIN (valid 5 minutes, once, 5 tries; a new login replaces it). The answer is the same whether or not the email belongs to a user. `client_secret`: the token in the answer, for server-to-server use.',
+            '`email`: the user is emailed a link whose `key` query parameter is a token, and a 6-digit PIN (valid 5 minutes, once, 5 tries; a new login replaces it). The link opens the page the application names (default: the demo’s sign-in page; in development mode `POST /dev/login-links` sets it, an absolute http(s) URL). The answer is the same whether or not the email belongs to a user. `client_secret`: the token in the answer, for server-to-server use.',
           security: [{ apiKey: [] }],
           requestBody: { required: true, content: json(ref('LoginRequest')) },
           responses: {

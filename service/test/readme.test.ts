@@ -1,12 +1,12 @@
 /**
- * The README's curl walk-through of the REST API, run as it stands: a reader pastes it into a shell
- * against `npm start`, so it must work with nothing typed by hand.
+ * The README's curl examples, run as they stand: a reader pastes them into a shell against
+ * `npm start`, so they must work with nothing typed by hand.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../server.ts';
 import { startTestService, type Json, type TestService } from './helpers.ts';
@@ -18,30 +18,37 @@ before(async () => {
   svc = await startTestService();
 });
 after(() => svc.close());
+beforeEach(async () => {
+  assert.equal((await svc.fetch('/dev/reset', { method: 'POST' })).status, 200);
+});
 
-/** The one fenced `sh` block of the README that calls the REST API. */
-function restBlock(): string {
+/** The one fenced `sh` block of the README that holds `marker`. */
+function shBlock(marker: string): string {
   const readme = readFileSync(`${REPO_ROOT}README.md`, 'utf8');
-  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((b) => b.includes('/v1/login'));
-  assert.equal(blocks.length, 1, 'exactly one sh block of the README calls /v1/login');
+  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((b) => b.includes(marker));
+  assert.equal(blocks.length, 1, `exactly one sh block of the README holds ${marker}`);
   return blocks[0]!;
 }
 
-test("the README's REST block runs as pasted and ends with the user and the courses", async () => {
-  const block = restBlock();
-  assert.equal(block.split(README_BASE).length - 1, 1, `the block names ${README_BASE} once, as its base URL`);
-  assert.doesNotMatch(block, /tok_\.\.\.|PIN=\d{6}/, 'nothing to paste by hand');
-
+/** Runs a block with bash against the test service; its output, one JSON answer a line. */
+async function run(block: string): Promise<Json[]> {
   // Not execFileSync: the service answering the block lives in this process.
   const { stdout } = await promisify(execFile)('bash', ['-eo', 'pipefail', '-c', block.replaceAll(README_BASE, svc.url)], {
     env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}` },
-  }).catch((err: { code?: string; stderr?: string; message: string }) => {
+  }).catch((err: { code?: string; stderr?: string }) => {
     if (err.code === 'ENOENT') assert.fail('bash is missing');
     if (/curl: (command )?not found/.test(err.stderr ?? '')) assert.fail('curl is missing: `npm test` installs it (scripts/setup.mjs)');
     throw err;
   });
+  return stdout.trim().split('\n').map((line) => JSON.parse(line));
+}
 
-  const answers: Json[] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+test("the README's REST block runs as pasted and ends with the user and the courses", async () => {
+  const block = shBlock('/v1/login');
+  assert.equal(block.split(README_BASE).length - 1, 1, `the block names ${README_BASE} once, as its base URL`);
+  assert.doesNotMatch(block, /tok_\.\.\.|PIN=\d{6}/, 'nothing to paste by hand');
+
+  const answers = await run(block);
   assert.match(answers[0].message, /PIN/, 'the email login');
   assert.equal(answers[1].user.email, 'olivia.owner@acme.example', 'the user, by the PIN’s token');
   assert.deepEqual(answers[2], { invalidated: 1 });
@@ -58,4 +65,18 @@ test("the README's REST block runs as pasted and ends with the user and the cour
   const emails = (await svc.json('/dev/outbox?to=olivia.owner@acme.example')).body.emails;
   assert.equal(emails.length, 1, 'one email login');
   assert.equal(svc.count("SELECT count(*) FROM pins WHERE email = 'olivia.owner@acme.example' AND used_at IS NOT NULL"), 1, 'its PIN was used');
+});
+
+test("the README's login-link block sets the page the next emailed link opens", async () => {
+  const [set] = await run(shBlock('/dev/login-links'));
+  assert.equal(set.application_id, 'app_demo');
+  const login = await svc.json('/v1/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
+    body: JSON.stringify({ login: 'max.member@acme.example', verification_method: 'email' }),
+  });
+  assert.equal(login.status, 200);
+  const link = new URL((await svc.json('/dev/outbox?to=max.member@acme.example')).body.emails[0].link);
+  assert.equal(`${link.origin}${link.pathname}`, set.login_link);
+  assert.match(link.searchParams.get('key')!, /^tok_/);
 });
