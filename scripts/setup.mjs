@@ -1,6 +1,6 @@
 // Set-up shared by `npm start` and `npm test`, with Node's own modules only (it runs before any
 // dependency is installed): install the dependencies when they are missing or stale, and find a
-// Chromium for the browser tests.
+// Chromium for the browser tests and curl for the README's REST walk-through.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,20 +41,33 @@ export function ensureChromium() {
     const path = which(name);
     if (path) return path;
   }
-  const isRoot = process.getuid?.() === 0;
-  if (which('apt-get') && (isRoot || which('sudo'))) {
-    console.log('No Chromium found: installing Debian’s chromium package…');
-    const sudo = isRoot ? [] : ['sudo', '-n'];
-    const run = (args) => spawnSync(sudo[0] ?? args[0], [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], { stdio: 'inherit' });
-    if (run(['apt-get', 'update']).status === 0 && run(['apt-get', 'install', '-y', 'chromium']).status === 0) {
-      const path = which('chromium');
-      if (path) return path;
-    }
-  }
+  const path = aptInstall('chromium', 'No Chromium found');
+  if (path) return path;
   fail(
     'The browser tests need Chromium. Install it (Debian/Ubuntu: `sudo apt-get install -y chromium`; ' +
       'macOS: install Google Chrome) or set CHROME_PATH to a Chromium or Chrome executable.',
   );
+}
+
+/**
+ * curl, which the service tests need to run the README's REST walk-through as a reader would:
+ * on the PATH, else Debian's `curl` installed with apt-get when this user may, else a clear message.
+ */
+export function ensureCurl() {
+  const path = which('curl') || aptInstall('curl', 'No curl found');
+  if (path) return path;
+  fail('The service tests run the README’s curl examples: install curl (Debian/Ubuntu: `sudo apt-get install -y curl`).');
+}
+
+/** Installs a Debian package that provides the command of the same name; its path, or ''. */
+function aptInstall(name, why) {
+  const isRoot = process.getuid?.() === 0;
+  if (!which('apt-get') || !(isRoot || which('sudo'))) return '';
+  console.log(`${why}: installing Debian’s ${name} package…`);
+  const sudo = isRoot ? [] : ['sudo', '-n'];
+  const run = (args) => spawnSync(sudo[0] ?? args[0], [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], { stdio: 'inherit' });
+  if (run(['apt-get', 'update']).status !== 0 || run(['apt-get', 'install', '-y', name]).status !== 0) return '';
+  return which(name);
 }
 
 function fail(message) {

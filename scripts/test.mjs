@@ -4,11 +4,13 @@
 // `N passed, N failed` (`, N skipped` when any were).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { ensureChromium, ensureDependencies, root, versionOf } from './setup.mjs';
+import { ensureChromium, ensureCurl, ensureDependencies, root, versionOf } from './setup.mjs';
 
 ensureDependencies();
 const chrome = ensureChromium();
 console.log(`Chromium: ${chrome} (${versionOf(chrome)})`);
+const curl = ensureCurl();
+console.log(`curl: ${curl} (${versionOf(curl)})`);
 const env = { ...process.env, CHROME_PATH: chrome, FORCE_COLOR: '0' };
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 

@@ -100,6 +100,29 @@ export function registerDev(app: Hono<AppEnv>, deps: ServiceDeps): void {
     return sendJson({ invalidated: result.changes });
   });
 
+  // The page each REST application's emailed link opens, set without editing the seed.
+  const loginLinks = () =>
+    store.db.prepare('SELECT id AS application_id, name, login_link FROM applications ORDER BY rowid').all() as {
+      application_id: string;
+      name: string;
+      login_link: string;
+    }[];
+  app.get('/dev/login-links', () => sendJson({ applications: loginLinks() }));
+  app.post('/dev/login-links', async (c) => {
+    const body = await readJsonObject(c);
+    const fields = unknownFields(body, ['application_id', 'login_link']);
+    const known = loginLinks();
+    const id = body.application_id;
+    if (typeof id !== 'string' || !known.some((a) => a.application_id === id)) {
+      fields.application_id = `Send application_id, one of: ${known.map((a) => a.application_id).join(', ')}.`;
+    }
+    const link = loginLinkField(body.login_link);
+    if (typeof link !== 'string') fields.login_link = link.error;
+    if (Object.keys(fields).length > 0) throw validationError(fields);
+    store.db.prepare('UPDATE applications SET login_link = ? WHERE id = ?').run(link, id);
+    return sendJson(loginLinks().find((a) => a.application_id === id));
+  });
+
   app.post('/dev/reset', async (c) => {
     await readJsonObject(c, { optional: true });
     clock.reset();
@@ -113,11 +136,33 @@ export function registerDev(app: Hono<AppEnv>, deps: ServiceDeps): void {
       throw methodNotAllowed(['GET']);
     });
   }
+  app.all('/dev/login-links', () => {
+    throw methodNotAllowed(['GET', 'POST']);
+  });
   for (const path of ['/dev/tokens/invalidate', '/dev/reset']) {
     app.all(path, () => {
       throw methodNotAllowed(['POST']);
     });
   }
+}
+
+const MAX_LINK_LENGTH = 2000;
+
+/** An absolute http(s) URL, normalised, or what is wrong with it. */
+function loginLinkField(value: unknown): string | { error: string } {
+  const rule = `an absolute http:// or https:// URL of at most ${MAX_LINK_LENGTH} characters, like "https://intranet.example/sign-in" (the service adds key=<token>)`;
+  if (value === undefined || value === null || value === '') return { error: `Send login_link: ${rule}.` };
+  let url: URL | undefined;
+  if (typeof value === 'string' && value.length <= MAX_LINK_LENGTH && !/[\s\u0000-\u001f\u007f]/.test(value)) {
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { error: `login_link must be ${rule}.` };
+  if (url.username !== '' || url.password !== '') return { error: 'Remove the user name and password from login_link.' };
+  return url.href;
 }
 
 /** DESIGN.md's shape first (rest, users, participants, widget_keys), then extras. */

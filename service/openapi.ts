@@ -48,6 +48,8 @@ export function openApiDocument(serverUrl: string) {
       description: [
         'The REST API of the service (`/v1/*`) and the public widget API the embedded widgets use (`/widget-api/v1/*`).',
         '',
+        '**Who calls which.** The REST API is for servers and same-origin tools (a back office, a script, a page served by the service itself): it answers no CORS, so a browser page on another origin cannot call it (a preflight answers 405). Its API key and client secret identify the application: keep them on your server and never ship them to browsers. Pages embed the widgets, which use the widget API: its key is public by nature and its CORS follows the origins the key serves.',
+        '',
         '**Errors.** Every error, of either API, has one body: `{ "error": { "code", "message", "fields"? } }`.',
         '`message` says how to fix the problem; `fields` maps a body field (or query parameter) to its own message and appears only when a field is at fault.',
         '',
@@ -66,7 +68,7 @@ export function openApiDocument(serverUrl: string) {
     },
     servers: [{ url: serverUrl, description: 'This service' }],
     tags: [
-      { name: 'REST API', description: 'For company users and their tools: API key, then a user token.' },
+      { name: 'REST API', description: 'For company users and their tools, from servers and same-origin pages only (no CORS; never ship the API key to a browser): API key, then a user token.' },
       { name: 'Widget API', description: 'For the embedded widgets: the public widget key only.' },
     ],
     paths: {
@@ -76,7 +78,7 @@ export function openApiDocument(serverUrl: string) {
           operationId: 'login',
           summary: 'Log a user in, by emailed link and PIN or by client secret',
           description:
-            '`email`: the user is emailed a link whose `key` query parameter is a token, and a 6-digit PIN (valid 5 minutes, once, 5 tries; a new login replaces it). The answer is the same whether or not the email belongs to a user. `client_secret`: the token in the answer, for server-to-server use.',
+            '`email`: the user is emailed a link whose `key` query parameter is a token, and a 6-digit PIN (valid 5 minutes, once, 5 tries; a new login replaces it). The link opens the page the application names (default: the demo’s sign-in page; in development mode `POST /dev/login-links` sets it, an absolute http(s) URL). The answer is the same whether or not the email belongs to a user. `client_secret`: the token in the answer, for server-to-server use.',
           security: [{ apiKey: [] }],
           requestBody: { required: true, content: json(ref('LoginRequest')) },
           responses: {

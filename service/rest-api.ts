@@ -257,10 +257,27 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
     ['/v1/user', ['GET', 'HEAD']],
     ['/v1/courses', ['GET', 'HEAD']],
   ] as const) {
-    app.all(path, () => {
+    app.all(path, (c) => {
+      if (c.req.method === 'OPTIONS') throw noCors([...allow]);
       throw methodNotAllowed([...allow]);
     });
   }
+}
+
+/**
+ * The REST API answers no CORS: it is for servers and same-origin tools, because its API key and
+ * client secret identify the application and must not be shipped to browsers on other origins (the
+ * widget API is the public one). A preflight is refused with a message a developer sees in the
+ * network panel.
+ */
+function noCors(allow: string[]): ApiError {
+  return new ApiError(
+    405,
+    'method-not-allowed',
+    'The REST API answers no CORS preflight: it is for servers and same-origin tools, and its API key must never be shipped to a browser. Call it from your server (the widgets use the widget API).',
+    undefined,
+    { Allow: allow.join(', ') },
+  );
 }
 
 function requireApplication(db: Db, c: AppContext): AppRow {

@@ -1,8 +1,10 @@
 /**
- * A small typed client for the service's REST API, for browsers and Node alike (it needs only
- * `fetch`). It sends the right headers on each call, throws `ServiceApiError` (status, code,
- * fields) for every error answer, and on a 401 to a call made with a token forgets that token and
- * calls `onUnauthorized`, so the application can start the login flow again (there is no refresh).
+ * A small typed client for the service's REST API, for Node and for pages of the service's own
+ * origin (it needs only `fetch`; the REST API answers no CORS, and its API key must not be shipped
+ * to browsers on other origins). It sends the right headers on each call, throws `ServiceApiError`
+ * (status, code, fields) for every error answer, and on a 401 to a call made with a token forgets
+ * that token and calls `onUnauthorized`, so the application can start the login flow again (there
+ * is no refresh).
  *
  *   const api = new RestClient({ baseUrl: 'http://localhost:8787', apiKey, onUnauthorized: () => showLogin() });
  *   await api.loginByEmail('olivia.owner@acme.example');        // link + PIN by email

@@ -122,6 +122,86 @@ describe('/dev/tokens/invalidate', () => {
   });
 });
 
+describe('/dev/login-links', () => {
+  const REST = { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' };
+  const emailLogin = async (email: string, headers = REST) => {
+    const res = await svc.json('/v1/login', { method: 'POST', headers, body: JSON.stringify({ login: email, verification_method: 'email' }) });
+    assert.equal(res.status, 200);
+    return new URL((await svc.json(`/dev/outbox?to=${email}`)).body.emails[0].link);
+  };
+
+  test("sets the page an application's emailed link opens, with key; the other application keeps its own; reset restores it", async () => {
+    await postJson('/dev/reset');
+    try {
+      const before = (await svc.json('/dev/login-links')).body.applications;
+      assert.deepEqual(before.map((a: Json) => [a.application_id, a.login_link]), [
+        ['app_demo', '/demo/login.html'],
+        ['app_globex', '/demo/login.html?app=app_globex'],
+      ]);
+
+      const set = await postJson('/dev/login-links', { application_id: 'app_demo', login_link: 'https://Intranet.example/sign-in?from=email#top' });
+      assert.equal(set.status, 200);
+      assert.deepEqual(set.body, { application_id: 'app_demo', name: 'Acme demo application', login_link: 'https://intranet.example/sign-in?from=email#top' });
+      assert.equal((await svc.json('/dev/login-links')).body.applications[0].login_link, 'https://intranet.example/sign-in?from=email#top');
+
+      const link = await emailLogin('max.member@acme.example');
+      assert.equal(`${link.origin}${link.pathname}`, 'https://intranet.example/sign-in');
+      assert.equal(link.searchParams.get('from'), 'email', 'the page keeps its own parameters');
+      assert.equal(link.hash, '#top');
+      const token = link.searchParams.get('key')!;
+      const user = await svc.json('/v1/user', { headers: { ...REST, 'X-SERVICE-TOKEN': token } });
+      assert.equal(user.body.user.email, 'max.member@acme.example', 'key is a working token');
+      const mail = (await svc.json('/dev/outbox?to=max.member@acme.example')).body.emails[0];
+      assert.ok(mail.text.includes(link.href), 'the text holds the same link');
+
+      const globex = await emailLogin('gina.owner@globex.example', { ...REST, 'X-SERVICE-API-KEY': 'rk_demo_globex' });
+      assert.equal(globex.origin, svc.url);
+      assert.equal(globex.pathname, '/demo/login.html');
+
+      assert.equal((await postJson('/dev/login-links', { application_id: 'app_demo', login_link: 'http://localhost:3000/account' })).status, 200, 'http works too');
+      await postJson('/dev/reset');
+      const restored = await emailLogin('max.member@acme.example');
+      assert.equal(`${restored.origin}${restored.pathname}`, `${svc.url}/demo/login.html`);
+    } finally {
+      await postJson('/dev/reset');
+    }
+  });
+
+  test('refuses anything but an absolute http(s) URL for a known application, field by field', async () => {
+    const cases: [Json, string[]][] = [
+      [{}, ['application_id', 'login_link']],
+      [{ application_id: 'app_demo' }, ['login_link']],
+      [{ login_link: 'https://intranet.example/' }, ['application_id']],
+      [{ application_id: 'app_nope', login_link: 'https://intranet.example/' }, ['application_id']],
+      [{ application_id: 42, login_link: 'https://intranet.example/' }, ['application_id']],
+      [{ application_id: 'app_demo', login_link: '/demo/login.html' }, ['login_link']],
+      [{ application_id: 'app_demo', login_link: 'intranet.example/sign-in' }, ['login_link']],
+      [{ application_id: 'app_demo', login_link: 'ftp://intranet.example/' }, ['login_link']],
+      [{ application_id: 'app_demo', login_link: 'javascript:alert(1)' }, ['login_link']],
+      [{ application_id: 'app_demo', login_link: 'https://user:secret@intranet.example/' }, ['login_link']],
+      [{ application_id: 'app_demo', login_link: 'https://intranet.example/a b' }, ['login_link']],
+      [{ application_id: 'app_demo', login_link: `https://intranet.example/${'x'.repeat(2000)}` }, ['login_link']],
+      [{ application_id: 'app_demo', login_link: 42 }, ['login_link']],
+      [{ application_id: 'app_demo', login_link: 'https://intranet.example/', key: 'x' }, ['key']],
+    ];
+    for (const [body, fields] of cases) {
+      const res = await postJson('/dev/login-links', body);
+      assert.equal(res.status, 422, JSON.stringify(body));
+      assert.equal(res.body.error.code, 'validation');
+      assert.deepEqual(Object.keys(res.body.error.fields).sort(), fields, JSON.stringify(body));
+      for (const message of Object.values(res.body.error.fields)) assert.ok(String(message).length > 10);
+    }
+    const ftp = await postJson('/dev/login-links', { application_id: 'app_demo', login_link: 'ftp://x' });
+    assert.match(ftp.body.error.fields.login_link, /absolute http:\/\/ or https:\/\/ URL/);
+    const unknown = await postJson('/dev/login-links', { application_id: 'app_nope', login_link: 'https://x.example/' });
+    assert.match(unknown.body.error.fields.application_id, /app_demo, app_globex/);
+    assert.equal((await postJson('/dev/login-links', [])).status, 400);
+    assert.equal((await svc.json('/dev/login-links', { method: 'DELETE' })).status, 405);
+    const links = (await svc.json('/dev/login-links')).body.applications;
+    assert.equal(links[0].login_link, '/demo/login.html', 'nothing was changed');
+  });
+});
+
 describe('development mode only', () => {
   test('with dev=false every /dev path is 404, and the APIs still work', async () => {
     const prod = await startTestService({ dev: false });
@@ -133,6 +213,8 @@ describe('development mode only', () => {
         ['POST', '/dev/clock'],
         ['POST', '/dev/reset'],
         ['POST', '/dev/tokens/invalidate'],
+        ['GET', '/dev/login-links'],
+        ['POST', '/dev/login-links'],
       ]) {
         const res = await prod.json(path!, { method: method! });
         assert.equal(res.status, 404, `${method} ${path}`);

@@ -219,6 +219,13 @@ describe('GET /openapi.json', () => {
 });
 
 describe('the OpenAPI document', () => {
+  test('says the REST API is for servers and same-origin tools, and its key stays off browsers', () => {
+    const rest = doc.tags.find((t: Json) => t.name === 'REST API');
+    assert.match(rest.description, /servers and same-origin pages only \(no CORS; never ship the API key to a browser\)/);
+    assert.match(doc.info.description, /The REST API is for servers and same-origin tools .* answers no CORS/);
+    assert.match(doc.info.description, /never ship them to browsers/);
+  });
+
   test('is valid OpenAPI 3.1 by an independent validator', async () => {
     const { Validator } = await import('@seriousme/openapi-schema-validator');
     const validator = new Validator();

@@ -426,6 +426,18 @@ describe('rate limits', () => {
     assert.equal(res.body.error.code, 'rate-limited');
   });
 
+  test('verify: 100 per client address in 10 minutes, whatever the emails; the clock frees it', async () => {
+    const verify = (email: string) => post('/v1/verify', { action: 'validate_pin', email, pin: '000000' });
+    for (let i = 0; i < 100; i++) assert.equal((await verify(`someone${i}@example.org`)).status, 401, `try ${i + 1}`);
+    const limited = await verify('one-more@example.org');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.body.error.code, 'rate-limited');
+    const retry = Number(limited.headers.get('retry-after'));
+    assert.ok(retry > 0 && retry <= 600, String(retry));
+    await advance(retry);
+    assert.equal((await verify('one-more@example.org')).status, 401, 'a wrong PIN again, no longer limited');
+  });
+
   test('/dev/reset forgets the limits', async () => {
     const body = { login: OWNER, verification_method: 'email' };
     for (let i = 0; i < 5; i++) await post('/v1/login', body);
@@ -444,6 +456,37 @@ describe('routes', () => {
     const unknown = await svc.json('/v1/refresh', { method: 'POST' });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.code, 'not-found');
+  });
+
+  test('no CORS: for servers and same-origin pages, so another origin gets no Access-Control header, and its preflight 405 says why', async () => {
+    const page = { Origin: 'https://admin.example' };
+    const token = await tokenFor(OWNER);
+    for (const res of [
+      await post('/v1/login', { login: OWNER, verification_method: 'email' }, page),
+      await post('/v1/verify', { action: 'validate_pin', email: OWNER, pin: '000000' }, page),
+      await get('/v1/user', { ...auth(token), ...page }),
+      await get('/v1/courses', { ...auth(token, 'c_acme'), ...page }),
+      await get('/v1/user', { 'X-SERVICE-API-KEY': 'rk_wrong', ...page }),
+    ]) {
+      assert.equal(res.headers.get('access-control-allow-origin'), null);
+    }
+    for (const [path, method, allow] of [
+      ['/v1/login', 'POST', 'POST'],
+      ['/v1/verify', 'POST', 'POST'],
+      ['/v1/user', 'GET', 'GET, HEAD'],
+      ['/v1/courses', 'GET', 'GET, HEAD'],
+    ] as const) {
+      const preflight = await svc.json(path, {
+        method: 'OPTIONS',
+        headers: { ...page, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'x-service-api-key' },
+      });
+      assert.equal(preflight.status, 405, path);
+      assert.equal(preflight.headers.get('allow'), allow);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+      assert.equal(preflight.headers.get('access-control-allow-headers'), null);
+      assert.equal(preflight.body.error.code, 'method-not-allowed');
+      assert.match(preflight.body.error.message, /no CORS.*servers.*never be shipped to a browser/);
+    }
   });
 
   test('answers are never cached', async () => {

@@ -1,0 +1,82 @@
+/**
+ * The README's curl examples, run as they stand: a reader pastes them into a shell against
+ * `npm start`, so they must work with nothing typed by hand.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { after, before, beforeEach, test } from 'node:test';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '../server.ts';
+import { startTestService, type Json, type TestService } from './helpers.ts';
+
+const README_BASE = 'http://localhost:8787';
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService();
+});
+after(() => svc.close());
+beforeEach(async () => {
+  assert.equal((await svc.fetch('/dev/reset', { method: 'POST' })).status, 200);
+});
+
+/** The one fenced `sh` block of the README that holds `marker`. */
+function shBlock(marker: string): string {
+  const readme = readFileSync(`${REPO_ROOT}README.md`, 'utf8');
+  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((b) => b.includes(marker));
+  assert.equal(blocks.length, 1, `exactly one sh block of the README holds ${marker}`);
+  return blocks[0]!;
+}
+
+/** Runs a block with bash against the test service; its output, one JSON answer a line. */
+async function run(block: string): Promise<Json[]> {
+  // Not execFileSync: the service answering the block lives in this process.
+  const { stdout } = await promisify(execFile)('bash', ['-eo', 'pipefail', '-c', block.replaceAll(README_BASE, svc.url)], {
+    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}` },
+  }).catch((err: { code?: string; stderr?: string }) => {
+    if (err.code === 'ENOENT') assert.fail('bash is missing');
+    if (/curl: (command )?not found/.test(err.stderr ?? '')) assert.fail('curl is missing: `npm test` installs it (scripts/setup.mjs)');
+    throw err;
+  });
+  return stdout.trim().split('\n').map((line) => JSON.parse(line));
+}
+
+test("the README's REST block runs as pasted and ends with the user and the courses", async () => {
+  const block = shBlock('/v1/login');
+  assert.equal(block.split(README_BASE).length - 1, 1, `the block names ${README_BASE} once, as its base URL`);
+  assert.doesNotMatch(block, /tok_\.\.\.|PIN=\d{6}/, 'nothing to paste by hand');
+
+  const answers = await run(block);
+  assert.match(answers[0].message, /PIN/, 'the email login');
+  assert.equal(answers[1].user.email, 'olivia.owner@acme.example', 'the user, by the PIN’s token');
+  assert.deepEqual(answers[2], { invalidated: 1 });
+  assert.equal(answers[3].error.code, 'invalid-token', 'the invalidated token is refused');
+
+  const [user, courses] = answers.slice(-2);
+  assert.equal(answers.length, 6);
+  assert.equal(user.user_valid, true);
+  assert.equal(user.user.email, 'olivia.owner@acme.example');
+  assert.deepEqual(courses.company, { id: 'c_acme', name: 'Acme Academy', role: 'owner' });
+  assert.equal(courses.courses.length, 5);
+  assert.equal(courses.pagination.per_page, 5);
+
+  const emails = (await svc.json('/dev/outbox?to=olivia.owner@acme.example')).body.emails;
+  assert.equal(emails.length, 1, 'one email login');
+  assert.equal(svc.count("SELECT count(*) FROM pins WHERE email = 'olivia.owner@acme.example' AND used_at IS NOT NULL"), 1, 'its PIN was used');
+});
+
+test("the README's login-link block sets the page the next emailed link opens", async () => {
+  const [set] = await run(shBlock('/dev/login-links'));
+  assert.equal(set.application_id, 'app_demo');
+  const login = await svc.json('/v1/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
+    body: JSON.stringify({ login: 'max.member@acme.example', verification_method: 'email' }),
+  });
+  assert.equal(login.status, 200);
+  const link = new URL((await svc.json('/dev/outbox?to=max.member@acme.example')).body.emails[0].link);
+  assert.equal(`${link.origin}${link.pathname}`, set.login_link);
+  assert.match(link.searchParams.get('key')!, /^tok_/);
+});
