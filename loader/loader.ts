@@ -6,18 +6,22 @@
  * the page installs the scanning machinery, every loader registers the chunks of its own version in
  * it. Claims are kept in that shared object, so a div is never mounted twice.
  */
-import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from './widget-types.ts';
+import { WIDGET_TYPES, type WidgetType } from './widget-types.ts';
 
-/** Injected by the build: this loader's version and, per built type, the names of its chunks (`registration-abc123`, `shared-def456`). */
+/**
+ * Injected by the build: this loader's version and, per built type, the space it reserves (px) and
+ * the names of its chunks, its own first: `[420, 'registration-abc123', 'shared-def456']`.
+ */
 declare const __VERSION__: number;
-declare const __CHUNKS__: Record<string, string[]>;
+declare const __CHUNKS__: Record<string, Built>;
+type Built = [height: number, ...chunks: string[]];
 
 type State = 'loading' | 'ready' | 'error';
 
 interface Handler {
   /** The loader's own URL: chunks and the service's base URL are found relative to it. */
   src: string;
-  chunks: Record<string, string[]>;
+  chunks: Record<string, Built>;
 }
 
 export interface DiagnoseRow {
@@ -71,9 +75,9 @@ const install = (): ServiceWidgets => {
     const { div, type } = p;
     p.state = state;
     p.error = code;
-    div.setAttribute(PREFIX + 'state', state);
-    if (code) div.setAttribute(PREFIX + 'error', code);
-    else div.removeAttribute(PREFIX + 'error');
+    div.dataset.serviceState = state;
+    if (code) div.dataset.serviceError = code;
+    else delete div.dataset.serviceError;
     if (state != 'loading')
       div.dispatchEvent(
         new CustomEvent('service-widget-' + state, { bubbles: true, detail: code ? { type, code, message } : { type } }),
@@ -119,7 +123,7 @@ const install = (): ServiceWidgets => {
       // The other version's loader may still arrive (it can stand later in the page): decide at load.
       if (!pageLoaded()) return void (placeholders.set(div, p), set(p, 'loading'));
       claim();
-      const other = Object.values(handlers)[0]!.src.replace(/\/v\d+\/loader\.js/, `/v${version}/loader.js`);
+      const other = new URL(`../v${version}/loader.js`, Object.values(handlers)[0]!.src);
       return fail(p, 'wrong-loader', `"${type}" is a v${version} widget: add <script async src="${other}"></script> to the page.`);
     }
     claim();
@@ -130,13 +134,14 @@ const install = (): ServiceWidgets => {
     if (!div.getAttribute(PREFIX + 'id')?.trim()) {
       return fail(p, 'missing-key', `The widget key is missing. Add data-service-id="YOUR_WIDGET_KEY" to the div.`);
     }
-    const chunks = handler.chunks[type];
-    if (!chunks) {
+    const built = handler.chunks[type];
+    if (!built) {
       return fail(p, 'not-available', `The ${type} widget is not available yet in this version of the service.`);
     }
     // The owner's own min-height comes back once the widget shows.
     const ownHeight = div.style.minHeight;
-    div.style.minHeight = RESERVED_HEIGHT[type as WidgetType] + 'px';
+    const [height, ...chunks] = built;
+    div.style.minHeight = height + 'px';
     const tag = 'service-' + type;
     Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js`, handler.src).href))).then(
       () => {
@@ -182,10 +187,9 @@ const install = (): ServiceWidgets => {
   });
 
   new MutationObserver((records) => {
-    for (const { addedNodes, removedNodes } of records) {
-      addedNodes.forEach((n) => n instanceof HTMLElement && scan(n));
-      if (removedNodes.length) for (const [div] of placeholders) if (!div.isConnected) placeholders.delete(div);
-    }
+    for (const { addedNodes } of records) addedNodes.forEach((n) => n instanceof HTMLElement && scan(n));
+    // Removed divs are forgotten once a batch: placeholders are few.
+    for (const [div] of placeholders) if (!div.isConnected) placeholders.delete(div);
   }).observe(document.documentElement, { childList: true, subtree: true });
 
   if (!pageLoaded()) addEventListener('load', () => scan());
