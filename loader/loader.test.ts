@@ -183,8 +183,9 @@ describe('loader v1', () => {
     expect(div.innerText).to.contain(`${service.url}widgets/v2/loader.js`);
   });
 
-  it('missing-key says which attribute to add', async () => {
-    await expectError({ 'data-service-widget': 'registration' }, 'missing-key', /data-service-id=/);
+  it('missing-key says which attribute to add, and leaves the owner’s min-height alone', async () => {
+    const div = await expectError({ 'data-service-widget': 'registration', style: 'min-height: 123px' }, 'missing-key', /data-service-id=/);
+    expect(div.style.minHeight).to.equal('123px');
   });
 
   for (const [code, key] of [

@@ -87,7 +87,6 @@ const install = (): ServiceWidgets => {
 
   // A loader-level error: the site owner's own content in the div stays, the fix-it line is added.
   const fail = (p: Placeholder, code: string, message: string) => {
-    p.div.style.minHeight = '';
     const line = document.createElement('p');
     line.setAttribute(PREFIX + 'message', '');
     line.setAttribute('role', 'alert');
@@ -138,10 +137,11 @@ const install = (): ServiceWidgets => {
     if (!built) {
       return fail(p, 'not-available', `The ${type} widget is not available yet in this version of the service.`);
     }
-    // The owner's own min-height comes back once the widget shows.
+    // The owner's own min-height comes back once the widget shows; one that reserves the widget's space
+    // already (a class in the owner's stylesheet, there before the loader runs) is left alone.
     const ownHeight = div.style.minHeight;
     const [height, ...chunks] = built;
-    div.style.minHeight = height + 'px';
+    if (!(parseFloat(getComputedStyle(div).minHeight) >= height)) div.style.minHeight = height + 'px';
     const tag = 'service-' + type;
     Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js`, handler.src).href))).then(
       () => {
