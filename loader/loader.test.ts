@@ -30,8 +30,11 @@ beforeEach(() => {
 });
 afterEach(() => (console.error = originalError));
 
-/** Adds a placeholder to the page (found by the loader's observer) and waits for its outcome. */
-const place = async (attributes: Record<string, string>, inner = '') => {
+/**
+ * Adds a placeholder to the page (found by the loader's observer, or given to `mount`) and waits for
+ * its outcome.
+ */
+const place = async (attributes: Record<string, string>, inner = '', mount?: (div: HTMLElement) => void) => {
   const div = document.createElement('div');
   for (const [name, value] of Object.entries(attributes)) div.setAttribute(name, value);
   div.innerHTML = inner;
@@ -40,11 +43,12 @@ const place = async (attributes: Record<string, string>, inner = '') => {
     div.addEventListener('service-widget-error', (e) => resolve(e as CustomEvent), { once: true });
   });
   (await fixture(html`<section></section>`)).append(div);
+  mount?.(div);
   return { div, event: await outcome };
 };
 
-const expectError = async (attributes: Record<string, string>, code: string, says: RegExp) => {
-  const { div, event } = await place(attributes, '<a href="/book">Book on our site</a>');
+const expectError = async (attributes: Record<string, string>, code: string, says: RegExp, mount?: (div: HTMLElement) => void) => {
+  const { div, event } = await place(attributes, '<a href="/book">Book on our site</a>', mount);
   expect(event.type).to.equal('service-widget-error');
   expect(event.detail.code).to.equal(code);
   expect(div.dataset.serviceState).to.equal('error');
@@ -176,6 +180,18 @@ describe('loader v1', () => {
 
   it('unknown-type lists the known types', async () => {
     await expectError({ 'data-service-widget': 'calender', 'data-service-id': 'x' }, 'unknown-type', /registration, profile, contact, calendar/);
+  });
+
+  it('mount() on a div without data-service-widget does not throw: unknown-type says which attribute to set', async () => {
+    const div = await expectError(
+      { 'data-service-id': 'x' },
+      'unknown-type',
+      /Unknown widget type "". Set data-service-widget to one of: registration, profile, contact, calendar, checkout, video, map\./,
+      (div) => widgets().mount(div),
+    );
+    expect(errors[0]).to.match(/^\[service-widgets\] \(no type\): Unknown widget type ""/);
+    const rows = widgets().diagnose().filter((r) => r.element === div);
+    expect(rows.map(({ element, ...row }) => row)).to.deep.equal([{ type: '', version: '', state: 'error', error: 'unknown-type' }]);
   });
 
   it('wrong-loader names the script to use instead', async () => {

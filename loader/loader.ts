@@ -109,13 +109,13 @@ const install = (): ServiceWidgets => {
   const mount = (div: HTMLElement) => {
     const claimed = claims.get(div);
     if (claimed) return void placeholders.set(div, claimed);
-    const type = div.getAttribute(PREFIX + 'widget')!.trim();
+    const type = (div.getAttribute(PREFIX + 'widget') || '').trim();
     const version = Object.hasOwn(WIDGET_TYPES, type) ? WIDGET_TYPES[type as WidgetType] : 0;
     const p: Placeholder = { div, type, version, state: 'loading' };
     const claim = () => (claims.set(div, p), placeholders.set(div, p));
     if (!version) {
       claim();
-      return fail(p, 'unknown-type', `Unknown widget type "${type}". Use one of: ${Object.keys(WIDGET_TYPES).join(', ')}.`);
+      return fail(p, 'unknown-type', `Unknown widget type "${type}". Set ${PREFIX}widget to one of: ${Object.keys(WIDGET_TYPES).join(', ')}.`);
     }
     const handler = handlers[version];
     if (!handler) {
