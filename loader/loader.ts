@@ -69,7 +69,6 @@ const install = (): ServiceWidgets => {
   // ... and the ones in the document now, for diagnose().
   const placeholders = new Map<HTMLElement, Placeholder>();
   const handlers: Record<number, Handler> = {};
-  const pageLoaded = () => document.readyState == 'complete';
 
   const set = (p: Placeholder, state: State, code?: string, message?: string) => {
     const { div, type } = p;
@@ -111,22 +110,21 @@ const install = (): ServiceWidgets => {
     if (claimed) return void placeholders.set(div, claimed);
     const type = (div.getAttribute(PREFIX + 'widget') || '').trim();
     const version = Object.hasOwn(WIDGET_TYPES, type) ? WIDGET_TYPES[type as WidgetType] : 0;
-    const p: Placeholder = { div, type, version, state: 'loading' };
-    const claim = () => (claims.set(div, p), placeholders.set(div, p));
+    const p = { div, type, version } as Placeholder; // its state is set just below
+    const handler = handlers[version];
+    placeholders.set(div, p);
+    set(p, 'loading');
+    // The other version's loader may still arrive (it can stand later in the page): decide at load.
+    if (version && !handler && document.readyState != 'complete') return;
+    claims.set(div, p);
     if (!version) {
-      claim();
       return fail(p, 'unknown-type', `Unknown widget type "${type}". Set ${PREFIX}widget to one of: ${Object.keys(WIDGET_TYPES).join(', ')}.`);
     }
-    const handler = handlers[version];
     if (!handler) {
-      // The other version's loader may still arrive (it can stand later in the page): decide at load.
-      if (!pageLoaded()) return void (placeholders.set(div, p), set(p, 'loading'));
-      claim();
-      const other = new URL(`../v${version}/loader.js`, Object.values(handlers)[0]!.src);
+      // install() runs in the first loader on the page: the other version's loader stands beside it.
+      const other = new URL(`../v${version}/loader.js`, src);
       return fail(p, 'wrong-loader', `"${type}" is a v${version} widget: add <script async src="${other}"></script> to the page.`);
     }
-    claim();
-    set(p, 'loading');
     if (!isSecureContext) {
       return fail(p, 'insecure-page', `Serve this page over https:// to show the ${type} widget (it is not a secure page).`);
     }
@@ -192,7 +190,9 @@ const install = (): ServiceWidgets => {
     for (const [div] of placeholders) if (!div.isConnected) placeholders.delete(div);
   }).observe(document.documentElement, { childList: true, subtree: true });
 
-  if (!pageLoaded()) addEventListener('load', () => scan());
+  // Divs waiting for the other version's loader are decided at load (a loader that comes later finds
+  // the page loaded, and this listener never fires).
+  addEventListener('load', () => scan());
 
   return {
     versions: [],
