@@ -141,7 +141,15 @@ const install = (): ServiceWidgets => {
     const [height, ...chunks] = built;
     if (!(parseFloat(getComputedStyle(div).minHeight) >= height)) div.style.minHeight = height + 'px';
     const tag = 'service-' + type;
-    Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js`, handler.src).href))).then(
+    // The widget's code, tried three times. A browser that follows whatwg/html#10327 fetches a failed
+    // module again; an older one keeps the failure for that URL, so a retry asks for the widget's own
+    // chunk (the first, which no chunk imports) under a new URL. Shared chunks keep theirs: one
+    // instance per page (and an older browser cannot fetch a failed one again at all).
+    const load = (attempt: number): Promise<unknown> =>
+      Promise.all(
+        chunks.map((c, i) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js${attempt && !i ? '?' + attempt : ''}`, handler.src).href)),
+      ).catch(() => new Promise((retry, giveUp) => (attempt > 1 ? giveUp() : setTimeout(retry, 300 * ++attempt))).then(() => load(attempt)));
+    load(0).then(
       () => {
         const el = (p.el = document.createElement(tag));
         p.options = (customElements.get(tag) as unknown as { observedAttributes: string[] }).observedAttributes;

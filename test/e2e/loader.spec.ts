@@ -1,4 +1,4 @@
-import { expect, INSECURE_SITE, SERVICE, SITE, test } from './support.ts';
+import { expect, flakyChunks, INSECURE_SITE, ofChunk, SERVICE, SITE, test } from './support.ts';
 
 test('a loader in <head> finds divs parsed after it (and takes the page language)', async ({ watched: page }) => {
   await page.goto(`${SITE}/head.html`);
@@ -60,7 +60,7 @@ test('diagnose() on a real page', async ({ watched: page }) => {
 
 test('network: the widget’s code cannot be fetched; the owner’s link stays and the message says what to do', async ({ watched: page }) => {
   page.expectConsoleErrors(1);
-  await page.route(`${SERVICE}/widgets/chunks/**`, (route) => route.abort('connectionrefused'));
+  const requests = await flakyChunks(page, Infinity);
   await page.goto(`${SITE}/registration.html`);
   const div = page.locator('div[data-service-widget]');
   await expect(div).toHaveAttribute('data-service-error', 'network');
@@ -68,6 +68,19 @@ test('network: the widget’s code cannot be fetched; the owner’s link stays a
   await expect(div.getByRole('alert')).toContainText('Check your connection and reload the page.');
   await expect(div.getByRole('link', { name: 'See our programmes on the booking page' })).toBeVisible();
   expect(page.consoleErrors[0]).toContain('Could not load the registration widget');
+  // Given up after three attempts.
+  expect(ofChunk(requests, 'registration')).toHaveLength(3);
+});
+
+test('network: the widget’s code fails to load at first; the loader tries again and the widget shows', async ({ watched: page }) => {
+  // The widget's own chunk and the shared one it imports both fail once.
+  const requests = await flakyChunks(page, 1, /^(registration|shared)-/);
+  await page.goto(`${SITE}/registration.html`);
+  const div = page.locator('div[data-service-widget]');
+  await expect(div).toHaveAttribute('data-service-state', 'ready');
+  await expect(div.locator('service-registration').getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
+  expect(ofChunk(requests, 'registration')).toHaveLength(2);
+  expect(ofChunk(requests, 'shared')).toHaveLength(2);
 });
 
 test('network: the service cannot be reached; the widget offers a retry that recovers, and the div follows', async ({ watched: page }) => {
