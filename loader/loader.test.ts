@@ -30,8 +30,11 @@ beforeEach(() => {
 });
 afterEach(() => (console.error = originalError));
 
-/** Adds a placeholder to the page (found by the loader's observer) and waits for its outcome. */
-const place = async (attributes: Record<string, string>, inner = '') => {
+/**
+ * Adds a placeholder to the page (found by the loader's observer, or given to `mount`) and waits for
+ * its outcome.
+ */
+const place = async (attributes: Record<string, string>, inner = '', mount?: (div: HTMLElement) => void) => {
   const div = document.createElement('div');
   for (const [name, value] of Object.entries(attributes)) div.setAttribute(name, value);
   div.innerHTML = inner;
@@ -40,11 +43,12 @@ const place = async (attributes: Record<string, string>, inner = '') => {
     div.addEventListener('service-widget-error', (e) => resolve(e as CustomEvent), { once: true });
   });
   (await fixture(html`<section></section>`)).append(div);
+  mount?.(div);
   return { div, event: await outcome };
 };
 
-const expectError = async (attributes: Record<string, string>, code: string, says: RegExp) => {
-  const { div, event } = await place(attributes, '<a href="/book">Book on our site</a>');
+const expectError = async (attributes: Record<string, string>, code: string, says: RegExp, mount?: (div: HTMLElement) => void) => {
+  const { div, event } = await place(attributes, '<a href="/book">Book on our site</a>', mount);
   expect(event.type).to.equal('service-widget-error');
   expect(event.detail.code).to.equal(code);
   expect(div.dataset.serviceState).to.equal('error');
@@ -111,9 +115,21 @@ describe('loader v1', () => {
     expect(el.getAttribute('base-url')).to.equal(service.url);
     el.click();
     expect((window as unknown as { hacked?: boolean }).hacked).to.equal(undefined);
+    // A refused option, then an allowed one in the same task: once the allowed one reaches the widget,
+    // the loader has seen both.
+    const changed: string[] = [];
+    const seen = new Promise<void>((resolve) => {
+      new MutationObserver((records, observer) => {
+        changed.push(...records.map((r) => r.attributeName!));
+        if (el.getAttribute('locale') !== 'en') return;
+        observer.disconnect();
+        resolve();
+      }).observe(el, { attributes: true });
+    });
     div.setAttribute('data-service-style', 'display:none');
-    await new Promise(requestAnimationFrame);
-    expect(el.hasAttribute('style')).to.equal(false);
+    div.setAttribute('data-service-locale', 'en');
+    await seen;
+    expect(changed).to.deep.equal(['locale']);
   });
 
   it('a div moved while loading still becomes ready, and reports it once', async () => {
@@ -178,13 +194,26 @@ describe('loader v1', () => {
     await expectError({ 'data-service-widget': 'calender', 'data-service-id': 'x' }, 'unknown-type', /registration, profile, contact, calendar/);
   });
 
+  it('mount() on a div without data-service-widget does not throw: unknown-type says which attribute to set', async () => {
+    const div = await expectError(
+      { 'data-service-id': 'x' },
+      'unknown-type',
+      /Unknown widget type "". Set data-service-widget to one of: registration, profile, contact, calendar, checkout, video, map\./,
+      (div) => widgets().mount(div),
+    );
+    expect(errors[0]).to.match(/^\[service-widgets\] \(no type\): Unknown widget type ""/);
+    const rows = widgets().diagnose().filter((r) => r.element === div);
+    expect(rows.map(({ element, ...row }) => row)).to.deep.equal([{ type: '', version: '', state: 'error', error: 'unknown-type' }]);
+  });
+
   it('wrong-loader names the script to use instead', async () => {
     const div = await expectError({ 'data-service-widget': 'calendar', 'data-service-id': keyOf('calendar') }, 'wrong-loader', /v2/);
     expect(div.innerText).to.contain(`${service.url}widgets/v2/loader.js`);
   });
 
-  it('missing-key says which attribute to add', async () => {
-    await expectError({ 'data-service-widget': 'registration' }, 'missing-key', /data-service-id=/);
+  it('missing-key says which attribute to add, and leaves the owner’s min-height alone', async () => {
+    const div = await expectError({ 'data-service-widget': 'registration', style: 'min-height: 123px' }, 'missing-key', /data-service-id=/);
+    expect(div.style.minHeight).to.equal('123px');
   });
 
   for (const [code, key] of [
@@ -228,18 +257,55 @@ describe('loader v1', () => {
     expect(tables).to.have.length(1);
     expect(rows.find((r) => r.element === div)).to.include({ type: 'calender', version: '', state: 'error', error: 'unknown-type' });
     div.remove();
-    await new Promise(requestAnimationFrame);
-    expect(widgets().diagnose().some((r) => r.element === div)).to.equal(false);
+    // A placeholder added after the removal: once the loader has reported it, it has seen the removal.
+    const { div: added } = await place({ 'data-service-widget': 'calender', 'data-service-id': 'y' });
+    const after = widgets().diagnose();
+    expect(after.some((r) => r.element === added)).to.equal(true);
+    expect(after.some((r) => r.element === div)).to.equal(false);
   });
 
   it('a removed widget stops its work and re-adding the div does not mount it again', async () => {
-    const { div } = await place({ 'data-service-widget': 'registration', 'data-service-id': keyOf('registration') });
-    const parent = div.parentElement!;
-    div.remove();
-    await new Promise(requestAnimationFrame);
-    parent.append(div);
-    await new Promise(requestAnimationFrame);
-    expect(div.querySelectorAll('service-registration')).to.have.length(1);
-    expect(widgets().diagnose().filter((r) => r.element === div)).to.have.length(1);
+    // The widget's first request, caught as it is sent: the div is removed before any answer can come.
+    const realFetch = window.fetch;
+    const sent = new Promise<{ url: string; outcome: Promise<string> }>((resolve) => {
+      window.fetch = (input, init) => {
+        const answer = realFetch(input, init);
+        resolve({ url: String(input), outcome: answer.then(() => 'answered', (error: Error) => error.name) });
+        return answer;
+      };
+    });
+    try {
+      const div = document.createElement('div');
+      div.dataset.serviceWidget = 'registration';
+      div.dataset.serviceId = keyOf('registration');
+      const events: string[] = [];
+      for (const type of ['service-widget-ready', 'service-widget-error']) div.addEventListener(type, () => events.push(type));
+      const parent = await fixture(html`<section></section>`);
+      parent.append(div);
+      const request = await sent;
+      const el = div.querySelector('service-registration')!;
+      div.remove();
+      expect(request.url).to.contain('/widget-api/v1/widget?');
+      // Its work stopped: the request was aborted, not answered, and nothing was reported.
+      expect(await request.outcome).to.equal('AbortError');
+      expect(div.dataset.serviceState).to.equal('loading');
+      // Re-added: the same widget takes up its work and the div reports it once. A second mount would
+      // set the div loading first, at once.
+      window.fetch = realFetch;
+      const states: string[] = [];
+      new MutationObserver((records) => states.push(...records.map(() => div.dataset.serviceState!))).observe(div, {
+        attributeFilter: ['data-service-state'],
+      });
+      const ready = oneEvent(div, 'service-widget-ready');
+      parent.append(div);
+      await ready;
+      expect(states).to.deep.equal(['ready']);
+      expect(div.querySelectorAll('service-registration')).to.have.length(1);
+      expect(div.querySelector('service-registration') === el).to.equal(true);
+      expect(events).to.deep.equal(['service-widget-ready']);
+      expect(widgets().diagnose().filter((r) => r.element === div)).to.have.length(1);
+    } finally {
+      window.fetch = realFetch;
+    }
   });
 });

@@ -6,18 +6,22 @@
  * the page installs the scanning machinery, every loader registers the chunks of its own version in
  * it. Claims are kept in that shared object, so a div is never mounted twice.
  */
-import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from './widget-types.ts';
+import { WIDGET_TYPES, type WidgetType } from './widget-types.ts';
 
-/** Injected by the build: this loader's version and, per built type, the names of its chunks (`registration-abc123`, `shared-def456`). */
+/**
+ * Injected by the build: this loader's version and, per built type, the space it reserves (px) and
+ * the names of its chunks, its own first: `[420, 'registration-abc123', 'shared-def456']`.
+ */
 declare const __VERSION__: number;
-declare const __CHUNKS__: Record<string, string[]>;
+declare const __CHUNKS__: Record<string, Built>;
+type Built = [height: number, ...chunks: string[]];
 
 type State = 'loading' | 'ready' | 'error';
 
 interface Handler {
   /** The loader's own URL: chunks and the service's base URL are found relative to it. */
   src: string;
-  chunks: Record<string, string[]>;
+  chunks: Record<string, Built>;
 }
 
 export interface DiagnoseRow {
@@ -65,15 +69,14 @@ const install = (): ServiceWidgets => {
   // ... and the ones in the document now, for diagnose().
   const placeholders = new Map<HTMLElement, Placeholder>();
   const handlers: Record<number, Handler> = {};
-  const pageLoaded = () => document.readyState == 'complete';
 
   const set = (p: Placeholder, state: State, code?: string, message?: string) => {
     const { div, type } = p;
     p.state = state;
     p.error = code;
-    div.setAttribute(PREFIX + 'state', state);
-    if (code) div.setAttribute(PREFIX + 'error', code);
-    else div.removeAttribute(PREFIX + 'error');
+    div.dataset.serviceState = state;
+    if (code) div.dataset.serviceError = code;
+    else delete div.dataset.serviceError;
     if (state != 'loading')
       div.dispatchEvent(
         new CustomEvent('service-widget-' + state, { bubbles: true, detail: code ? { type, code, message } : { type } }),
@@ -83,7 +86,6 @@ const install = (): ServiceWidgets => {
 
   // A loader-level error: the site owner's own content in the div stays, the fix-it line is added.
   const fail = (p: Placeholder, code: string, message: string) => {
-    p.div.style.minHeight = '';
     const line = document.createElement('p');
     line.setAttribute(PREFIX + 'message', '');
     line.setAttribute('role', 'alert');
@@ -106,39 +108,48 @@ const install = (): ServiceWidgets => {
   const mount = (div: HTMLElement) => {
     const claimed = claims.get(div);
     if (claimed) return void placeholders.set(div, claimed);
-    const type = div.getAttribute(PREFIX + 'widget')!.trim();
+    const type = (div.getAttribute(PREFIX + 'widget') || '').trim();
     const version = Object.hasOwn(WIDGET_TYPES, type) ? WIDGET_TYPES[type as WidgetType] : 0;
-    const p: Placeholder = { div, type, version, state: 'loading' };
-    const claim = () => (claims.set(div, p), placeholders.set(div, p));
-    if (!version) {
-      claim();
-      return fail(p, 'unknown-type', `Unknown widget type "${type}". Use one of: ${Object.keys(WIDGET_TYPES).join(', ')}.`);
-    }
+    const p = { div, type, version } as Placeholder; // its state is set just below
     const handler = handlers[version];
+    placeholders.set(div, p);
+    set(p, 'loading');
+    // The other version's loader may still arrive (it can stand later in the page): decide at load.
+    if (version && !handler && document.readyState != 'complete') return;
+    claims.set(div, p);
+    if (!version) {
+      return fail(p, 'unknown-type', `Unknown widget type "${type}". Set ${PREFIX}widget to one of: ${Object.keys(WIDGET_TYPES).join(', ')}.`);
+    }
     if (!handler) {
-      // The other version's loader may still arrive (it can stand later in the page): decide at load.
-      if (!pageLoaded()) return void (placeholders.set(div, p), set(p, 'loading'));
-      claim();
-      const other = Object.values(handlers)[0]!.src.replace(/\/v\d+\/loader\.js/, `/v${version}/loader.js`);
+      // install() runs in the first loader on the page: the other version's loader stands beside it.
+      const other = new URL(`../v${version}/loader.js`, src);
       return fail(p, 'wrong-loader', `"${type}" is a v${version} widget: add <script async src="${other}"></script> to the page.`);
     }
-    claim();
-    set(p, 'loading');
     if (!isSecureContext) {
       return fail(p, 'insecure-page', `Serve this page over https:// to show the ${type} widget (it is not a secure page).`);
     }
     if (!div.getAttribute(PREFIX + 'id')?.trim()) {
       return fail(p, 'missing-key', `The widget key is missing. Add data-service-id="YOUR_WIDGET_KEY" to the div.`);
     }
-    const chunks = handler.chunks[type];
-    if (!chunks) {
+    const built = handler.chunks[type];
+    if (!built) {
       return fail(p, 'not-available', `The ${type} widget is not available yet in this version of the service.`);
     }
-    // The owner's own min-height comes back once the widget shows.
+    // The owner's own min-height comes back once the widget shows; one that reserves the widget's space
+    // already (a class in the owner's stylesheet, there before the loader runs) is left alone.
     const ownHeight = div.style.minHeight;
-    div.style.minHeight = RESERVED_HEIGHT[type as WidgetType] + 'px';
+    const [height, ...chunks] = built;
+    if (!(parseFloat(getComputedStyle(div).minHeight) >= height)) div.style.minHeight = height + 'px';
     const tag = 'service-' + type;
-    Promise.all(chunks.map((c) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js`, handler.src).href))).then(
+    // The widget's code, tried three times. A browser that follows whatwg/html#10327 fetches a failed
+    // module again; an older one keeps the failure for that URL, so a retry asks for the widget's own
+    // chunk (the first, which no chunk imports) under a new URL. Shared chunks keep theirs: one
+    // instance per page (and an older browser cannot fetch a failed one again at all).
+    const load = (attempt: number): Promise<unknown> =>
+      Promise.all(
+        chunks.map((c, i) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js${attempt && !i ? '?' + attempt : ''}`, handler.src).href)),
+      ).catch(() => new Promise((retry, giveUp) => (attempt > 1 ? giveUp() : setTimeout(retry, 300 * ++attempt))).then(() => load(attempt)));
+    load(0).then(
       () => {
         const el = (p.el = document.createElement(tag));
         p.options = (customElements.get(tag) as unknown as { observedAttributes: string[] }).observedAttributes;
@@ -182,13 +193,14 @@ const install = (): ServiceWidgets => {
   });
 
   new MutationObserver((records) => {
-    for (const { addedNodes, removedNodes } of records) {
-      addedNodes.forEach((n) => n instanceof HTMLElement && scan(n));
-      if (removedNodes.length) for (const [div] of placeholders) if (!div.isConnected) placeholders.delete(div);
-    }
+    for (const { addedNodes } of records) addedNodes.forEach((n) => n instanceof HTMLElement && scan(n));
+    // Removed divs are forgotten once a batch: placeholders are few.
+    for (const [div] of placeholders) if (!div.isConnected) placeholders.delete(div);
   }).observe(document.documentElement, { childList: true, subtree: true });
 
-  if (!pageLoaded()) addEventListener('load', () => scan());
+  // Divs waiting for the other version's loader are decided at load (a loader that comes later finds
+  // the page loaded, and this listener never fires).
+  addEventListener('load', () => scan());
 
   return {
     versions: [],

@@ -15,7 +15,10 @@ export const WIDGET_TYPES = {
 export type WidgetType = keyof typeof WIDGET_TYPES;
 export type LoaderVersion = (typeof WIDGET_TYPES)[WidgetType];
 
-/** Space (px) a widget reserves while it loads, so nothing below it jumps. */
+/**
+ * Space (px) a widget reserves while it loads, so nothing below it jumps. The build hands each loader
+ * the heights of its built types only, beside their chunks.
+ */
 export const RESERVED_HEIGHT: Record<WidgetType, number> = {
   registration: 420,
   profile: 320,

@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
-import { WIDGET_TYPES, type WidgetType } from '../loader/widget-types.ts';
+import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../loader/widget-types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist`, { recursive: true, force: true });
@@ -42,7 +42,7 @@ const chunksOf = (type: string) => {
 // Passes 2 and 3: the two classic-script loaders.
 for (const version of [1, 2]) {
   const own = Object.fromEntries(
-    builtTypes.filter((type) => WIDGET_TYPES[type as WidgetType] === version).map((type) => [type, chunksOf(type)]),
+    builtTypes.filter((type) => WIDGET_TYPES[type as WidgetType] === version).map((type) => [type, [RESERVED_HEIGHT[type as WidgetType], ...chunksOf(type)]]),
   );
   await build({
     configFile: false,

@@ -1,4 +1,4 @@
-import { expect, serviceJson, SITE, test } from './support.ts';
+import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {
   emails: { to: string; subject: string; text: string }[];
@@ -61,21 +61,36 @@ test('a visitor registers for a class by keyboard alone on a customer’s page, 
 });
 
 const watchLayout = () => {
-  const record = { shifts: [] as { at: number; value: number }[], readyAt: 0, linkUntilReady: false };
+  const record = { shifts: [] as { at: number; value: number }[], readyAt: 0, loadingAt: 0, linkUntilReady: false };
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) record.shifts.push({ at: entry.startTime, value: (entry as PerformanceEntry & { value: number }).value });
   }).observe({ type: 'layout-shift', buffered: true });
   document.addEventListener('service-widget-ready', () => (record.readyAt = performance.now()));
   new MutationObserver(() => {
     const div = document.querySelector<HTMLElement>('div[data-service-widget][data-service-state=loading]');
+    if (div) record.loadingAt ||= performance.now();
     if (div) record.linkUntilReady = !!div.querySelector('a') && div.getBoundingClientRect().height >= 420;
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-service-state'] });
   Object.assign(window, { record });
 };
-type LayoutRecord = { shifts: { at: number; value: number }[]; readyAt: number; linkUntilReady: boolean };
-const layoutOf = async (page: import('@playwright/test').Page, path: string) => {
+type LayoutRecord = { shifts: { at: number; value: number }[]; readyAt: number; loadingAt: number; linkUntilReady: boolean };
+const layoutOf = async (page: import('@playwright/test').Page, path: string, { loaderAfterPaint = false } = {}) => {
   await page.addInitScript(watchLayout);
-  await page.goto(`${SITE}/${path}`);
+  if (loaderAfterPaint) {
+    // What an async loader may do, made certain: it arrives only once the page has been painted.
+    let painted!: () => void;
+    const paint = new Promise<void>((resolve) => (painted = resolve));
+    await page.route(`${SERVICE}/widgets/v1/loader.js`, async (route) => {
+      await paint;
+      await route.continue();
+    });
+    const parsed = page.waitForEvent('domcontentloaded');
+    const loaded = page.goto(`${SITE}/${path}`);
+    await parsed;
+    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+    painted();
+    await loaded;
+  } else await page.goto(`${SITE}/${path}`);
   await expect(page.locator('div[data-service-widget]')).toHaveAttribute('data-service-state', 'ready');
   const record = await page.evaluate(() => (window as unknown as { record: LayoutRecord }).record);
   const total = (shifts: LayoutRecord['shifts']) => shifts.reduce((sum, s) => sum + s.value, 0).toFixed(4);
@@ -96,3 +111,13 @@ test('with an async loader at the end of <body>, the owner’s link shows in res
   expect(record.linkUntilReady).toBe(true);
 });
 
+test('with an async loader at the end of <body> and the div’s min-height in the site’s stylesheet, nothing jumps while the widget loads', async ({ watched: page }) => {
+  // The owner's advice in the README: the space is kept from the first paint, and the loader leaves
+  // a min-height that already holds the widget's space alone.
+  const record = await layoutOf(page, 'reserved.html', { loaderAfterPaint: true });
+  const firstPaint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]!.startTime);
+  expect(firstPaint).toBeLessThan(record.loadingAt);
+  expect(record.linkUntilReady).toBe(true);
+  expect(record.shifts.filter((s) => s.at < record.readyAt)).toEqual([]);
+  await expect(page.locator('div[data-service-widget]')).toHaveCSS('min-height', '440px');
+});

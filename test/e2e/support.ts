@@ -33,4 +33,22 @@ export const test = base.extend<{ watched: Page & { consoleErrors: string[]; exp
   },
 });
 
+/**
+ * Fails the first `failures` requests for each widget chunk whose file name matches, like a network
+ * that drops them, and lists every chunk request (file name and query).
+ */
+export const flakyChunks = async (page: Page, failures: number, names = /./) => {
+  const requests: string[] = [];
+  const failed: Record<string, number> = {};
+  await page.route(`${SERVICE}/widgets/chunks/**`, (route) => {
+    const { pathname, search } = new URL(route.request().url());
+    const file = pathname.split('/').pop()!;
+    requests.push(file + search);
+    if (!names.test(file) || (failed[file] = (failed[file] ?? 0) + 1) > failures) return route.continue();
+    return route.abort('connectionrefused');
+  });
+  return requests;
+};
+export const ofChunk = (requests: string[], name: string) => requests.filter((r) => r.startsWith(`${name}-`));
+
 export { expect };
