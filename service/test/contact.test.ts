@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import { FOREIGN_PAGE, LOCAL_PAGE, startTestService, uniqueKey, writeHeaders, type Json, type TestService } from './helpers.ts';
+import { describe, test } from 'node:test';
+import { FOREIGN_PAGE, LOCAL_PAGE, useTestService, uniqueKey, writeHeaders, type Json } from './helpers.ts';
 
 const KEY = 'wk_demo_contact';
 const PATH = `/widget-api/v1/contact-messages?key=${KEY}`;
 
-let svc: TestService;
-before(async () => {
-  svc = await startTestService();
-});
-after(() => svc.close());
-beforeEach(async () => {
-  assert.equal((await svc.fetch('/dev/reset', { method: 'POST' })).status, 200);
-});
+const svc = useTestService();
 
 const firstRender = async (key = KEY): Promise<Json> => {
   const res = await svc.json(`/widget-api/v1/widget?key=${key}&type=contact`, { headers: { Origin: LOCAL_PAGE } });

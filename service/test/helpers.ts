@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { after, before, beforeEach } from 'node:test';
 import Database from 'better-sqlite3';
 import { startService, type StartOptions } from '../server.ts';
 
@@ -54,6 +56,34 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
       await service.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The usual set-up of a test file: one service for the file, its seed restored before each test.
+ * Call it at the file's top level; the service exists once the file's tests run.
+ */
+export function useTestService(opts: StartOptions = {}): TestService {
+  let svc: TestService | undefined;
+  before(async () => {
+    svc = await startTestService(opts);
+  });
+  after(() => svc?.close());
+  beforeEach(async () => {
+    assert.equal((await svc!.fetch('/dev/reset', { method: 'POST' })).status, 200);
+  });
+  const started = () => {
+    if (!svc) throw new Error('The test service starts before the first test: use it inside tests and hooks.');
+    return svc;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    fetch: (path, init) => started().fetch(path, init),
+    json: (path, init) => started().json(path, init),
+    count: (sql, ...params) => started().count(sql, ...params),
+    close: () => started().close(),
   };
 }
 

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   FOREIGN_PAGE,
   LOCAL_PAGE,
   registrationBody,
-  startTestService,
+  useTestService,
   uniqueKey,
   writeHeaders,
   type Json,
-  type TestService,
 } from './helpers.ts';
 
 const PROFILE_KEY = 'wk_demo_profile';
@@ -17,14 +16,7 @@ const ADA = 'ada@example.org';
 const GRACE = 'grace@example.org';
 const STRANGER = 'nobody@example.org';
 
-let svc: TestService;
-before(async () => {
-  svc = await startTestService();
-});
-after(() => svc.close());
-beforeEach(async () => {
-  assert.equal((await svc.fetch('/dev/reset', { method: 'POST' })).status, 200);
-});
+const svc = useTestService();
 
 interface CallOptions {
   body?: unknown;

@@ -6,21 +6,14 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../server.ts';
-import { startTestService, type Json, type TestService } from './helpers.ts';
+import { useTestService, type Json } from './helpers.ts';
 
 const README_BASE = 'http://localhost:8787';
 
-let svc: TestService;
-before(async () => {
-  svc = await startTestService();
-});
-after(() => svc.close());
-beforeEach(async () => {
-  assert.equal((await svc.fetch('/dev/reset', { method: 'POST' })).status, 200);
-});
+const svc = useTestService();
 
 /** The one fenced `sh` block of the README that holds `marker`. */
 function shBlock(marker: string): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import { rawRequest, startTestService, type Json, type TestService } from './helpers.ts';
+import { describe, test } from 'node:test';
+import { rawRequest, useTestService, type Json } from './helpers.ts';
 
 const API_KEY = 'rk_demo_acme';
 const SECRET = 'cs_demo_acme_secret';
@@ -9,14 +9,7 @@ const OWNER = 'olivia.owner@acme.example';
 const MEMBER = 'max.member@acme.example';
 const LECTURER = 'lena.lecturer@acme.example';
 
-let svc: TestService;
-before(async () => {
-  svc = await startTestService();
-});
-after(() => svc.close());
-beforeEach(async () => {
-  assert.equal((await svc.fetch('/dev/reset', { method: 'POST' })).status, 200);
-});
+const svc = useTestService();
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   svc.json(path, {
