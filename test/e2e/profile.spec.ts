@@ -207,3 +207,51 @@ test('an expired PIN says so, and a new one is sent and taken, by keyboard alone
   await login;
   await expect(profile.getByRole('heading', { name: 'Hello Mary' })).toBeFocused();
 });
+
+test('a PIN already used in another tab, and a PIN dead after five wrong tries, each say so; a new PIN works', async ({ watched: page }) => {
+  const email = await newParticipant();
+  await page.goto(`${SITE}/account.html`);
+  const profile = page.locator('service-profile');
+  await tabTo(page, profile.getByLabel('Email'));
+  await page.keyboard.type(email);
+  await page.keyboard.press('Enter');
+  await expect(profile.getByLabel('PIN')).toBeFocused();
+  const { pin } = await latestEmailTo(email);
+  // Another tab (its own sessionStorage) signs in with this PIN first.
+  expect((await post('participant/verify?key=wk_demo_profile', { email, pin })).status).toBe(200);
+  await page.keyboard.type(pin!);
+  await page.keyboard.press('Enter');
+  await expect(profile.getByRole('status')).toHaveText('This PIN has been used already. Send a new one.');
+
+  await tabTo(page, profile.getByRole('button', { name: 'Send a new PIN' }));
+  await page.keyboard.press('Enter');
+  await expect(profile.getByLabel('PIN')).toBeFocused();
+  const fresh = (await latestEmailTo(email)).pin!;
+  const wrong = fresh === '000000' ? '111111' : '000000';
+  for (const left of [4, 3, 2, 1]) {
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(wrong);
+    await page.keyboard.press('Enter');
+    await expect(profile.getByRole('status')).toHaveText(`That PIN is not right. Tries left: ${left}.`);
+  }
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(wrong);
+  await page.keyboard.press('Enter');
+  await expect(profile.getByRole('status')).toHaveText('Too many wrong tries: this PIN no longer works. Send a new one.');
+  // Even the right PIN is refused now.
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(fresh);
+  const refused = page.waitForResponse((r) => r.url().includes('participant/verify'));
+  await page.keyboard.press('Enter');
+  expect((await refused).status()).toBe(429);
+  await expect(profile.getByRole('status')).toHaveText('Too many wrong tries: this PIN no longer works. Send a new one.');
+
+  await tabTo(page, profile.getByRole('button', { name: 'Send a new PIN' }));
+  await page.keyboard.press('Enter');
+  await expect(profile.getByRole('status')).toHaveText('A new PIN is on its way.');
+  const login = nextEvent(page, 'service-profile-login');
+  await page.keyboard.type((await latestEmailTo(email)).pin!);
+  await page.keyboard.press('Enter');
+  await login;
+  await expect(profile.getByRole('heading', { name: 'Hello Mary' })).toBeFocused();
+});
