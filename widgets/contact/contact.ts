@@ -2,7 +2,6 @@ import { html, nothing, type PropertyValues } from 'lit';
 import type { ApiError } from '../shared/api.ts';
 import { ServiceElement, define } from '../shared/base.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
-import { newId } from '../shared/ids.ts';
 import { SESSION_EVENT, readSession, type Session } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { contactStyles } from './contact.styles.ts';
@@ -106,9 +105,6 @@ export class ServiceContact extends ServiceElement<WidgetData> {
   private _sending = false;
   private _done?: { email: string };
   private _session?: Session;
-
-  /** The submission in flight or last failed: the same contents reuse its idempotency key. */
-  #submission?: { payload: string; key: string };
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'locale'];
 
@@ -302,16 +298,11 @@ export class ServiceContact extends ServiceElement<WidgetData> {
       website: this._values.website ?? '',
       form_token: this.data?.form?.token,
     };
-    const payload = JSON.stringify(body);
-    if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
     this._sending = true;
     this._formError = '';
     this._errors = {};
     try {
-      const answer = (await this.api.request('contact-messages', { body, idempotencyKey: this.#submission.key })) as {
-        message: { id: string };
-      };
-      this.#submission = undefined;
+      const answer = await this._write<{ message: { id: string } }>('contact-messages', body);
       // The next message starts with the same sender and a blank subject and message.
       this._values = { name: body.name, email: body.email };
       this._done = { email: body.email };

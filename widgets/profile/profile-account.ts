@@ -50,7 +50,7 @@ const save = async (host: ServiceProfile, event: Event) => {
   const form = new FormData(event.target as HTMLFormElement);
   const body = Object.fromEntries((['first_name', 'last_name', 'email', 'phone'] as const).map((name) => [name, String(form.get(name)).trim()]));
   const answer = await host._send<{ participant: Participant }>(() =>
-    host._call('participant/profile', { body, token: host._data.token, idempotencyKey: host._keyFor(body) }),
+    host._write('participant/profile', body, host._data.token),
   );
   if (answer) {
     host._data = { ...host._data, participant: answer.participant };
@@ -76,11 +76,7 @@ const focus = async (host: ServiceProfile, selector: string) => {
 
 async function cancel(host: ServiceProfile, registration: ProfileRegistration) {
   const answer = await host._send(() =>
-    host._call(`participant/registrations/${encodeURIComponent(registration.id)}/cancel`, {
-      body: {},
-      token: host._data.token,
-      idempotencyKey: host._keyFor({ cancel: registration.id }),
-    }),
+    host._write(`participant/registrations/${encodeURIComponent(registration.id)}/cancel`, {}, host._data.token),
   );
   host._confirming = '';
   if (!answer) return;

@@ -2,7 +2,6 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { ApiError } from '../shared/api.ts';
 import { ServiceElement, define } from '../shared/base.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
-import { newId } from '../shared/ids.ts';
 import { readSession, writeSession, SESSION_EVENT, type Participant } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { profileStyles } from './profile.styles.ts';
@@ -98,7 +97,6 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   _confirming = '';
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'locale'];
-  #submission?: { payload: string; key: string };
   /** The signed-in view: a chunk of its own, fetched with the participant's data (most visitors are signed out). */
   #account?: typeof import('./profile-account.ts');
 
@@ -251,13 +249,6 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     } finally {
       this._sending = false;
     }
-  }
-
-  /** @internal The idempotency key for a write: the same contents keep their key across retries. */
-  _keyFor(payload: unknown) {
-    const json = JSON.stringify(payload);
-    if (this.#submission?.payload !== json) this.#submission = { payload: json, key: newId() };
-    return this.#submission.key;
   }
 
   #requestPin = async (event?: Event) => {

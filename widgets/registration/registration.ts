@@ -3,7 +3,6 @@ import { ApiError } from '../shared/api.ts';
 import { ServiceElement, define } from '../shared/base.ts';
 import { formatDateRange, formatMoney, type Money } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
-import { newId } from '../shared/ids.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { registrationStyles } from './registration.styles.ts';
 
@@ -138,8 +137,6 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   private _sending = false;
   private _done?: { registration: Registration; email: string };
 
-  /** The submission in flight or last failed: the same contents reuse its idempotency key. */
-  #submission?: { payload: string; key: string };
   #company = '';
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'locale'];
@@ -359,18 +356,15 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     const { course, cls } = this._selected;
     const { phone, consent, ...names } = this._values;
     const body = { class_id: cls.id, ...names, ...(phone.trim() ? { phone: phone.trim() } : {}), consent };
-    const payload = JSON.stringify(body);
-    if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
     this._sending = true;
     this._formError = '';
     try {
-      const answer = (await this.api.request('registrations', { body, idempotencyKey: this.#submission.key })) as {
-        registration: Registration;
-        class?: Pick<ClassInfo, 'id' | 'seats_left' | 'status'>;
-      };
+      const answer = await this._write<{ registration: Registration; class?: Pick<ClassInfo, 'id' | 'seats_left' | 'status'> }>(
+        'registrations',
+        body,
+      );
       const { registration } = answer;
       if (answer.class) Object.assign(cls, { seats_left: answer.class.seats_left, status: answer.class.status });
-      this.#submission = undefined;
       this._done = { registration, email: body.email };
       this.dispatchEvent(
         new RegistrationCreatedEvent({ id: registration.id, course: course.id, class: cls.id, status: registration.status }),

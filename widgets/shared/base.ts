@@ -1,6 +1,7 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { ApiError, WidgetApi } from './api.ts';
 import { errorText, resolveLocale, type Locale } from './i18n.ts';
+import { newId } from './ids.ts';
 
 export type LoadState = 'loading' | 'ready' | 'error';
 
@@ -9,9 +10,9 @@ export type LoadState = 'loading' | 'ready' | 'error';
  * API client, the resolved locale, and the widget's data load with its three states.
  *
  * A widget implements `load()` (its one first-render request) and names in `loadArgs` the properties
- * that, changed, load again. This replaces `@lit/task`, which costs 1.1 KB gzip of a 14 KB budget for
- * what these few lines do; for the same reason reactive properties are declared in `static
- * properties` rather than with decorators (0.5 KB gzip).
+ * that, changed, load again; its writes go through `_write()`. This replaces `@lit/task`, which costs
+ * 1.1 KB gzip of a 14 KB budget for what these few lines do; for the same reason reactive properties
+ * are declared in `static properties` rather than with decorators (0.5 KB gzip).
  */
 export abstract class ServiceElement<Data = unknown> extends LitElement {
   static override properties: PropertyDeclarations = {
@@ -54,8 +55,22 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   /** Properties whose change loads the data again. */
   protected loadArgs: PropertyKey[] = ['key', 'baseUrl'];
   #abort?: AbortController;
+  /** The write in flight or last failed: the same contents keep its idempotency key. */
+  #submission?: { payload: string; key: string };
 
   protected abstract load(signal: AbortSignal): Promise<Data>;
+
+  /**
+   * @internal A write (POST with an idempotency key): sent again with the same contents, after a
+   * failure, it keeps its key, so that the service makes one record however often it is retried.
+   */
+  async _write<T>(path: string, body: object, token?: string): Promise<T> {
+    const payload = JSON.stringify([path, body]);
+    if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
+    const answer = await this.api.request(path, { body, token, idempotencyKey: this.#submission.key });
+    this.#submission = undefined;
+    return answer as T;
+  }
 
   /** Loads the words of the widget's locale, in parallel with `load()`. */
   protected abstract loadWords(locale: Locale): Promise<void>;
