@@ -1,4 +1,6 @@
 /** "Sent" emails: stored in the outbox table, which `GET /dev/outbox` shows. */
+import { PIN_TTL_MS } from './auth.ts';
+import { isoTime } from './context.ts';
 import type { Db } from './db.ts';
 
 export interface Email {
@@ -13,4 +15,33 @@ export function queueEmail(db: Db, now: number, email: Email): void {
   db.prepare(
     'INSERT INTO outbox (to_addr, subject, text, link, pin, sent_at) VALUES (?, ?, ?, ?, ?, ?)',
   ).run(email.to, email.subject, email.text, email.link ?? null, email.pin ?? null, now);
+}
+
+/**
+ * The passwordless sign-in email, the same for REST users and participants: the link (its `key` is
+ * a token) and the PIN, valid for 5 minutes from `now`. `place` completes "sign in to …".
+ */
+export function queueSignInEmail(
+  db: Db,
+  now: number,
+  to: { email: string; first_name: string },
+  { name, place, link, pin }: { name: string; place: string; link: string; pin: string },
+): void {
+  queueEmail(db, now, {
+    to: to.email,
+    subject: `Sign in to ${name}`,
+    text: [
+      `Hello ${to.first_name},`,
+      '',
+      `sign in to ${place} with this link:`,
+      link,
+      '',
+      `or enter this PIN: ${pin}`,
+      `It is valid for 5 minutes (until ${isoTime(now + PIN_TTL_MS)}) and works once.`,
+      '',
+      'If you did not ask to sign in, ignore this email.',
+    ].join('\n'),
+    link,
+    pin,
+  });
 }

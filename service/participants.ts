@@ -14,7 +14,7 @@ import { ApiError, methodNotAllowed, validationError, type FieldErrors } from '.
 import { canonicalJson, runIdempotent } from './idempotency.ts';
 import { randomToken, sha256Hex } from './ids.ts';
 import { originAllowed } from './origins.ts';
-import { queueEmail } from './outbox.ts';
+import { queueEmail, queueSignInEmail } from './outbox.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { RATE_LIMITS } from './rest-api.ts';
 import { PERSON_TEXT, personEmail, phoneField, textField, unknownFields } from './validate.ts';
@@ -77,20 +77,9 @@ export function registerParticipantApi(app: Hono<AppEnv>, deps: ServiceDeps): vo
         ).run(participant.id, participant.email, key.company_id, participantPinHash(participant, pin), now + PIN_TTL_MS);
         const link = new URL(returnUrl!);
         link.searchParams.set('key', issueToken(db, now, participant));
-        queueEmail(db, now, {
-          to: participant.email,
-          subject: `Sign in to ${key.company_name}`,
-          text: [
-            `Hello ${participant.first_name},`,
-            '',
-            `sign in to your area at ${key.company_name} with this link:`,
-            link.href,
-            '',
-            `or enter this PIN: ${pin}`,
-            `It is valid for 5 minutes (until ${isoTime(now + PIN_TTL_MS)}) and works once.`,
-            '',
-            'If you did not ask to sign in, ignore this email.',
-          ].join('\n'),
+        queueSignInEmail(db, now, participant, {
+          name: key.company_name,
+          place: `your area at ${key.company_name}`,
           link: link.href,
           pin,
         });

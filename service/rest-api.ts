@@ -11,7 +11,7 @@ import { isoTime, sendJson, type AppContext, type AppEnv, type ServiceDeps } fro
 import type { Db } from './db.ts';
 import { ApiError, methodNotAllowed, validationError, type FieldErrors } from './errors.ts';
 import { randomToken, sha256Hex } from './ids.ts';
-import { queueEmail } from './outbox.ts';
+import { queueSignInEmail } from './outbox.ts';
 import { RateLimiter, type Limit } from './rate-limit.ts';
 import { emailField, unknownFields } from './validate.ts';
 
@@ -108,23 +108,7 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
         const token = issueToken(db, now, user, application);
         const link = new URL(application.login_link, new URL(c.req.url).origin);
         link.searchParams.set('key', token);
-        queueEmail(db, now, {
-          to: user.email,
-          subject: `Sign in to ${application.name}`,
-          text: [
-            `Hello ${user.first_name},`,
-            '',
-            `sign in to ${application.name} with this link:`,
-            link.href,
-            '',
-            `or enter this PIN: ${pin}`,
-            `It is valid for 5 minutes (until ${isoTime(now + PIN_TTL_MS)}) and works once.`,
-            '',
-            'If you did not ask to sign in, ignore this email.',
-          ].join('\n'),
-          link: link.href,
-          pin,
-        });
+        queueSignInEmail(db, now, user, { name: application.name, place: application.name, link: link.href, pin });
       }).immediate();
     }
     return sendJson({
