@@ -88,6 +88,17 @@ const tabTo = async (page: Page, target: Locator) => {
   await expect(target).toBeFocused();
 };
 
+/** Opens the account page and asks for a PIN by keyboard alone; the focus is then in the PIN field. */
+const askForPinByKeyboard = async (page: Page, email: string) => {
+  await page.goto(`${SITE}/account.html`);
+  const profile = page.locator('service-profile');
+  await tabTo(page, profile.getByLabel('Email'));
+  await page.keyboard.type(email);
+  await page.keyboard.press('Enter');
+  await expect(profile.getByLabel('PIN')).toBeFocused();
+  return profile;
+};
+
 const nextEvent = (page: Page, name: string) =>
   page.evaluate(
     (type) => new Promise((resolve) => document.addEventListener(type, (e) => resolve((e as CustomEvent).detail ?? null), { once: true })),
@@ -147,12 +158,7 @@ test('a participant edits her details, cancels a place and signs out, by keyboar
 test('a wrong PIN says so and keeps the step; an unreachable service offers a retry that recovers; an invalidated token asks to sign in again', async ({
   watched: page,
 }) => {
-  await page.goto(`${SITE}/account.html`);
-  const profile = page.locator('service-profile');
-  await tabTo(page, profile.getByLabel('Email'));
-  await page.keyboard.type('ada@example.org');
-  await page.keyboard.press('Enter');
-  await expect(profile.getByLabel('PIN')).toBeFocused();
+  const profile = await askForPinByKeyboard(page, 'ada@example.org');
   const { pin } = await latestEmailTo('ada@example.org');
   await page.keyboard.type(pin === '000000' ? '111111' : '000000');
   await page.keyboard.press('Enter');
@@ -183,12 +189,7 @@ test('a wrong PIN says so and keeps the step; an unreachable service offers a re
 
 test('an expired PIN says so, and a new one is sent and taken, by keyboard alone', async ({ watched: page }) => {
   const email = await newParticipant();
-  await page.goto(`${SITE}/account.html`);
-  const profile = page.locator('service-profile');
-  await tabTo(page, profile.getByLabel('Email'));
-  await page.keyboard.type(email);
-  await page.keyboard.press('Enter');
-  await expect(profile.getByLabel('PIN')).toBeFocused();
+  const profile = await askForPinByKeyboard(page, email);
   const first = (await latestEmailTo(email)).pin!;
   await serviceJson('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advance_s":301}' });
   await page.keyboard.type(first);
@@ -210,12 +211,7 @@ test('an expired PIN says so, and a new one is sent and taken, by keyboard alone
 
 test('a PIN already used in another tab, and a PIN dead after five wrong tries, each say so; a new PIN works', async ({ watched: page }) => {
   const email = await newParticipant();
-  await page.goto(`${SITE}/account.html`);
-  const profile = page.locator('service-profile');
-  await tabTo(page, profile.getByLabel('Email'));
-  await page.keyboard.type(email);
-  await page.keyboard.press('Enter');
-  await expect(profile.getByLabel('PIN')).toBeFocused();
+  const profile = await askForPinByKeyboard(page, email);
   const { pin } = await latestEmailTo(email);
   // Another tab (its own sessionStorage) signs in with this PIN first.
   expect((await post('participant/verify?key=wk_demo_profile', { email, pin })).status).toBe(200);

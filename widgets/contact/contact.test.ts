@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { darkPage, dev, expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './contact.ts';
 import type { ContactSentEvent, ServiceContact } from './contact.ts';
 
@@ -81,17 +81,7 @@ describe('service-contact', () => {
   afterEach(() => writeSession(service.url, 'c_acme', undefined));
 
   it('reserves its space with a skeleton while loading, and is accessible', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const el = await mount({ fetch: (input, init) => gate.then(() => fetch(input, init)) });
-    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('true');
-    expect($$(el, '.skeleton')).to.have.length(3);
-    expect(el.getBoundingClientRect().height).to.be.greaterThan(300);
-    expect(textOf(el)).to.contain('Loading');
-    await expect(el).to.be.accessible();
-    release();
-    await settled(el);
-    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('false');
+    await expectLoadingState((fetcher) => mount({ fetch: fetcher }), { skeletons: 3, minHeight: 300 });
   });
 
   it('shows the form with the widget’s topics as a select, and is accessible', async () => {

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { readSession, writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { darkPage, dev, expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 // The page-wide journey needs a registration widget beside the profile, as on a customer's page.
 import '../registration/registration.ts';
 import type { ServiceRegistration } from '../registration/registration.ts';
@@ -125,17 +125,7 @@ describe('service-profile', () => {
   });
 
   it('reserves its space with a skeleton while loading, and is accessible', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const el = await mount({ fetch: (input, init) => gate.then(() => fetch(input, init)) });
-    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('true');
-    expect($$(el, '.skeleton')).to.have.length(2);
-    expect(el.getBoundingClientRect().height).to.be.greaterThan(150);
-    expect(textOf(el)).to.contain('Loading');
-    await expect(el).to.be.accessible();
-    release();
-    await settled(el);
-    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('false');
+    await expectLoadingState((fetcher) => mount({ fetch: fetcher }), { skeletons: 2, minHeight: 150 });
   });
 
   it('asks for an email first, without taking the focus from the page, and is accessible', async () => {

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { darkPage, dev, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { darkPage, dev, expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './registration.ts';
 import type { RegistrationCreatedEvent, ServiceRegistration } from './registration.ts';
 import { writeSession } from '../shared/session.ts';
@@ -50,17 +50,7 @@ const uniqueEmail = () => `browser-${Date.now()}-${n++}@example.org`;
 
 describe('service-registration', () => {
   it('reserves its space with a skeleton while loading, and is accessible', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const el = await mount(keyOf('registration'), { fetch: (input, init) => gate.then(() => fetch(input, init)) });
-    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('true');
-    expect($$(el, '.skeleton')).to.have.length(3);
-    expect(el.getBoundingClientRect().height).to.be.greaterThan(300);
-    expect(textOf(el)).to.contain('Loading');
-    await expect(el).to.be.accessible();
-    release();
-    await settled(el);
-    expect($(el, '[part=base]').getAttribute('aria-busy')).to.equal('false');
+    await expectLoadingState((fetcher) => mount(keyOf('registration'), { fetch: fetcher }), { skeletons: 3, minHeight: 300 });
   });
 
   it('lists the programmes with dates, places, prices and seats, formatted for the locale', async () => {

@@ -2,7 +2,7 @@
  * What the browser tests share: the reference service the test runner started (its URL and seed),
  * a guard that fails a test on any Lit development warning, and small waits on widget state.
  */
-import { fixture, html } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import type { LoadState, ServiceElement } from './base.ts';
 
@@ -80,4 +80,27 @@ export const darkPage = async (widget: TemplateResult) => {
   const page = await fixture<HTMLElement>(html`<div>${widget}</div>`);
   page.style.cssText = 'background: #1e1e1e; color: #eeeeee; padding: 1rem';
   return page;
+};
+
+/**
+ * The loading state of every widget: mounts it (through `mount`, given a fetch that holds the
+ * service's answers back) and checks the skeleton, its reserved space, the announcement and
+ * accessibility; then lets the answers through and checks the widget settles ready.
+ */
+export const expectLoadingState = async <T extends ServiceElement<unknown>>(
+  mount: (fetcher: typeof fetch) => Promise<T>,
+  { skeletons, minHeight }: { skeletons: number; minHeight: number },
+) => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const el = await mount((input, init) => gate.then(() => fetch(input, init)));
+  const base = () => el.shadowRoot!.querySelector('[part=base]')!;
+  expect(base().getAttribute('aria-busy')).to.equal('true');
+  expect(el.shadowRoot!.querySelectorAll('.skeleton')).to.have.length(skeletons);
+  expect(el.getBoundingClientRect().height).to.be.greaterThan(minHeight);
+  expect(textOf(el)).to.contain('Loading');
+  await expect(el).to.be.accessible();
+  release();
+  await settled(el);
+  expect(base().getAttribute('aria-busy')).to.equal('false');
 };
