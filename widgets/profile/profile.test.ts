@@ -112,6 +112,13 @@ const me = (token: string) =>
     body: '{}',
   });
 
+/** Records the events of one type that reach the element's listeners. */
+const spyEvents = (el: Element, type: string) => {
+  const seen: Event[] = [];
+  el.addEventListener(type, (e) => seen.push(e));
+  return seen;
+};
+
 const storedToken = () => readSession(service.url, COMPANY)?.token;
 
 describe('service-profile', () => {
@@ -634,6 +641,31 @@ describe('service-profile', () => {
     expect(textOf(later)).to.contain('No upcoming classes.');
     expect($$(later, 'ul')[0]!.textContent).to.contain('Data literacy basics');
     expect(textOf(later)).not.to.contain('too late to cancel');
+  });
+
+  it('keeps the place and says why when the service refuses the cancelling (too late by its clock)', async () => {
+    const email = await newParticipant('Frances');
+    // The page still offers cancelling, but by the service's clock the deadline has just passed.
+    const fetcher: typeof fetch = (input, init) =>
+      String(input).includes('/cancel')
+        ? Promise.resolve(
+            Response.json(
+              { error: { code: 'not-cancellable', message: 'This registration can no longer be cancelled here: contact Acme Academy.' } },
+              { status: 409 },
+            ),
+          )
+        : fetch(input, init);
+    const el = await settled(await mount({ fetch: fetcher }));
+    await signIn(el, email);
+    click(el, 'Cancel my place');
+    await el.updateComplete;
+    const cancelled = spyEvents(el, 'service-registration-cancelled');
+    click(el, 'Yes, cancel');
+    await untilText(el, 'can no longer be cancelled here');
+    expect(cancelled).to.have.length(0);
+    expect($$(el, 'ul')[0]!.textContent).to.contain('Data literacy basics');
+    expect(has(el, '[role=group]')).to.equal(false);
+    await expect(el).to.be.accessible();
   });
 
   it('cancels an upcoming registration after a confirmation step; the seat goes to the waitlist', async () => {

@@ -226,25 +226,23 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
           </p>`
         : nothing}
       <ul class="courses">
-        ${matching.map((course) => this.#renderCourse(course))}
+        ${matching.map((course) => this.#renderCourse(locale, course))}
       </ul>
 `;
   }
 
-  #renderCourse(course: Course) {
-    const locale = this.resolvedLocale;
+  #renderCourse(locale: Locale, course: Course) {
     return html`<li class="course" part="card" aria-labelledby="course-${course.id}">
       <h3 id="course-${course.id}">${course.title}</h3>
       <p>${course.category ? `${course.category} · ` : ''}${course.summary}</p>
       ${course.classes.length === 0 ? html`<p>${t(locale, 'noDates')}</p>` : nothing}
       <ul>
-        ${course.classes.map((cls) => this.#renderClass(course, cls))}
+        ${course.classes.map((cls) => this.#renderClass(locale, course, cls))}
       </ul>
     </li>`;
   }
 
-  #renderClass(course: Course, cls: ClassInfo) {
-    const locale = this.resolvedLocale;
+  #renderClass(locale: Locale, course: Course, cls: ClassInfo) {
     const seats =
       cls.status === 'full'
         ? t(locale, 'full')
