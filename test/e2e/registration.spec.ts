@@ -1,3 +1,4 @@
+import { RESERVED_HEIGHT } from '../../loader/widget-types.ts';
 import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {
@@ -60,7 +61,7 @@ test('a visitor registers for a class by keyboard alone on a customer’s page, 
   expect(emails.some((m) => m.to === email)).toBe(true);
 });
 
-const watchLayout = () => {
+const watchLayout = (reserved: number) => {
   const record = { shifts: [] as { at: number; value: number }[], readyAt: 0, loadingAt: 0, linkUntilReady: false };
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) record.shifts.push({ at: entry.startTime, value: (entry as PerformanceEntry & { value: number }).value });
@@ -69,13 +70,13 @@ const watchLayout = () => {
   new MutationObserver(() => {
     const div = document.querySelector<HTMLElement>('div[data-service-widget][data-service-state=loading]');
     if (div) record.loadingAt ||= performance.now();
-    if (div) record.linkUntilReady = !!div.querySelector('a') && div.getBoundingClientRect().height >= 420;
+    if (div) record.linkUntilReady = !!div.querySelector('a') && div.getBoundingClientRect().height >= reserved;
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-service-state'] });
   Object.assign(window, { record });
 };
 type LayoutRecord = { shifts: { at: number; value: number }[]; readyAt: number; loadingAt: number; linkUntilReady: boolean };
 const layoutOf = async (page: import('@playwright/test').Page, path: string, { loaderAfterPaint = false } = {}) => {
-  await page.addInitScript(watchLayout);
+  await page.addInitScript(watchLayout, RESERVED_HEIGHT.registration);
   if (loaderAfterPaint) {
     // What an async loader may do, made certain: it arrives only once the page has been painted.
     let painted!: () => void;

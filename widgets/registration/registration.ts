@@ -137,7 +137,6 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   private _sending = false;
   private _done?: { registration: Registration; email: string };
 
-  #company = '';
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'locale'];
 
@@ -146,9 +145,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   protected override async load(signal: AbortSignal) {
-    const data = (await this.api.request('widget', { params: { type: 'registration', course: this.course }, signal })) as WidgetData;
-    this.#company = data.widget.company.name;
-    return data;
+    return (await this.api.request('widget', { params: { type: 'registration', course: this.course }, signal })) as WidgetData;
   }
 
   override render() {
@@ -201,7 +198,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         )
       : courses;
     return html`<div class="row">
-        <h2 tabindex="-1">${t(locale, 'heading', { company: this.#company })}</h2>
+        <h2 tabindex="-1">${t(locale, 'heading', { company: this.data!.widget.company.name })}</h2>
         ${courses.length > SEARCH_FROM
           ? html`<div class="field">
               <label for="search">${t(locale, 'search')}</label>
@@ -323,7 +320,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
               aria-describedby=${errors.consent ? 'consent-error' : nothing}
               @change=${(e: Event) => (this._values = { ...this._values, consent: (e.target as HTMLInputElement).checked })}
             />
-            <label for="consent">${t(locale, 'consent', { company: this.#company })}</label>
+            <label for="consent">${t(locale, 'consent', { company: this.data!.widget.company.name })}</label>
           </div>
           ${errors.consent ? html`<p class="error field-error" id="consent-error">${errors.consent}</p>` : nothing}
         </div>
