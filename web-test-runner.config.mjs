@@ -13,7 +13,18 @@ import { plainSummary } from './scripts/wtr-summary.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'widgets-browser-'));
-const service = await startService({ port: 0, dataDir, quiet: true });
+const strictDataDir = mkdtempSync(join(tmpdir(), 'widgets-browser-strict-'));
+// Every browser test writes from this machine's one address: the per-address limits of anonymous
+// writes are raised here, and a second service keeps them tiny for the tests of a widget refused by one.
+const roomy = { perAddress: { max: 100_000, windowMs: 600_000 } };
+const service = await startService({
+  port: 0,
+  dataDir,
+  quiet: true,
+  limits: { registration: roomy, contact: roomy, confirmationEmail: { perRecipient: roomy.perAddress } },
+});
+const tight = { perAddress: { max: 1, windowMs: 600_000 } };
+const strict = await startService({ port: 0, dataDir: strictDataDir, quiet: true, limits: { registration: tight, contact: tight } });
 const seed = await (await fetch(`${service.url}/dev/seed`)).json();
 
 export default {
@@ -22,15 +33,17 @@ export default {
   nodeResolve: { exportConditions: ['development'] },
   concurrency: 2,
   testFramework: { config: { timeout: 8000 } },
-  // The service's dev endpoints (clock, outbox, tokens) through this server, same-origin for the tests.
+  // The services' dev endpoints (clock, outbox, tokens) through this server, same-origin for the
+  // tests: /dev/* to the service, /strict/dev/* to the strict one.
   middleware: [
     async (ctx, next) => {
-      if (!ctx.path.startsWith('/dev/')) return next();
+      const target = ctx.path.startsWith('/dev/') ? service : ctx.path.startsWith('/strict/dev/') ? strict : undefined;
+      if (!target) return next();
       const body = ctx.method === 'POST' ? await new Promise((resolve) => {
         let data = '';
         ctx.req.on('data', (chunk) => (data += chunk)).on('end', () => resolve(data));
       }) : undefined;
-      const answer = await fetch(`${service.url}${ctx.url}`, { method: ctx.method, headers: { 'Content-Type': 'application/json' }, body });
+      const answer = await fetch(`${target.url}${ctx.url.replace(/^\/strict/, '')}`, { method: ctx.method, headers: { 'Content-Type': 'application/json' }, body });
       ctx.status = answer.status;
       ctx.type = answer.headers.get('content-type') ?? 'application/json';
       ctx.body = await answer.text();
@@ -41,17 +54,19 @@ export default {
     {
       name: 'reference-service',
       async serverStop() {
-        await service.close();
+        await Promise.all([service.close(), strict.close()]);
         rmSync(dataDir, { recursive: true, force: true });
+        rmSync(strictDataDir, { recursive: true, force: true });
       },
     },
   ],
-  // The tests find the service and its seeded keys here; a closed port stands for a service that is down.
+  // The tests find the service and its seeded keys here; a closed port stands for a service that is
+  // down; `strict` is a service that allows one registration and one message per address.
   testRunnerHtml: (framework) => `<!doctype html>
     <html lang="en">
       <head><link rel="icon" href="data:,"></head>
       <body>
-        <script>window.SERVICE = ${JSON.stringify({ url: `${service.url}/`, down: 'http://127.0.0.1:9/', seed })};</script>
+        <script>window.SERVICE = ${JSON.stringify({ url: `${service.url}/`, strict: `${strict.url}/`, down: 'http://127.0.0.1:9/', seed })};</script>
         <script type="module" src="${framework}"></script>
       </body>
     </html>`,

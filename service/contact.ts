@@ -12,11 +12,18 @@ import type { Db } from './db.ts';
 import { ApiError, methodNotAllowed, validationError } from './errors.ts';
 import { canonicalJson, runIdempotent } from './idempotency.ts';
 import { randomId, sha256Hex } from './ids.ts';
+import { clientAddress } from './auth.ts';
 import { queueEmail } from './outbox.ts';
+import { anonymousWriteLimits } from './rate-limit.ts';
 import { personEmail, textField, unknownFields } from './validate.ts';
 import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetInfo, widgetKey, type WidgetKeyRow } from './widget-keys.ts';
 
-export const CONTACT_MIN_FILL_MS = 3000;
+/**
+ * A form sent sooner than this after it was shown is a robot's: a person, even with autofill, needs
+ * longer. The widget sends a too-early form again once this has passed, so a quick person is never
+ * refused (docs/widget-api.md).
+ */
+export const CONTACT_MIN_FILL_MS = 1500;
 export const CONTACT_LIMITS = { name: 100, subject: 150, messageMin: 10, messageMax: 5000 } as const;
 const FIELDS = ['name', 'email', 'subject', 'topic', 'message', 'consent', 'website', 'form_token'];
 
@@ -25,9 +32,15 @@ export function contactFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
   const widget = widgetInfo(key);
   return {
     widget: { ...widget, options: { ...widget.options, topics: topicsOf(key) } },
-    form: { token: signFormToken(deps.store.secret, key.key, deps.clock.now()), min_fill_ms: CONTACT_MIN_FILL_MS },
+    form: newForm(deps.store.secret, key, deps.clock.now()),
   };
 }
+
+/** A form token sends one message: each first render, and each message sent, hands out a new one. */
+const newForm = (secret: string, key: WidgetKeyRow, now: number) => ({
+  token: signFormToken(secret, key.key, now),
+  min_fill_ms: CONTACT_MIN_FILL_MS,
+});
 
 export function registerContactApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { db, secret } = deps.store;
@@ -39,12 +52,16 @@ export function registerContactApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
     const idempotencyKey = requireIdempotencyKey(c);
     const body = await readJsonObject(c);
     const input = validateContact(body, key, secret);
+    const address = clientAddress(c, deps.trustProxy);
     const result = runIdempotent(db, {
       scope: `widget:${key.key}`,
       key: idempotencyKey,
       requestHash: sha256Hex(`POST ${path}\n${canonicalJson(body)}`),
       now: clock.now(),
-      create: () => createMessage(db, clock.now(), key, input),
+      create: () => {
+        deps.limiter.take(anonymousWriteLimits(deps.limits, 'contact', address, key.key), 'messages');
+        return createMessage(db, clock.now(), key, input, secret);
+      },
     });
     return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
   });
@@ -64,15 +81,15 @@ export function signFormToken(secret: string, widgetKey: string, issuedAt: numbe
   return `ft1.${payload}.${formMac(secret, widgetKey, payload)}`;
 }
 
-/** The issue time a genuine token of this widget key carries, or undefined. */
-export function readFormToken(secret: string, widgetKey: string, token: string): number | undefined {
+/** The issue time and nonce a genuine token of this widget key carries, or undefined. */
+export function readFormToken(secret: string, widgetKey: string, token: string): { issuedAt: number; nonce: string } | undefined {
   const parts = token.split('.');
   if (parts.length !== 4 || parts[0] !== 'ft1' || !/^[0-9a-z]{1,11}$/.test(parts[1]!)) return undefined;
   const payload = `${parts[1]}.${parts[2]}`;
   const given = Buffer.from(parts[3]!, 'base64url');
   const expected = Buffer.from(formMac(secret, widgetKey, payload), 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  return parseInt(parts[1]!, 36);
+  return { issuedAt: parseInt(parts[1]!, 36), nonce: parts[2]! };
 }
 
 function formMac(secret: string, widgetKey: string, payload: string): string {
@@ -87,13 +104,14 @@ interface ContactInput {
   message: string;
   spam: boolean;
   issuedAt: number;
+  nonce: string;
 }
 
 /** Every field fault at once. The form token is the widget's, so its message asks for a reload. */
 function validateContact(body: Record<string, unknown>, key: WidgetKeyRow, secret: string): ContactInput {
   const fields = unknownFields(body, FIELDS);
   const L = CONTACT_LIMITS;
-  const name = textField(body, 'name', fields, { label: 'Name', max: L.name, missing: 'Enter your name.' });
+  const name = textField(body, 'name', fields, { label: 'Name', max: L.name, missing: 'Enter your name.', name: true });
   const email = personEmail(body, fields);
   const subject = textField(body, 'subject', fields, {
     label: 'Subject',
@@ -131,34 +149,50 @@ function validateContact(body: Record<string, unknown>, key: WidgetKeyRow, secre
   const spam = !(website === undefined || website === null || (typeof website === 'string' && website.trim() === ''));
 
   const token = body.form_token;
-  let issuedAt: number | undefined;
+  let form: { issuedAt: number; nonce: string } | undefined;
   if (typeof token !== 'string' || token === '') {
     fields.form_token = 'The form token is missing: reload the form (it comes with the widget) and send again.';
   } else {
-    issuedAt = token.length <= 200 ? readFormToken(secret, key.key, token) : undefined;
-    if (issuedAt === undefined) {
+    form = token.length <= 200 ? readFormToken(secret, key.key, token) : undefined;
+    if (form === undefined) {
       fields.form_token = 'The form token is not valid for this form: reload the form and send again.';
     }
   }
 
   if (Object.keys(fields).length > 0) throw validationError(fields);
-  return { name: name!, email: email!, subject: subject!, topic, message: message!, spam, issuedAt: issuedAt! };
+  return { name: name!, email: email!, subject: subject!, topic, message: message!, spam, ...form! };
 }
 
-/** Runs inside the idempotency transaction: a replay answers before the fill time is checked again. */
-function createMessage(db: Db, now: number, key: WidgetKeyRow, input: ContactInput) {
-  if (!input.spam && now - input.issuedAt < CONTACT_MIN_FILL_MS) {
+/**
+ * Runs inside the idempotency transaction: a replay answers before the fill time is checked again.
+ * The answer carries a new form token for the next message.
+ */
+function createMessage(db: Db, now: number, key: WidgetKeyRow, input: ContactInput, secret: string) {
+  const used = db.prepare('SELECT 1 FROM contact_messages WHERE widget_key = ? AND form_nonce = ?').get(key.key, input.nonce);
+  if (used) {
+    throw new ApiError(
+      409,
+      'form-token-used',
+      'This form has already sent a message: each message needs a new form token (the answer to a message, and each first render, carries one).',
+      { form_token: 'This form has already sent a message: reload the form to write another.' },
+    );
+  }
+  const wait = input.issuedAt + CONTACT_MIN_FILL_MS - now;
+  if (!input.spam && wait > 0) {
     throw new ApiError(
       422,
       'too-fast',
       'This message was sent very quickly after the form appeared: check your message and send it again.',
+      undefined,
+      {},
+      { retry_after_ms: wait },
     );
   }
   const id = randomId('msg');
   db.prepare(
     `INSERT INTO contact_messages
-     (id, company_id, widget_key, name, email, subject, topic, message, spam, form_issued_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     (id, company_id, widget_key, name, email, subject, topic, message, spam, form_issued_at, form_nonce, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     key.company_id,
@@ -170,6 +204,7 @@ function createMessage(db: Db, now: number, key: WidgetKeyRow, input: ContactInp
     input.message,
     input.spam ? 1 : 0,
     input.issuedAt,
+    input.nonce,
     now,
   );
   if (!input.spam) {
@@ -192,5 +227,5 @@ function createMessage(db: Db, now: number, key: WidgetKeyRow, input: ContactInp
       ].join('\n'),
     });
   }
-  return { status: 201, body: { message: { id, created_at: isoTime(now) } } };
+  return { status: 201, body: { message: { id, created_at: isoTime(now) }, form: newForm(secret, key, now) } };
 }

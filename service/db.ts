@@ -8,7 +8,7 @@ import { seed } from './seed.ts';
 export type Db = Database.Database;
 
 /** Bump when the schema or the seed changes: an older file is rebuilt on the next start. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 /** After this long the seeded classes drift into the past, so a start re-seeds. */
 export const SEED_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -152,13 +152,19 @@ CREATE TABLE tokens (
   application_id TEXT,          -- users: the application
   company_id TEXT,              -- participants: their company
   created_at INTEGER NOT NULL,
-  invalidated_at INTEGER
+  invalidated_at INTEGER,
+  -- An emailed token (the sign-in link's key) dies unused after LINK_TTL_MS; its first use keeps it.
+  emailed INTEGER NOT NULL DEFAULT 0 CHECK (emailed IN (0, 1)),
+  used_at INTEGER,
+  -- The link of an email change: its first use confirms that change (pins.id, kind 'email').
+  confirms_pin INTEGER
 );
 CREATE INDEX tokens_email ON tokens(email);
 
 CREATE TABLE pins (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
-  kind TEXT NOT NULL CHECK (kind IN ('user', 'participant')),
+  -- 'email': the PIN that confirms a participant's new address (email), sent to that address.
+  kind TEXT NOT NULL CHECK (kind IN ('user', 'participant', 'email')),
   subject_id TEXT NOT NULL,
   email TEXT NOT NULL,
   application_id TEXT,
@@ -183,7 +189,9 @@ CREATE TABLE contact_messages (
   message TEXT NOT NULL,
   spam INTEGER NOT NULL CHECK (spam IN (0, 1)),
   form_issued_at INTEGER NOT NULL,
-  created_at INTEGER NOT NULL
+  form_nonce TEXT NOT NULL,     -- a form token sends one message
+  created_at INTEGER NOT NULL,
+  UNIQUE (widget_key, form_nonce)
 );
 CREATE INDEX contact_messages_company ON contact_messages(company_id, created_at);
 `;

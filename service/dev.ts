@@ -33,7 +33,9 @@ export function registerDev(app: Hono<AppEnv>, deps: ServiceDeps): void {
 
   app.get('/dev/seed', () => sendJson(seedDocument(store.seedState.seededAt, clock.now())));
 
-  app.get('/dev/outbox', (c) => {
+  app.get('/dev/outbox', async (c) => {
+    // Emails of calls already answered may still be on their way (jobs.ts): wait for them.
+    await deps.jobs.idle();
     const to = c.req.query('to')?.trim().toLowerCase();
     const rows = store.db
       .prepare(
@@ -124,7 +126,9 @@ export function registerDev(app: Hono<AppEnv>, deps: ServiceDeps): void {
   });
 
   app.post('/dev/reset', async (c) => {
+    // Its JSON content type is required, even with no body: no page of another site can send it.
     await readJsonObject(c, { optional: true });
+    await deps.jobs.idle();
     clock.reset();
     store.reset();
     for (const hook of deps.onReset) hook();

@@ -6,6 +6,12 @@
  */
 export type FieldErrors = Record<string, string>;
 
+/**
+ * An empty set of field messages with no prototype: a field named `__proto__` in a request becomes
+ * a message like any other instead of replacing the object's prototype (and vanishing).
+ */
+export const newFieldErrors = (): FieldErrors => Object.create(null) as FieldErrors;
+
 export interface ErrorBody {
   error: { code: string; message: string; fields?: FieldErrors; [extra: string]: unknown };
 }

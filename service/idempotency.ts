@@ -52,19 +52,14 @@ export function runIdempotent(
   return tx.immediate();
 }
 
-/** JSON with object keys sorted, so that key order does not make two bodies differ. */
+/**
+ * JSON with object keys sorted, so that key order does not make two bodies differ. No recursion of
+ * ours: JSON.stringify walks the value, and bodies are at most MAX_BODY_DEPTH deep (body.ts).
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }

@@ -1,4 +1,8 @@
-/** `npm run serve`: the reference service on PORT (default 8787) until SIGINT or SIGTERM. */
+/**
+ * `npm run serve`: the reference service on PORT (default 8787) until SIGINT or SIGTERM. Settings
+ * from the environment: PORT, HOST, DATA_DIR, PUBLIC_URL (where its links point), TRUST_PROXY
+ * (comma-separated addresses of reverse proxies whose X-Forwarded-For is believed).
+ */
 import { startService } from './server.ts';
 
 const port = Number(process.env.PORT ?? 8787);
@@ -12,7 +16,12 @@ try {
     port,
     ...(process.env.HOST ? { host: process.env.HOST } : {}),
     ...(process.env.DATA_DIR ? { dataDir: process.env.DATA_DIR } : {}),
+    ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
+    ...(process.env.TRUST_PROXY ? { trustProxy: process.env.TRUST_PROXY.split(',') } : {}),
   });
+  if (process.env.NODE_ENV === 'production' && !process.env.PUBLIC_URL) {
+    console.warn(`PUBLIC_URL is not set: emailed links point to ${service.publicUrl}. Set it to the address people reach the service at.`);
+  }
   const stop = () => {
     void service.close().then(() => process.exit(0));
   };
@@ -22,7 +31,7 @@ try {
   if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(`Port ${port} is already in use: stop the other server, or start with PORT=<another port>.`);
   } else {
-    console.error(err);
+    console.error(err instanceof Error && err.message.startsWith('PUBLIC_URL') ? err.message : err);
   }
   process.exit(1);
 }

@@ -3,10 +3,12 @@
  * next to the code it describes; `test/openapi.test.ts` checks that every operation in it exists
  * in the service and that every reference resolves.
  */
-import { PER_PAGE_DEFAULT, PER_PAGE_MAX, RATE_LIMITS } from './rest-api.ts';
-import { MAX_BODY_BYTES } from './body.ts';
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from './rest-api.ts';
+import { LINK_TTL_MS } from './auth.ts';
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from './body.ts';
 import { CONTACT_LIMITS, CONTACT_MIN_FILL_MS } from './contact.ts';
-import { CANCEL_BEFORE_MS, PARTICIPANT_LOGIN_LIMITS, PARTICIPANT_TOKEN_TTL_MS } from './participants.ts';
+import { CANCEL_BEFORE_MS, EMAIL_CHANGE_TTL_MS, PARTICIPANT_TOKEN_TTL_MS } from './participants.ts';
+import { DEFAULT_LIMITS } from './rate-limit.ts';
 import { WIDGET_TYPES } from './seed.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -39,7 +41,8 @@ const replayedHeaders = {
 const idempotencyKey = { $ref: '#/components/parameters/IdempotencyKey' };
 
 export function openApiDocument(serverUrl: string) {
-  const L = RATE_LIMITS;
+  const L = DEFAULT_LIMITS;
+  const per = (rule: { max: number; windowMs: number }) => `${rule.max} in ${minutes(rule.windowMs)} minutes`;
   return {
     openapi: '3.1.0',
     info: {
@@ -53,15 +56,17 @@ export function openApiDocument(serverUrl: string) {
         '**Errors.** Every error, of either API, has one body: `{ "error": { "code", "message", "fields"? } }`.',
         '`message` says how to fix the problem; `fields` maps a body field (or query parameter) to its own message and appears only when a field is at fault.',
         '',
-        `**Bodies.** JSON only (\`Content-Type: application/json\`, else 415), at most ${MAX_BODY_BYTES} bytes (else 413, whatever \`Content-Length\` says), an object (else 400 \`bad-json\`); unknown fields are refused (422).`,
+        `**Bodies.** JSON only (\`Content-Type: application/json\`, else 415), at most ${MAX_BODY_BYTES} bytes (else 413, whatever \`Content-Length\` says), an object nested at most ${MAX_BODY_DEPTH} levels deep (else 400 \`bad-json\`), arriving within 10 seconds (else 408 \`request-timeout\`); unknown fields are refused (422), \`__proto__\` too.`,
         '',
-        '**Tokens.** `POST /v1/login` or `POST /v1/verify` give a user token: opaque, 256 random bits, stored by the service only as a hash, long-lived. The service may invalidate a token at any time; every call with it then answers 401 and the client logs in again. There is no refresh call.',
+        `**Tokens.** \`POST /v1/login\` or \`POST /v1/verify\` give a user token: opaque, 256 random bits, stored by the service only as a hash, long-lived. The token in an emailed link must be used within ${minutes(LINK_TTL_MS)} minutes of the service clock (else 401); its first use makes it long-lived like the others. The service may invalidate a token at any time; every call with it then answers 401 and the client logs in again. There is no refresh call.`,
         '',
-        `**Rate limits.** \`POST /v1/login\`: ${L.login.perEmail.max} per email and ${L.login.perAddress.max} per client address in ${minutes(L.login.perEmail.windowMs)} minutes. \`POST /v1/verify\`: ${L.verify.perEmail.max} per email and ${L.verify.perAddress.max} per client address in ${minutes(L.verify.perEmail.windowMs)} minutes. Beyond them: 429 \`rate-limited\` with \`Retry-After\` (seconds).`,
+        '**Links.** Every link the service builds (the emailed sign-in link, this document’s server) starts from its configured public URL (`PUBLIC_URL`), or from the page the application or the widget names; never from a request’s `Host` header.',
+        '',
+        `**Rate limits** (the defaults; a deployment may set others). Logins, \`POST /v1/login\` and \`${W}/participant/login\`: ${L.login.perEmail.max} per email and ${L.login.perAddress.max} per client address in ${minutes(L.login.perEmail.windowMs)} minutes. \`POST /v1/verify\`: ${L.verify.perEmail.max} per email and ${L.verify.perAddress.max} per client address in ${minutes(L.verify.perEmail.windowMs)} minutes. Registrations: ${per(L.registration.perAddress)} per client address, ${per(L.registration.perKey)} per widget key (a replay of the same submission is not counted). Contact messages: ${per(L.contact.perAddress)} per client address, ${per(L.contact.perKey)} per widget key. Changes of a participant’s email: ${per(L.emailChange.perParticipant)} per participant and per new address. Beyond them: 429 \`rate-limited\` with \`Retry-After\` (seconds) and \`retry_after\` (the same, in the error object). Confirmation emails of registrations to one address: at most ${per(L.confirmationEmail.perRecipient)}; beyond that the registration is made and no email is sent. The client address is the connection’s, or, only behind a proxy the service is configured to trust (\`TRUST_PROXY\`), the one \`X-Forwarded-For\` names.`,
         '',
         `**Pagination.** \`GET /v1/courses\` takes \`page\` (from 1) and \`per_page\` (1–${PER_PAGE_MAX}, default ${PER_PAGE_DEFAULT}) and answers \`pagination: { page, per_page, total, total_pages }\` beside the list.`,
         '',
-        `**Participants.** The profile widget signs participants in without a password: \`POST ${W}/participant/login\` emails a 6-digit PIN (5 minutes of the service clock, once, 5 tries; a new login replaces it) and a link to \`return_url\` whose \`key\` parameter is a token; \`POST ${W}/participant/verify\` exchanges the PIN for a token. The token travels in the \`X-Service-Token\` header of POST calls (never in a URL), belongs to the participant's company, and lives ${PARTICIPANT_TOKEN_TTL_MS / 86_400_000} days unless logged out or invalidated; any call with a token the service does not know answers 401 \`invalid-token\`. Participant logins: ${PARTICIPANT_LOGIN_LIMITS.perEmail.max} per email and ${PARTICIPANT_LOGIN_LIMITS.perAddress.max} per client address in ${minutes(PARTICIPANT_LOGIN_LIMITS.perEmail.windowMs)} minutes, answered alike whether or not the email belongs to a participant.`,
+        `**Participants.** The profile widget signs participants in without a password: \`POST ${W}/participant/login\` emails a 6-digit PIN (5 minutes of the service clock, once, 5 tries; a new login replaces it) and a link to \`return_url\` whose \`key\` parameter is a token (to be used within ${minutes(LINK_TTL_MS)} minutes); \`POST ${W}/participant/verify\` exchanges the PIN for a token. The token travels in the \`X-Service-Token\` header of POST calls (never in a URL), belongs to the participant's company, and lives ${PARTICIPANT_TOKEN_TTL_MS / 86_400_000} days unless logged out or invalidated; any call with a token the service does not know answers 401 \`invalid-token\`. Logins are answered alike, and in the same time, whether or not the email belongs to a participant: the email goes out after the answer.`,
         '',
         '**Roles.** In `GET /v1/courses` an owner sees every programme and class with who booked them; a member every programme and class with numbers only; a lecturer only the classes they are assigned to (and only programmes that have one), with who booked them.',
       ].join('\n'),
@@ -185,7 +190,7 @@ export function openApiDocument(serverUrl: string) {
           operationId: 'createRegistration',
           summary: 'Register a participant for a class (idempotent)',
           description:
-            'One transaction decides the seat: concurrent registrations never overbook. A full class waitlists when its waitlist has room, else 409 `class-full`. The same `Idempotency-Key` with the same body answers the first registration again (200, `Idempotent-Replayed: true`); with another body 409 `idempotency-key-reused`. The participant is emailed a confirmation.',
+            'One transaction decides the seat: concurrent registrations never overbook. A full class waitlists when its waitlist has room, else 409 `class-full` (for everyone, booked or not). An email that already holds a place in the class gets the answer a new registration would get (its existing registration’s id), no second record, and an email that says it was already registered: the answer tells nobody who is booked. The same `Idempotency-Key` with the same body answers the first registration again (200, `Idempotent-Replayed: true`); with another body 409 `idempotency-key-reused`. The participant is emailed a confirmation (at most 5 an hour to one address). Rate-limited per client address and per key.',
           security: [{ widgetKey: [] }],
           parameters: [idempotencyKey],
           requestBody: { required: true, content: json(ref('RegistrationRequest')) },
@@ -201,10 +206,11 @@ export function openApiDocument(serverUrl: string) {
             '400': errorResponse('`missing-key`, `missing-idempotency-key`, `bad-json`'),
             '401': errorResponse('`invalid-key`'),
             '403': errorResponse('`origin-not-allowed`, `type-mismatch`, `not-available`'),
-            '409': errorResponse('`class-full`, `already-registered`, `idempotency-key-reused`'),
+            '409': errorResponse('`class-full`, `idempotency-key-reused`'),
             '413': r('PayloadTooLarge'),
             '415': r('UnsupportedMediaType'),
             '422': r('Validation'),
+            '429': r('RateLimited'),
           },
         },
       },
@@ -213,7 +219,7 @@ export function openApiDocument(serverUrl: string) {
           tags: ['Widget API'],
           operationId: 'createContactMessage',
           summary: 'Send the company a message (contact keys, idempotent)',
-          description: `The company is emailed a notification. Spam protection needs no third party: a filled \`website\` honeypot is answered 201 like any message but kept as spam and notifies nobody; a form sent sooner than ${CONTACT_MIN_FILL_MS} ms (\`form.min_fill_ms\`) after its \`form.token\` was issued (service clock) is 422 \`too-fast\`. The same \`Idempotency-Key\` with the same body answers the first message again (200, \`Idempotent-Replayed: true\`).`,
+          description: `The company is emailed a notification. Spam protection needs no third party: a filled \`website\` honeypot is answered 201 like any message but kept as spam and notifies nobody; a form sent sooner than ${CONTACT_MIN_FILL_MS} ms (\`form.min_fill_ms\`) after its \`form.token\` was issued (service clock) is 422 \`too-fast\` with \`retry_after_ms\` (the widget sends it again then, so a quick person is never refused). A form token sends one message (409 \`form-token-used\` after); the answer carries the \`form\` of the next message. The same \`Idempotency-Key\` with the same body answers the first message again (200, \`Idempotent-Replayed: true\`). Rate-limited per client address and per key.`,
           security: [{ widgetKey: [] }],
           parameters: [idempotencyKey],
           requestBody: { required: true, content: json(ref('ContactMessageRequest')) },
@@ -221,8 +227,9 @@ export function openApiDocument(serverUrl: string) {
             '201': { description: 'Sent', content: json(ref('ContactMessageResponse')) },
             '200': { description: 'A replay of the same submission', headers: replayedHeaders, content: json(ref('ContactMessageResponse')) },
             ...widgetWriteErrors,
-            '409': errorResponse('`idempotency-key-reused`'),
-            '422': errorResponse('`validation` (see `fields`; a missing or forged token is `fields.form_token`), `too-fast`: check the message and send it again'),
+            '409': errorResponse('`form-token-used` (`fields.form_token`): this form already sent a message; `idempotency-key-reused`'),
+            '422': errorResponse('`validation` (see `fields`; a missing or forged token is `fields.form_token`), `too-fast` (with `retry_after_ms`): send it again after that long'),
+            '429': r('RateLimited'),
           },
         },
       },
@@ -281,7 +288,7 @@ export function openApiDocument(serverUrl: string) {
           operationId: 'participantProfile',
           summary: 'Change the participant’s name, email or phone (idempotent)',
           description:
-            'Only the fields sent change, each under the registration form’s rules; `phone: null` or `""` removes the phone. The participant’s upcoming registrations take the new details.',
+            `Only the fields sent change, each under the registration form’s rules; \`phone: null\` or \`""\` removes the phone. The participant’s upcoming registrations take the new details. A new \`email\` does not change at once: a 6-digit PIN (and, with \`return_url\`, a link whose \`key\` confirms and signs in) goes to the new address, valid ${minutes(EMAIL_CHANGE_TTL_MS)} minutes and 5 tries, and the old address is told; \`email_change\` names the change waiting. The answer is the same whether or not another participant uses the new address (only that mailbox learns it). A newer request replaces the older.`,
           security: [{ widgetKey: [], participantToken: [] }],
           parameters: [idempotencyKey],
           requestBody: { required: true, content: json(ref('ParticipantProfileRequest')) },
@@ -293,10 +300,31 @@ export function openApiDocument(serverUrl: string) {
             },
             ...tokenErrors,
             '400': errorResponse('`missing-key`, `missing-idempotency-key`, `bad-json`'),
-            '409': errorResponse('`email-taken` (`fields.email`): another participant of the company has this email; `idempotency-key-reused`'),
+            '409': errorResponse('`idempotency-key-reused`'),
             '413': r('PayloadTooLarge'),
             '415': r('UnsupportedMediaType'),
             '422': r('Validation'),
+            '429': r('RateLimited'),
+          },
+        },
+      },
+      [`${W}/participant/email/confirm`]: {
+        post: {
+          tags: ['Widget API'],
+          operationId: 'participantConfirmEmail',
+          summary: 'Confirm a new email address with the PIN sent to it',
+          description: 'The PIN judged like a sign-in PIN. Right: the new address becomes the participant’s, their tokens and upcoming registrations follow, sign-in PINs sent to the old address die, and the old address is told.',
+          security: [{ widgetKey: [], participantToken: [] }],
+          requestBody: { required: true, content: json(ref('ParticipantConfirmEmailRequest')) },
+          responses: {
+            '200': { description: 'The participant with the new address', content: json(ref('ParticipantResponse')) },
+            ...tokenErrors,
+            '401': errorResponse('`invalid-key`, `invalid-token`; `pin-wrong` (with `attempts_left`), `pin-expired`, `pin-used`, `pin-missing` (no change waiting, or a newer one replaced it)'),
+            '409': errorResponse('`email-taken`: another participant took the address in the meantime'),
+            '413': r('PayloadTooLarge'),
+            '415': r('UnsupportedMediaType'),
+            '422': r('Validation'),
+            '429': errorResponse('`pin-locked`: 5 wrong tries; change the email again for a new PIN'),
           },
         },
       },
@@ -398,6 +426,8 @@ export function openApiDocument(serverUrl: string) {
                   maximum: 4,
                   description: '`pin-wrong` only: wrong tries left before the PIN is locked',
                 },
+                retry_after: { type: 'integer', minimum: 1, description: '`rate-limited` only: seconds to wait, as in `Retry-After`' },
+                retry_after_ms: { type: 'integer', minimum: 1, description: '`too-fast` only: milliseconds until the form may be sent' },
               },
             },
           },
@@ -698,8 +728,20 @@ export function openApiDocument(serverUrl: string) {
         },
         ParticipantResponse: {
           type: 'object',
-          required: ['participant'],
-          properties: { participant: ref('Participant') },
+          required: ['participant', 'email_change'],
+          properties: { participant: ref('Participant'), email_change: ref('EmailChange') },
+        },
+        EmailChange: {
+          type: ['object', 'null'],
+          description: 'A new email waiting for its confirmation from that mailbox, or null',
+          required: ['email', 'expires_at'],
+          properties: { email: { type: 'string', format: 'email' }, expires_at: isoTime },
+        },
+        ParticipantConfirmEmailRequest: {
+          type: 'object',
+          required: ['pin'],
+          additionalProperties: false,
+          properties: { pin: { type: 'string', pattern: '^\\d{6}$', description: 'The PIN of the email sent to the new address' } },
         },
         ParticipantRegistration: {
           type: 'object',
@@ -730,10 +772,11 @@ export function openApiDocument(serverUrl: string) {
         },
         ParticipantMeResponse: {
           type: 'object',
-          required: ['widget', 'participant', 'registrations'],
+          required: ['widget', 'participant', 'email_change', 'registrations'],
           properties: {
             widget: ref('Widget'),
             participant: ref('Participant'),
+            email_change: ref('EmailChange'),
             registrations: { type: 'array', items: ref('ParticipantRegistration') },
           },
         },
@@ -745,6 +788,11 @@ export function openApiDocument(serverUrl: string) {
             last_name: { type: 'string', minLength: 1, maxLength: 100 },
             email: { type: 'string', format: 'email', maxLength: 254 },
             phone: { type: ['string', 'null'], maxLength: 40, pattern: '^[+0-9 ()\\-./]*$' },
+            return_url: {
+              type: 'string',
+              format: 'uri',
+              description: 'The page that holds the widget (a page the key serves): a new email’s confirmation link opens it',
+            },
           },
         },
         ContactForm: {
@@ -776,13 +824,14 @@ export function openApiDocument(serverUrl: string) {
         },
         ContactMessageResponse: {
           type: 'object',
-          required: ['message'],
+          required: ['message', 'form'],
           properties: {
             message: {
               type: 'object',
               required: ['id', 'created_at'],
               properties: { id: { type: 'string', examples: ['msg_…'] }, created_at: isoTime },
             },
+            form: { ...ref('ContactForm'), description: 'The form token of the next message (a token sends one)' },
           },
         },
         CancelResponse: {

@@ -11,10 +11,19 @@ export interface Email {
   pin?: string | null;
 }
 
+/**
+ * Plain text for an email: no direction controls (which would show `Ada\u202Egnp.exe` reversed in
+ * a mail program) and no control characters but line breaks and tabs. The forms refuse them already;
+ * this holds for any text that reaches an email.
+ */
+export function plainText(text: string): string {
+  return text.replace(/[\u202a-\u202e\u2066-\u2069\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '');
+}
+
 export function queueEmail(db: Db, now: number, email: Email): void {
   db.prepare(
     'INSERT INTO outbox (to_addr, subject, text, link, pin, sent_at) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(email.to, email.subject, email.text, email.link ?? null, email.pin ?? null, now);
+  ).run(email.to, plainText(email.subject).replace(/[\r\n\t]+/g, ' '), plainText(email.text), email.link ?? null, email.pin ?? null, now);
 }
 
 /**

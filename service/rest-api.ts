@@ -4,27 +4,31 @@
  * Headers: X-SERVICE-API-KEY (the application), X-SERVICE-TOKEN (the user), X-SERVICE-COMPANY.
  */
 import type { Hono } from 'hono';
-import { PIN_MAX_ATTEMPTS, PIN_TTL_MS, clientAddress, newPin, pinHash, sameHash } from './auth.ts';
+import { LINK_TTL_MS, PIN_MAX_ATTEMPTS, PIN_TTL_MS, clientAddress, newPin, pinHash, sameHash } from './auth.ts';
 import { readJsonObject } from './body.ts';
 import { listCourses, publicClass, type ClassRow } from './catalog.ts';
 import { isoTime, sendJson, type AppContext, type AppEnv, type ServiceDeps } from './context.ts';
 import type { Db } from './db.ts';
-import { ApiError, methodNotAllowed, validationError, type FieldErrors } from './errors.ts';
+import { ApiError, methodNotAllowed, newFieldErrors, validationError } from './errors.ts';
 import { randomToken, sha256Hex } from './ids.ts';
 import { queueSignInEmail } from './outbox.ts';
-import { RateLimiter, type Limit } from './rate-limit.ts';
+import { DEFAULT_LIMITS, type Limit } from './rate-limit.ts';
 import { emailField, unknownFields } from './validate.ts';
 
 export { PIN_MAX_ATTEMPTS, PIN_TTL_MS };
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;
 
-const MINUTE = 60 * 1000;
 /** Per email and per client address; documented in the OpenAPI document and the README. */
-export const RATE_LIMITS = {
-  login: { perEmail: { max: 5, windowMs: 10 * MINUTE }, perAddress: { max: 50, windowMs: 10 * MINUTE } },
-  verify: { perEmail: { max: 10, windowMs: 10 * MINUTE }, perAddress: { max: 100, windowMs: 10 * MINUTE } },
-} as const;
+export const RATE_LIMITS = { login: DEFAULT_LIMITS.login, verify: DEFAULT_LIMITS.verify };
+
+/**
+ * A link the service builds: an absolute URL as it is, a path under the service's public URL
+ * (configured, never a request's Host).
+ */
+export function serviceLink(publicUrl: string, link: string): URL {
+  return /^https?:\/\//i.test(link) ? new URL(link) : new URL(`${publicUrl}/${link.replace(/^\/+/, '')}`);
+}
 
 type Role = 'owner' | 'member' | 'lecturer';
 
@@ -45,9 +49,7 @@ interface UserRow {
 
 export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { db } = deps.store;
-  const { clock } = deps;
-  const limiter = new RateLimiter(clock);
-  deps.onReset.add(() => limiter.reset());
+  const { clock, limiter } = deps;
 
   app.use('/v1/*', async (c, next) => {
     await next();
@@ -55,12 +57,12 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
   });
 
   const limit = (c: AppContext, action: 'login' | 'verify', email: string) => {
-    const rules = RATE_LIMITS[action];
+    const rules = deps.limits[action];
     const limits: Limit[] = [
-      { key: `${action}:address:${clientAddress(c)}`, ...rules.perAddress },
+      { key: `${action}:address:${clientAddress(c, deps.trustProxy)}`, ...rules.perAddress },
       { key: `${action}:email:${email}`, ...rules.perEmail },
     ];
-    limiter.take(limits);
+    limiter.take(limits, action === 'login' ? 'logins' : 'PIN checks');
   };
 
   app.post('/v1/login', async (c) => {
@@ -82,8 +84,8 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
     if (Object.keys(fields).length > 0) throw validationError(fields);
     limit(c, 'login', email!);
 
-    const user = findUser(db, application, email!);
     if (method === 'client_secret') {
+      const user = findUser(db, application, email!);
       const secretOk = sameHash(sha256Hex(secret as string), application.client_secret_hash);
       if (!secretOk || !user) {
         throw new ApiError(401, 'invalid-credentials', 'The login or the client secret is not valid.');
@@ -92,8 +94,11 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
       return sendJson({ message: 'Logged in.', token });
     }
 
-    // The answer is the same whether or not the email belongs to a user: it tells nobody which do.
-    if (user) {
+    // The answer is the same whether or not the email belongs to a user, and it goes out before
+    // anything is looked up or written: neither its words nor its time tell which emails do.
+    deps.jobs.add('REST login email', () => {
+      const user = findUser(db, application, email!);
+      if (!user) return;
       db.transaction(() => {
         const now = clock.now();
         // A new login replaces the previous PIN.
@@ -105,12 +110,12 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
           `INSERT INTO pins (kind, subject_id, email, application_id, pin_hash, expires_at)
            VALUES ('user', ?, ?, ?, ?, ?)`,
         ).run(user.id, user.email, application.id, pinHash(user.email, pin), now + PIN_TTL_MS);
-        const token = issueToken(db, now, user, application);
-        const link = new URL(application.login_link, new URL(c.req.url).origin);
+        const token = issueToken(db, now, user, application, { emailed: true });
+        const link = serviceLink(deps.publicUrl, application.login_link);
         link.searchParams.set('key', token);
         queueSignInEmail(db, now, user, { name: application.name, place: application.name, link: link.href, pin });
       }).immediate();
-    }
+    });
     return sendJson({
       message:
         'If this email belongs to a user of this application, a sign-in link and a 6-digit PIN are on their way. The PIN is valid for 5 minutes.',
@@ -164,7 +169,7 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
 
   app.get('/v1/user', (c) => {
     const application = requireApplication(db, c);
-    const user = requireUser(db, c, application);
+    const user = requireUser(db, c, application, clock.now());
     const companies = userCompanies(db, application, user.id);
     return sendJson({
       user_valid: true,
@@ -181,7 +186,7 @@ export function registerRestApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
 
   app.get('/v1/courses', (c) => {
     const application = requireApplication(db, c);
-    const user = requireUser(db, c, application);
+    const user = requireUser(db, c, application, clock.now());
     const companyId = c.req.header('x-service-company');
     if (companyId === undefined || companyId.trim() === '') {
       throw new ApiError(
@@ -298,7 +303,7 @@ function findUser(db: Db, application: AppRow, email: string): UserRow | undefin
     .get(email, application.id) as UserRow | undefined;
 }
 
-function requireUser(db: Db, c: AppContext, application: AppRow): UserRow {
+function requireUser(db: Db, c: AppContext, application: AppRow, now: number): UserRow {
   const token = c.req.header('x-service-token');
   if (token === undefined || token.trim() === '') {
     throw new ApiError(
@@ -307,12 +312,18 @@ function requireUser(db: Db, c: AppContext, application: AppRow): UserRow {
       'Send the user token in the X-SERVICE-TOKEN header (POST /v1/login gets one).',
     );
   }
+  const hash = sha256Hex(token.trim());
+  // An emailed link's token never used within LINK_TTL_MS is dead; its first use keeps it.
   const row = db
     .prepare(
-      `SELECT u.email FROM tokens t JOIN users u ON u.id = t.subject_id
-       WHERE t.hash = ? AND t.kind = 'user' AND t.invalidated_at IS NULL AND t.application_id = ?`,
+      `SELECT u.email, t.emailed, t.used_at FROM tokens t JOIN users u ON u.id = t.subject_id
+       WHERE t.hash = ? AND t.kind = 'user' AND t.invalidated_at IS NULL AND t.application_id = ?
+         AND (t.emailed = 0 OR t.used_at IS NOT NULL OR t.created_at > ?)`,
     )
-    .get(sha256Hex(token.trim()), application.id) as { email: string } | undefined;
+    .get(hash, application.id, now - LINK_TTL_MS) as { email: string; emailed: number; used_at: number | null } | undefined;
+  if (row && row.emailed === 1 && row.used_at === null) {
+    db.prepare('UPDATE tokens SET used_at = ? WHERE hash = ?').run(now, hash);
+  }
   // The user may have been disabled, or lost every role, since the token was issued.
   const user = row ? findUser(db, application, row.email) : undefined;
   if (!user) {
@@ -336,17 +347,17 @@ function userCompanies(db: Db, application: AppRow, userId: string) {
     .all(application.id, userId, application.company_id) as { id: string; name: string; role: Role }[];
 }
 
-function issueToken(db: Db, now: number, user: UserRow, application: AppRow): string {
+function issueToken(db: Db, now: number, user: UserRow, application: AppRow, opts: { emailed?: boolean } = {}): string {
   const token = randomToken('tok');
   db.prepare(
-    `INSERT INTO tokens (hash, kind, subject_id, email, application_id, created_at)
-     VALUES (?, 'user', ?, ?, ?, ?)`,
-  ).run(sha256Hex(token), user.id, user.email, application.id, now);
+    `INSERT INTO tokens (hash, kind, subject_id, email, application_id, created_at, emailed)
+     VALUES (?, 'user', ?, ?, ?, ?, ?)`,
+  ).run(sha256Hex(token), user.id, user.email, application.id, now, opts.emailed ? 1 : 0);
   return token;
 }
 
 function pagination(c: AppContext): { page: number; perPage: number } {
-  const fields: FieldErrors = {};
+  const fields = newFieldErrors();
   const parse = (name: string, fallback: number, max: number): number => {
     const raw = c.req.query(name);
     if (raw === undefined) return fallback;

@@ -2,19 +2,21 @@
  * The reference service: one Hono app on Node's HTTP server, one SQLite file.
  * `startService` is what `main.ts`, the tests and other harnesses call.
  */
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { Clock } from './clock.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from './context.ts';
 import { openStore, type SeedState } from './db.ts';
 import { registerDev } from './dev.ts';
 import { ApiError, errorBody, notFound } from './errors.ts';
+import { Jobs } from './jobs.ts';
 import { openApiDocument } from './openapi.ts';
+import { RateLimiter, mergeLimits, type LimitOverrides } from './rate-limit.ts';
 import { registerRestApi } from './rest-api.ts';
 import { registerStatic } from './static.ts';
 import { registerWidgetApi } from './widget-api.ts';
@@ -36,16 +38,31 @@ export interface StartOptions {
   demoDir?: string;
   /** No start-up lines (errors are still logged). */
   quiet?: boolean;
+  /**
+   * The service's public URL (scheme, host, port, optional path), which every link it builds starts
+   * with. Default: `http://localhost:<port>` (`PUBLIC_URL` in main.ts). Never taken from a request.
+   */
+  publicUrl?: string;
+  /** Addresses of reverse proxies whose X-Forwarded-For is believed (`TRUST_PROXY`). Default: none. */
+  trustProxy?: string[];
+  /** Rate limits other than the defaults (rate-limit.ts), for a deployment or a test. */
+  limits?: LimitOverrides;
+  /** How long a request body may take to arrive (default 10 s), then 408. */
+  bodyTimeoutMs?: number;
 }
 
 export interface RunningService {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:8787`. */
   url: string;
+  /** The public URL every link starts with (`StartOptions.publicUrl`, else `http://localhost:<port>`). */
+  publicUrl: string;
   port: number;
   close(): Promise<void>;
   /** The SQLite file. */
   dataFile: string;
   seed: SeedState;
+  /** The work done after answers (login emails); tests hold it to see that answers do not wait for it. */
+  jobs: Jobs;
 }
 
 /** The whole HTTP surface, without a listening socket (tests may call `app.request`). */
@@ -53,6 +70,7 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
+    c.set('bodyTimeoutMs', deps.bodyTimeoutMs);
     await next();
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
   });
@@ -61,8 +79,8 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   registerRestApi(app, deps);
   if (deps.dev) registerDev(app, deps);
   registerStatic(app, deps);
-  app.get('/openapi.json', (c) =>
-    sendJson(openApiDocument(new URL(c.req.url).origin), 200, { 'Access-Control-Allow-Origin': '*' }),
+  app.get('/openapi.json', () =>
+    sendJson(openApiDocument(deps.publicUrl), 200, { 'Access-Control-Allow-Origin': '*' }),
   );
 
   app.notFound(() => {
@@ -71,6 +89,8 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   });
   app.onError((err, c) => {
     if (err instanceof ApiError) return sendJson(err.toBody(), err.status, err.headers);
+    // A client gone mid-request is no failure of the service, and nobody reads the answer.
+    if (c.req.raw.signal.aborted) return sendJson(errorBody('bad-request', 'The request was cut off.'), 400);
     deps.logError(`${c.req.method} ${new URL(c.req.url).pathname} failed`, err);
     return sendJson(
       errorBody('internal', 'Something went wrong in the service. Try again; if it keeps failing, tell the site owner.'),
@@ -102,24 +122,72 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
-export async function startService(opts: StartOptions = {}): Promise<RunningService> {
-  const quiet = opts.quiet ?? false;
-  const clock = new Clock();
-  const dataDir = resolve(opts.dataDir ?? join(REPO_ROOT, 'data'));
-  const store = openStore(dataDir, clock);
-  const deps: ServiceDeps = {
+/** The settings and services every route module gets, from the start options. */
+export function serviceDeps(
+  store: ServiceDeps['store'],
+  clock: Clock,
+  opts: StartOptions & { distDir: string; demoDir: string; publicUrl: string },
+): ServiceDeps {
+  const logError = (message: string, err: unknown) => console.error(`[service] ${message}:`, err);
+  const limiter = new RateLimiter(clock);
+  return {
     store,
     clock,
     dev: opts.dev ?? process.env.NODE_ENV !== 'production',
+    distDir: opts.distDir,
+    demoDir: opts.demoDir,
+    publicUrl: opts.publicUrl,
+    trustProxy: (opts.trustProxy ?? []).map((a) => a.trim().toLowerCase()).filter(Boolean),
+    limits: mergeLimits(opts.limits),
+    limiter,
+    jobs: new Jobs(logError),
+    bodyTimeoutMs: opts.bodyTimeoutMs ?? 10_000,
+    log: opts.quiet ? () => {} : (message) => console.log(message),
+    logError,
+    onReset: new Set([() => limiter.reset()]),
+  };
+}
+
+/** A request whose Host header is missing or no host name: answered before routing, in the error shape. */
+const badHost = () =>
+  sendJson(
+    errorBody('bad-request', 'The request has no valid Host header: send "Host: <host name>[:port]" (HTTP/1.1 does).'),
+    400,
+    { Connection: 'close' },
+  );
+
+/** `https://Example.com/base/` → `https://example.com/base`; a clear error for anything but an http(s) URL. */
+export function normalisePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://booking.example.com, not "${value}".`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+    throw new Error(`PUBLIC_URL must be an http(s) URL without user, query or fragment, not "${value}".`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+export async function startService(opts: StartOptions = {}): Promise<RunningService> {
+  const publicUrl = opts.publicUrl === undefined ? undefined : normalisePublicUrl(opts.publicUrl);
+  const clock = new Clock();
+  const dataDir = resolve(opts.dataDir ?? join(REPO_ROOT, 'data'));
+  const store = openStore(dataDir, clock);
+  const deps = serviceDeps(store, clock, {
+    ...opts,
     distDir: resolve(opts.distDir ?? join(REPO_ROOT, 'dist')),
     demoDir: resolve(opts.demoDir ?? join(REPO_ROOT, 'demo')),
-    log: quiet ? () => {} : (message) => console.log(message),
-    logError: (message, err) => console.error(`[service] ${message}:`, err),
-    onReset: new Set(),
-  };
+    publicUrl: publicUrl ?? '', // set below, once the port is known
+  });
   const app = buildApp(deps);
 
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Node answers a request without Host itself, with an empty body: it comes to badHost instead.
+  const server = createServer(
+    { requireHostHeader: false },
+    getRequestListener(app.fetch, { errorHandler: () => badHost() }),
+  );
   server.on('clientError', answerClientError);
   const host = opts.host ?? '127.0.0.1';
   try {
@@ -146,6 +214,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
         ? `seeded ${new Date(seed.seededAt).toISOString()}`
         : `re-seeded now: ${seed.reason}`;
   const shownHost = urlHost === '127.0.0.1' ? 'localhost' : urlHost;
+  deps.publicUrl = publicUrl ?? `http://${shownHost}:${port}`;
   deps.log(`Service widgets running at http://${shownHost}:${port}/`);
   deps.log(
     `Data: ${store.file} (${seedLine}).${deps.dev ? ` Demo credentials: http://${shownHost}:${port}/dev/seed` : ''}`,
@@ -154,14 +223,19 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   let closed: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
+    publicUrl: deps.publicUrl,
     port,
     dataFile: store.file,
     seed,
+    jobs: deps.jobs,
     close() {
       closed ??= new Promise<void>((resolveClose) => {
         server.close(() => {
-          store.close();
-          resolveClose();
+          // Work still queued after the last answers (login emails) is done before the data file closes.
+          void deps.jobs.release().then(() => {
+            store.close();
+            resolveClose();
+          });
         });
         server.closeAllConnections();
       });

@@ -1,14 +1,24 @@
 /** Small checks shared by the APIs' body validation. */
-import type { FieldErrors } from './errors.ts';
+import { newFieldErrors, type FieldErrors } from './errors.ts';
 
 export const EMAIL =
-  /^[^\s@"<>(),;:\\]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i;
+  /^[^\s@"<>(),;:\\\p{C}]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/iu;
 
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** A field message for every name not in `allowed`. */
+/**
+ * Characters that change the direction of the text around them (embeddings, overrides, isolates):
+ * `Ada\u202Egnp.exe` shows as "Adaexe.png". Nobody types them into a form field.
+ */
+export const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+
+/** A letter or digit of any script: what makes text visible, where invisible characters do not. */
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+const LETTER = /\p{L}/u;
+
+/** A field message for every name not in `allowed`, in a set of messages that a field named `__proto__` cannot subvert. */
 export function unknownFields(body: Record<string, unknown>, allowed: readonly string[]): FieldErrors {
-  const fields: FieldErrors = {};
+  const fields = newFieldErrors();
   for (const name of Object.keys(body)) {
     if (!allowed.includes(name)) {
       fields[name] = `Unknown field "${name}": remove it. Allowed: ${allowed.join(', ')}.`;
@@ -34,17 +44,27 @@ export function emailField(
 }
 
 /** Control characters other than line breaks and tabs (which a message may hold). */
-export const CONTROL_CHARS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const CONTROL_CHARS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /**
  * A trimmed text field, or a message in `fields[name]`. `label` starts a sentence
- * ("First name"); `missing` says what to enter.
+ * ("First name"); `missing` says what to enter. Text must show something (not only invisible
+ * characters), a `name` must hold a letter, and no text may hold direction controls.
  */
 export function textField(
   body: Record<string, unknown>,
   name: string,
   fields: FieldErrors,
-  opts: { label: string; max: number; missing: string; min?: number; tooShort?: string; multiline?: boolean },
+  opts: {
+    label: string;
+    max: number;
+    missing: string;
+    min?: number;
+    tooShort?: string;
+    multiline?: boolean;
+    /** A person's name: at least one letter. */
+    name?: boolean;
+  },
 ): string | undefined {
   const value = body[name];
   const label = opts.label.toLowerCase();
@@ -63,6 +83,10 @@ export function textField(
   } else if (trimmed.length > opts.max) fields[name] = `Shorten ${label} to at most ${opts.max} characters.`;
   else if ((opts.multiline ? CONTROL_CHARS_BUT_LINES : CONTROL_CHARS).test(trimmed)) {
     fields[name] = `Remove the control characters from ${label}.`;
+  } else if (DIRECTION_CONTROLS.test(trimmed)) {
+    fields[name] = `Remove the invisible characters that change the text direction from ${label}.`;
+  } else if (!(opts.name ? LETTER : VISIBLE).test(trimmed)) {
+    fields[name] = opts.name ? `${opts.label} needs at least one letter.` : opts.missing;
   } else return trimmed;
   return undefined;
 }
@@ -87,8 +111,8 @@ export function phoneField(body: Record<string, unknown>, name: string, fields: 
 
 /** The rules of a person's name, email and phone: the registration form's, and the profile's. */
 export const PERSON_TEXT = {
-  first_name: { label: 'First name', max: 100, missing: 'Enter your first name.' },
-  last_name: { label: 'Last name', max: 100, missing: 'Enter your last name.' },
+  first_name: { label: 'First name', max: 100, missing: 'Enter your first name.', name: true },
+  last_name: { label: 'Last name', max: 100, missing: 'Enter your last name.', name: true },
   email: { label: 'Email', max: 254, missing: 'Enter your email address.' },
 } as const;
 

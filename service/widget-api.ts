@@ -10,8 +10,10 @@ import { isoTime, sendJson, type AppEnv, type ServiceDeps } from './context.ts';
 import type { Db } from './db.ts';
 import { ApiError, methodNotAllowed, validationError } from './errors.ts';
 import { canonicalJson, runIdempotent } from './idempotency.ts';
+import { clientAddress } from './auth.ts';
 import { randomId, sha256Hex } from './ids.ts';
 import { queueEmail } from './outbox.ts';
+import { anonymousWriteLimits, type Limits, type RateLimiter } from './rate-limit.ts';
 import { registerParticipantApi } from './participants.ts';
 import { WIDGET_TYPES, type WidgetType } from './seed.ts';
 import { PERSON_TEXT, personEmail, phoneField, textField, unknownFields } from './validate.ts';
@@ -116,12 +118,17 @@ export function registerWidgetApi(app: Hono<AppEnv>, deps: ServiceDeps): void {
     const idempotencyKey = requireIdempotencyKey(c);
     const body = await readJsonObject(c);
     const input = validateRegistration(body);
+    const address = clientAddress(c, deps.trustProxy);
     const result = runIdempotent(db, {
       scope: `widget:${key.key}`,
       key: idempotencyKey,
       requestHash: sha256Hex(`POST ${P}/registrations\n${canonicalJson(body)}`),
       now: deps.clock.now(),
-      create: () => createRegistration(db, deps.clock.now(), key, input),
+      create: () => {
+        // Counted here, so that a replay of the same submission is not.
+        deps.limiter.take(anonymousWriteLimits(deps.limits, 'registration', address, key.key), 'registrations');
+        return createRegistration(db, deps.clock.now(), key, input, deps);
+      },
     });
     return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
   });
@@ -165,8 +172,19 @@ function validateRegistration(body: JsonObject): RegistrationInput {
   return { class_id: class_id!, first_name: first_name!, last_name: last_name!, email: email!, phone };
 }
 
-/** Runs inside the idempotency transaction: the seat decision and every write are one unit. */
-function createRegistration(db: Db, now: number, key: WidgetKeyRow, input: RegistrationInput) {
+/**
+ * Runs inside the idempotency transaction: the seat decision and every write are one unit. The
+ * answer never depends on whether the email already holds a place (a stranger learns nothing about
+ * other people's bookings): a full class is full for everyone, and someone already booked gets the
+ * answer a new registration would get, while the email tells them the truth.
+ */
+function createRegistration(
+  db: Db,
+  now: number,
+  key: WidgetKeyRow,
+  input: RegistrationInput,
+  deps: { limiter: RateLimiter; limits: Limits },
+) {
   const cls = getClass(db, input.class_id);
   if (!cls || cls.company_id !== key.company_id) {
     throw validationError({
@@ -176,17 +194,6 @@ function createRegistration(db: Db, now: number, key: WidgetKeyRow, input: Regis
   if (cls.starts_at <= now) {
     throw validationError({ class_id: 'This class has already started. Choose an upcoming class.' });
   }
-  const holder = db
-    .prepare(
-      `SELECT 1 FROM registrations WHERE class_id = ? AND email = ? AND status IN ('confirmed', 'waitlisted')`,
-    )
-    .get(cls.id, input.email);
-  if (holder) {
-    throw new ApiError(409, 'already-registered', 'This email already holds a place in this class.', {
-      email: 'This email already holds a place in this class: check your inbox, or use another email.',
-    });
-  }
-
   const before = classState(cls);
   if (before.status === 'full') {
     throw new ApiError(
@@ -199,6 +206,38 @@ function createRegistration(db: Db, now: number, key: WidgetKeyRow, input: Regis
     );
   }
   const status = before.status === 'open' ? 'confirmed' : 'waitlisted';
+  const after = classState({
+    ...cls,
+    confirmed: cls.confirmed + (status === 'confirmed' ? 1 : 0),
+    waitlisted: cls.waitlisted + (status === 'waitlisted' ? 1 : 0),
+  });
+  const course = db.prepare('SELECT title FROM courses WHERE id = ?').get(cls.course_id) as { title: string };
+  const answer = (id: string) => ({
+    status: 201,
+    body: {
+      registration: { id, course_id: cls.course_id, class_id: cls.id, status, created_at: isoTime(now) },
+      class: { id: cls.id, seats_left: after.seats_left, status: after.status },
+    },
+  });
+  // Confirmation emails to one address are throttled: a form cannot be used to flood a mailbox.
+  const mayEmail = () =>
+    deps.limiter.tryTake([{ key: `confirmation-email:${input.email}`, ...deps.limits.confirmationEmail.perRecipient }]);
+
+  const holder = db
+    .prepare(
+      `SELECT id, status, first_name FROM registrations WHERE class_id = ? AND email = ? AND status IN ('confirmed', 'waitlisted')`,
+    )
+    .get(cls.id, input.email) as { id: string; status: 'confirmed' | 'waitlisted'; first_name: string } | undefined;
+  if (holder) {
+    if (mayEmail()) {
+      queueEmail(
+        db,
+        now,
+        registrationEmail({ ...input, ...holder, course: course.title, cls, company: key.company_name, again: true }),
+      );
+    }
+    return answer(holder.id);
+  }
 
   const participant = db
     .prepare('SELECT id FROM participants WHERE company_id = ? AND email = ?')
@@ -219,30 +258,10 @@ function createRegistration(db: Db, now: number, key: WidgetKeyRow, input: Regis
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, cls.id, participantId, input.first_name, input.last_name, input.email, input.phone, status, now, key.key);
 
-  const after = classState({
-    ...cls,
-    confirmed: cls.confirmed + (status === 'confirmed' ? 1 : 0),
-    waitlisted: cls.waitlisted + (status === 'waitlisted' ? 1 : 0),
-  });
-
-  const course = db.prepare('SELECT title FROM courses WHERE id = ?').get(cls.course_id) as {
-    title: string;
-  };
-  queueEmail(db, now, registrationEmail({ ...input, id, status, course: course.title, cls, company: key.company_name }));
-
-  return {
-    status: 201,
-    body: {
-      registration: {
-        id,
-        course_id: cls.course_id,
-        class_id: cls.id,
-        status,
-        created_at: isoTime(now),
-      },
-      class: { id: cls.id, seats_left: after.seats_left, status: after.status },
-    },
-  };
+  if (mayEmail()) {
+    queueEmail(db, now, registrationEmail({ ...input, id, status, course: course.title, cls, company: key.company_name }));
+  }
+  return answer(id);
 }
 
 function registrationEmail(r: {
@@ -253,6 +272,8 @@ function registrationEmail(r: {
   course: string;
   company: string;
   cls: { starts_at: number; timezone: string; location: string; price_amount: number; currency: string };
+  /** Registered again for a class where the email already holds this place. */
+  again?: boolean;
 }) {
   const when = formatClassStart(r.cls.starts_at, r.cls.timezone);
   const price =
@@ -264,10 +285,11 @@ function registrationEmail(r: {
   const confirmed = r.status === 'confirmed';
   return {
     to: r.email,
-    subject: `${confirmed ? 'Registration confirmed' : 'On the waitlist'}: ${r.course}`,
+    subject: `${r.again ? 'You are already registered' : confirmed ? 'Registration confirmed' : 'On the waitlist'}: ${r.course}`,
     text: [
       `Hello ${r.first_name},`,
       '',
+      ...(r.again ? ['someone registered this address again for a class where it already holds a place. Nothing has changed:', ''] : []),
       confirmed
         ? `you have a place in "${r.course}".`
         : `you are on the waitlist for "${r.course}". We will email you as soon as a place frees up.`,

@@ -52,7 +52,7 @@ describe('GET /widget?type=contact', () => {
       company: { id: 'c_acme', name: 'Acme Academy' },
       options: { topics: ['Programmes', 'Invoices', 'Something else'] },
     });
-    assert.equal(body.form.min_fill_ms, 3000);
+    assert.equal(body.form.min_fill_ms, 1500);
     assert.equal(typeof body.form.token, 'string');
     assert.notEqual((await firstRender()).form.token, body.form.token, 'a new token per render');
     assert.equal(body.courses, undefined);
@@ -123,6 +123,10 @@ describe('POST /contact-messages', () => {
       [{ name: 'x'.repeat(101) }, 'name'],
       [{ name: 42 }, 'name'],
       [{ name: 'Ada\u0007' }, 'name'],
+      [{ name: '\u200b'.repeat(20) }, 'name'],
+      [{ name: 'Ada\u202egnp.exe' }, 'name'],
+      [{ subject: '\u2067' }, 'subject'],
+      [{ message: '\u200b'.repeat(20) }, 'message'],
       [{ email: undefined }, 'email'],
       [{ email: 'not an email' }, 'email'],
       [{ email: `${'a'.repeat(250)}@example.org` }, 'email'],
@@ -148,8 +152,13 @@ describe('POST /contact-messages', () => {
       assert.equal(res.status, 422, JSON.stringify(overrides));
       assert.deepEqual(Object.keys(res.body.error.fields), [field], JSON.stringify(overrides));
     }
+    // Each message sent hands out the form token of the next.
+    let next = token;
     for (const overrides of [{ name: 'x'.repeat(100) }, { subject: 'x'.repeat(150) }, { message: 'x'.repeat(5000) }, { message: '1234567890' }]) {
-      assert.equal((await send(message(token, overrides))).status, 201, JSON.stringify(overrides).slice(0, 40));
+      const res = await send(message(next, overrides));
+      assert.equal(res.status, 201, JSON.stringify(overrides).slice(0, 40));
+      next = res.body.form.token;
+      await advance(res.body.form.min_fill_ms / 1000);
     }
     // A widget without topics takes none.
     const gx = await send(message(await readyToken('wk_globex_contact')), uniqueKey(), '/widget-api/v1/contact-messages?key=wk_globex_contact');
@@ -177,7 +186,7 @@ describe('POST /contact-messages', () => {
     assert.equal(stored(), 0);
   });
 
-  test('sooner than min_fill_ms after the form was shown is 422 too-fast; later, the same submission goes', async () => {
+  test('sooner than min_fill_ms after the form was shown is 422 too-fast, saying how long to wait; then the same submission goes', async () => {
     const { form } = await firstRender();
     const idem = uniqueKey();
     const body = message(form.token);
@@ -185,13 +194,63 @@ describe('POST /contact-messages', () => {
     assert.equal(fast.status, 422);
     assert.equal(fast.body.error.code, 'too-fast');
     assert.equal(fast.body.error.fields, undefined);
-    await advance(2);
-    assert.equal((await send(body, idem)).body.error.code, 'too-fast');
+    assert.ok(fast.body.error.retry_after_ms > 1000 && fast.body.error.retry_after_ms <= 1500, String(fast.body.error.retry_after_ms));
+    await advance(1);
+    const still = await send(body, idem);
+    assert.equal(still.body.error.code, 'too-fast');
+    assert.ok(still.body.error.retry_after_ms <= 500);
     assert.equal(stored(), 0);
     assert.equal((await notifications()).length, 0);
-    await advance(1);
+    await advance(still.body.error.retry_after_ms / 1000);
     assert.equal((await send(body, idem)).status, 201);
     assert.equal(stored(), 1);
+  });
+
+  test('a form token sends one message; the answer carries the token of the next', async () => {
+    const token = await readyToken();
+    const first = await send(message(token));
+    assert.equal(first.status, 201);
+    assert.equal(typeof first.body.form.token, 'string');
+    assert.equal(first.body.form.min_fill_ms, 1500);
+    const again = await send(message(token, { subject: 'Once more' }));
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error.code, 'form-token-used');
+    assert.match(again.body.error.fields.form_token, /already sent a message/);
+    // The honeypot does not get around it either.
+    assert.equal((await send(message(token, { website: 'x' }))).status, 409);
+    assert.equal(stored(), 1);
+    await advance(2);
+    assert.equal((await send(message(first.body.form.token, { subject: 'Once more' }))).status, 201);
+    assert.equal(stored(), 2);
+  });
+
+  test('a honeypot nested 5,000 levels deep is 400 bad-json, not a 500', async () => {
+    const token = await readyToken();
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const body = JSON.stringify(message(token, { website: 'HOLE' })).replace('"HOLE"', deep);
+    const res = await svc.json(PATH, { method: 'POST', headers: writeHeaders(uniqueKey()), body });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.code, 'bad-json');
+    assert.equal(stored(), 0);
+  });
+
+  test('rate limits: 5 messages per client address in 10 minutes, then 429 with Retry-After', async () => {
+    let token = await readyToken();
+    for (let i = 0; i < 5; i++) {
+      const res = await send(message(token));
+      assert.equal(res.status, 201, `message ${i + 1}`);
+      token = res.body.form.token;
+      await advance(2);
+    }
+    const refused = await send(message(token));
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'rate-limited');
+    assert.match(refused.body.error.message, /^Too many messages from here\. Try again in \d+ minutes?\.$/);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.equal(refused.body.error.retry_after, Number(refused.headers.get('retry-after')));
+    assert.equal(stored(), 5);
+    await advance(10 * 60);
+    assert.equal((await send(message(token))).status, 201, 'the same form goes once the window has passed');
   });
 
   test('a filled honeypot answers 201 like any message, is kept as spam, and notifies nobody', async () => {
@@ -223,8 +282,9 @@ describe('POST /contact-messages', () => {
     assert.equal(stored(), 1);
     assert.equal((await notifications()).length, 1);
 
-    // A second message from the same form (a new submission) is its own message.
-    assert.equal((await send(message(token, { subject: 'Another one' }))).status, 201);
+    // A second message (a new submission) needs the new form token the first answer carried.
+    await advance(2);
+    assert.equal((await send(message(first.body.form.token, { subject: 'Another one' }))).status, 201);
     assert.equal(stored(), 2);
 
     const missing = await svc.json(PATH, {
@@ -257,7 +317,7 @@ describe('POST /contact-messages', () => {
 
   test('the form token outlives a reset of the data (its secret is kept)', async () => {
     const token = await readyToken();
-    await svc.fetch('/dev/reset', { method: 'POST' });
+    await svc.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     await advance(3);
     assert.equal((await send(message(token))).status, 201);
   });

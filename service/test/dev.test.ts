@@ -74,7 +74,7 @@ describe('/dev/clock', () => {
     assert.equal(moved.body.offset_s, start.offset_s + 3600);
     assert.ok(Date.parse(moved.body.now) - Date.parse(start.now) >= 3600_000);
 
-    for (const body of [{}, { advance_s: -1 }, { advance_s: '60' }, { advance_s: 60, extra: 1 }]) {
+    for (const body of [{}, { advance_s: -1 }, { advance_s: '60' }, { advance_s: 60, extra: 1 }, JSON.parse('{"advance_s":60,"__proto__":{}}')]) {
       const res = await postJson('/dev/clock', body);
       assert.equal(res.status, 422, JSON.stringify(body));
       assert.equal(res.body.error.code, 'validation');
@@ -98,7 +98,7 @@ describe('/dev/outbox and /dev/reset', () => {
     assert.deepEqual(emails.slice(0, 2).map((e: Json) => e.to), ['second@example.org', 'first@example.org']);
     for (const key of ['to', 'subject', 'text', 'link', 'pin', 'sent_at']) assert.ok(key in emails[0], key);
 
-    const reset = await svc.json('/dev/reset', { method: 'POST' });
+    const reset = await svc.json('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     assert.equal(reset.status, 200);
     assert.equal((await svc.json('/dev/outbox')).body.emails.length, 0);
     assert.equal((await svc.json('/dev/clock')).body.offset_s, 0);
@@ -155,13 +155,13 @@ describe('/dev/login-links', () => {
       assert.ok(mail.text.includes(link.href), 'the text holds the same link');
 
       const globex = await emailLogin('gina.owner@globex.example', { ...REST, 'X-SERVICE-API-KEY': 'rk_demo_globex' });
-      assert.equal(globex.origin, svc.url);
+      assert.equal(globex.origin, svc.publicUrl);
       assert.equal(globex.pathname, '/demo/login.html');
 
       assert.equal((await postJson('/dev/login-links', { application_id: 'app_demo', login_link: 'http://localhost:3000/account' })).status, 200, 'http works too');
       await postJson('/dev/reset');
       const restored = await emailLogin('max.member@acme.example');
-      assert.equal(`${restored.origin}${restored.pathname}`, `${svc.url}/demo/login.html`);
+      assert.equal(`${restored.origin}${restored.pathname}`, `${svc.publicUrl}/demo/login.html`);
     } finally {
       await postJson('/dev/reset');
     }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Clock } from '../clock.ts';
 import { openStore } from '../db.ts';
-import { buildApp } from '../server.ts';
+import { buildApp, serviceDeps } from '../server.ts';
 
 test('an unhandled exception answers 500 internal in the error shape, and is logged', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'service-errors-'));
@@ -14,14 +14,8 @@ test('an unhandled exception answers 500 internal in the error shape, and is log
   const logged: unknown[] = [];
   try {
     const app = buildApp({
-      store,
-      clock,
-      dev: true,
-      distDir: dataDir,
-      demoDir: dataDir,
-      log: () => {},
+      ...serviceDeps(store, clock, { dev: true, distDir: dataDir, demoDir: dataDir, publicUrl: 'http://localhost:1', quiet: true }),
       logError: (message, err) => logged.push(message, err),
-      onReset: new Set(),
     });
     app.get('/widget-api/v1/boom', () => {
       throw new Error('a bug');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
 import Database from 'better-sqlite3';
+import type { Jobs } from '../jobs.ts';
 import { startService, type StartOptions } from '../server.ts';
 
 export const LOCAL_PAGE = 'http://localhost:5173';
@@ -17,12 +18,18 @@ export type Json = any;
 
 export interface TestService {
   url: string;
+  /** Where the service's links point (`http://localhost:<port>` unless set). */
+  publicUrl: string;
+  /** The work done after answers (login emails). */
+  jobs: Jobs;
   /** fetch relative to the service. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** fetch + JSON body. */
   json<T = Json>(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
   /** Reads the service's SQLite file directly (read-only): what was really stored. */
   count(sql: string, ...params: unknown[]): number;
+  /** The rows of a query on the service's SQLite file (read-only). */
+  rows<T = Json>(sql: string, ...params: unknown[]): T[];
   close(): Promise<void>;
 }
 
@@ -32,6 +39,8 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
   const doFetch = (path: string, init?: RequestInit) => fetch(`${service.url}${path}`, init);
   return {
     url: service.url,
+    publicUrl: service.publicUrl,
+    jobs: service.jobs,
     fetch: doFetch,
     async json(path, init) {
       const res = await doFetch(path, init);
@@ -48,6 +57,14 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
       const db = new Database(service.dataFile, { readonly: true });
       try {
         return (db.prepare(sql).pluck().get(...params) as number | undefined) ?? 0;
+      } finally {
+        db.close();
+      }
+    },
+    rows(sql, ...params) {
+      const db = new Database(service.dataFile, { readonly: true });
+      try {
+        return db.prepare(sql).all(...params) as never[];
       } finally {
         db.close();
       }
@@ -70,7 +87,7 @@ export function useTestService(opts: StartOptions = {}): TestService {
   });
   after(() => svc?.close());
   beforeEach(async () => {
-    assert.equal((await svc!.fetch('/dev/reset', { method: 'POST' })).status, 200);
+    assert.equal((await svc!.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } })).status, 200);
   });
   const started = () => {
     if (!svc) throw new Error('The test service starts before the first test: use it inside tests and hooks.');
@@ -80,12 +97,26 @@ export function useTestService(opts: StartOptions = {}): TestService {
     get url() {
       return started().url;
     },
+    get publicUrl() {
+      return started().publicUrl;
+    },
+    get jobs() {
+      return started().jobs;
+    },
     fetch: (path, init) => started().fetch(path, init),
     json: (path, init) => started().json(path, init),
     count: (sql, ...params) => started().count(sql, ...params),
+    rows: (sql, ...params) => started().rows(sql, ...params),
     close: () => started().close(),
   };
 }
+
+let visitor = 0;
+/**
+ * A new visitor's address, for a service that trusts this machine as its proxy (`trustProxy`):
+ * tests of seats and idempotency stand for many people, each under the per-address limits.
+ */
+export const visitorAddress = () => `198.51.100.${(visitor = (visitor % 250) + 1)}`;
 
 /** Headers of a JSON write from a page. */
 export function writeHeaders(idempotencyKey: string, origin = LOCAL_PAGE): Record<string, string> {

@@ -68,13 +68,14 @@ function assertDescribes(path: string, method: string, res: { status: number; bo
 describe('GET /openapi.json', () => {
   test('is OpenAPI 3.1 with both APIs, every $ref resolving, unique operation ids', () => {
     assert.equal(doc.openapi, '3.1.0');
-    assert.equal(doc.servers[0].url, svc.url);
+    assert.equal(doc.servers[0].url, svc.publicUrl);
     assert.deepEqual(Object.keys(doc.paths).sort(), [
       '/v1/courses',
       '/v1/login',
       '/v1/user',
       '/v1/verify',
       '/widget-api/v1/contact-messages',
+      '/widget-api/v1/participant/email/confirm',
       '/widget-api/v1/participant/login',
       '/widget-api/v1/participant/logout',
       '/widget-api/v1/participant/me',
@@ -175,6 +176,25 @@ describe('GET /openapi.json', () => {
     assertDescribes('/widget-api/v1/contact-messages', 'post', sent);
     assertDescribes('/widget-api/v1/contact-messages', 'post', await send(body, idem));
     assertDescribes('/widget-api/v1/contact-messages', 'post', await send({ ...body, form_token: 'forged' }));
+    const used = await send(body);
+    assert.equal(used.body.error.code, 'form-token-used');
+    assertDescribes('/widget-api/v1/contact-messages', 'post', used);
+    const tooFast = await send({ ...body, form_token: sent.body.form.token });
+    assert.equal(tooFast.body.error.code, 'too-fast');
+    assertDescribes('/widget-api/v1/contact-messages', 'post', tooFast);
+  });
+
+  test('describes a rate-limited write', async () => {
+    let last: Json;
+    for (let i = 0; i < 11; i++) {
+      last = await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+        method: 'POST',
+        headers: writeHeaders(uniqueKey()),
+        body: JSON.stringify(registrationBody({ class_id: 'cls_web_2' })),
+      });
+    }
+    assert.equal(last.status, 429);
+    assertDescribes('/widget-api/v1/registrations', 'post', last);
   });
 
   test('describes the real answers of the participant calls', async () => {
@@ -204,7 +224,17 @@ describe('GET /openapi.json', () => {
     const profile = await call('profile', { phone: null }, { ...token, 'Idempotency-Key': uniqueKey() });
     assert.equal(profile.status, 200);
     assertDescribes(`${P}/profile`, 'post', profile);
-    assertDescribes(`${P}/profile`, 'post', await call('profile', { email: 'grace@example.org' }, { ...token, 'Idempotency-Key': uniqueKey() }));
+    const change = await call('profile', { email: 'countess@example.org', return_url: 'http://localhost:5173/account' }, { ...token, 'Idempotency-Key': uniqueKey() });
+    assert.equal(change.body.email_change.email, 'countess@example.org');
+    assertDescribes(`${P}/profile`, 'post', change);
+    assertDescribes(`${P}/me`, 'post', await call('me', undefined, token));
+    const changePin = (await svc.json('/dev/outbox?to=countess@example.org')).body.emails[0].pin;
+    const wrongChange = await call('email/confirm', { pin: changePin === '000000' ? '000001' : '000000' }, token);
+    assert.equal(wrongChange.body.error.code, 'pin-wrong');
+    assertDescribes(`${P}/email/confirm`, 'post', wrongChange);
+    const confirmed = await call('email/confirm', { pin: changePin }, token);
+    assert.equal(confirmed.status, 200);
+    assertDescribes(`${P}/email/confirm`, 'post', confirmed);
     const upcoming = me.body.registrations.find((reg: Json) => reg.cancellable);
     const cancelled = await call(`registrations/${upcoming.id}/cancel`, undefined, { ...token, 'Idempotency-Key': uniqueKey() });
     assert.equal(cancelled.status, 200);

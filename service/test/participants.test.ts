@@ -39,7 +39,12 @@ function call(path: string, { body, token, idem, key = PROFILE_KEY, origin = LOC
   });
 }
 
-const login = (email: string, opts: CallOptions = {}) => call('login', { body: { email, return_url: RETURN_URL }, ...opts });
+/** A login, and the work the service does after answering it (the email, the PIN). */
+const login = async (email: string, opts: CallOptions = {}) => {
+  const answer = await call('login', { body: { email, return_url: RETURN_URL }, ...opts });
+  await svc.jobs.idle();
+  return answer;
+};
 const verify = (email: string, pin: unknown, opts: CallOptions = {}) => call('verify', { body: { email, pin }, ...opts });
 const emailsTo = async (to: string): Promise<Json[]> => (await svc.json(`/dev/outbox?to=${encodeURIComponent(to)}`)).body.emails;
 const lastPin = async (to: string): Promise<string> => (await emailsTo(to))[0].pin;
@@ -268,6 +273,40 @@ describe('POST /participant/verify', () => {
     }
   });
 
+  test('the answer goes out before the email work is done, for a participant and a stranger alike', async () => {
+    svc.jobs.hold();
+    try {
+      const emails = svc.count('SELECT count(*) FROM outbox');
+      const pins = svc.count('SELECT count(*) FROM pins');
+      for (const email of [ADA, STRANGER]) {
+        assert.equal((await call('login', { body: { email, return_url: RETURN_URL } })).status, 202);
+      }
+      assert.equal(svc.count('SELECT count(*) FROM outbox'), emails, 'nothing sent yet');
+      assert.equal(svc.count('SELECT count(*) FROM pins'), pins, 'nothing stored yet');
+      assert.equal(svc.jobs.pending, 2, 'the same work waits for both');
+    } finally {
+      await svc.jobs.release();
+    }
+    assert.equal((await emailsTo(ADA)).length, 1);
+    assert.equal((await emailsTo(STRANGER)).length, 0);
+  });
+
+  test('an emailed link never used dies after an hour; used within the hour, it stays a sign-in', async () => {
+    await login(ADA);
+    const unused = new URL((await emailsTo(ADA))[0].link).searchParams.get('key')!;
+    await login(ADA);
+    const used = new URL((await emailsTo(ADA))[0].link).searchParams.get('key')!;
+    await advance(59 * 60);
+    assert.equal((await call('me', { token: used })).status, 200);
+    await advance(2 * 60);
+    assert.equal((await call('me', { token: unused })).status, 401);
+    assert.equal((await call('me', { token: used })).status, 200);
+    await advance(20 * 24 * 3600);
+    assert.equal((await call('me', { token: used })).status, 200);
+    // A PIN's token is no link: it lives its 30 days from the start.
+    assert.equal((await call('me', { token: await signIn() })).status, 200);
+  });
+
   test('the emailed link’s key is a token', async () => {
     await login(ADA);
     const token = new URL((await emailsTo(ADA))[0].link).searchParams.get('key')!;
@@ -448,6 +487,9 @@ describe('POST /participant/profile', () => {
       [{ email: '' }, 'email'],
       [{ phone: 'x'.repeat(41) }, 'phone'],
       [{ first_name: 'Ada\u0000' }, 'first_name'],
+      [{ first_name: '\u202e'.repeat(100) }, 'first_name'],
+      [{ last_name: 'Ada\u202egnp.exe' }, 'last_name'],
+      [JSON.parse('{"__proto__":{"isAdmin":true}}'), '__proto__'],
     ] as const) {
       const one = await update(token, body);
       assert.equal(one.status, 422, JSON.stringify(body));
@@ -456,26 +498,83 @@ describe('POST /participant/profile', () => {
     assert.equal((await call('me', { token })).body.participant.first_name, 'Ada');
   });
 
-  test('an email another participant of the company uses is 409 email-taken', async () => {
+  test('a new email does not take effect when asked for: a PIN and a link go to it, and the old address is told', async () => {
     const token = await signIn();
-    const res = await update(token, { email: 'GRACE@example.org' });
-    assert.equal(res.status, 409);
-    assert.equal(res.body.error.code, 'email-taken');
-    assert.ok(res.body.error.fields.email);
-    // Another company's participant does not count.
-    assert.equal((await update(token, { email: 'katherine@example.net' })).status, 200);
+    const res = await update(token, { email: 'Countess@Example.org', first_name: 'Augusta', return_url: RETURN_URL });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.participant.email, ADA, 'the email is still the old one');
+    assert.equal(res.body.participant.first_name, 'Augusta', 'the name changes at once');
+    assert.equal(res.body.email_change.email, 'countess@example.org');
+    assert.ok(Date.parse(res.body.email_change.expires_at) > Date.now() + 55 * 60_000);
+    const me = await call('me', { token });
+    assert.equal(me.body.participant.email, ADA);
+    assert.deepEqual(me.body.email_change, res.body.email_change);
+
+    const [confirm] = await emailsTo('countess@example.org');
+    assert.match(confirm.subject, /^Confirm your new email address at Acme Academy/);
+    assert.match(confirm.pin, /^\d{6}$/);
+    const link = new URL(confirm.link);
+    assert.equal(`${link.origin}${link.pathname}`, `${LOCAL_PAGE}/account`);
+    assert.match(link.searchParams.get('key')!, /^ptok_/);
+    const [told] = await emailsTo(ADA);
+    assert.match(told.subject, /A change of your email address at Acme Academy was asked for/);
+    assert.match(told.text, /countess@example\.org/);
+    assert.match(told.text, /Nothing changes until/);
+    assert.equal(told.pin, null);
+    assert.equal(told.link, null);
   });
 
-  test('a new email: the sign-in stays, logins and invalidation use the new address', async () => {
+  test('another person’s address cannot be taken: the answer is the same, their bookings stay theirs, and only their mailbox learns it', async () => {
+    const token = await signIn();
+    const free = await update(token, { email: 'someone.new@example.org' });
+    const taken = await update(token, { email: 'GRACE@example.org' });
+    assert.equal(taken.status, free.status);
+    assert.deepEqual(Object.keys(taken.body).sort(), Object.keys(free.body).sort());
+    assert.equal(taken.body.email_change.email, GRACE);
+    const me = await call('me', { token });
+    assert.equal(me.body.participant.email, ADA);
+    assert.ok(!me.body.registrations.some((r: Json) => r.class.id === 'cls_web_1'), 'Grace’s booking is not in Ada’s account');
+    // A registration made later with that address stays out of Ada's account too.
+    assert.equal((await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+      method: 'POST', headers: writeHeaders(uniqueKey()), body: JSON.stringify(registrationBody({ class_id: 'cls_web_2', email: GRACE })),
+    })).status, 201);
+    assert.ok(!(await call('me', { token })).body.registrations.some((r: Json) => r.class.id === 'cls_web_2'));
+
+    const toGrace = (await emailsTo(GRACE)).find((e) => /Someone asked to use this address/.test(e.subject));
+    assert.ok(toGrace, 'Grace is told');
+    assert.equal(toGrace.pin, null);
+    // No PIN can confirm it (and guessing counts down like any PIN).
+    const guess = await call('email/confirm', { token, body: { pin: '123456' } });
+    assert.equal(guess.status, 401);
+    assert.equal(guess.body.error.code, 'pin-wrong');
+    assert.equal((await call('me', { token })).body.participant.email, ADA);
+  });
+
+  test('the PIN sent to the new address confirms it: tokens, upcoming registrations and sign-ins follow; the old address is told', async () => {
     const token = await signIn();
     await login(ADA);
-    const pendingPin = await lastPin(ADA);
-    const res = await update(token, { email: 'Countess@Example.org' });
-    assert.equal(res.status, 200);
-    assert.equal(res.body.participant.email, 'countess@example.org');
-    assert.equal((await call('me', { token })).status, 200);
-    assert.equal((await verify(ADA, pendingPin)).status, 401, 'a PIN sent to the old address is dead');
+    const loginPinToOld = await lastPin(ADA);
+    await update(token, { email: 'countess@example.org' });
+    const pin = await lastPin('countess@example.org');
+    const wrong = await call('email/confirm', { token, body: { pin: otherPin(pin) } });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.body.error.code, 'pin-wrong');
+    assert.equal(wrong.body.error.attempts_left, 4);
+    assert.equal((await call('email/confirm', { token, body: { pin: 12 } })).status, 422);
 
+    const ok = await call('email/confirm', { token, body: { pin } });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.participant.email, 'countess@example.org');
+    assert.equal(ok.body.email_change, null);
+    const me = await call('me', { token });
+    assert.equal(me.body.participant.email, 'countess@example.org');
+    assert.equal(me.body.email_change, null);
+    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND email = 'countess@example.org'"), 1);
+    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND email = ?", ADA), 1, 'the past stays');
+    assert.match((await emailsTo(ADA))[0].subject, /Your email address at Acme Academy has changed/);
+    assert.equal((await call('email/confirm', { token, body: { pin } })).body.error.code, 'pin-used');
+
+    assert.equal((await verify(ADA, loginPinToOld)).status, 401, 'a sign-in PIN sent to the old address is dead');
     const sentToOld = (await emailsTo(ADA)).length;
     assert.equal((await login(ADA)).status, 202);
     assert.equal((await emailsTo(ADA)).length, sentToOld, 'the old address is a stranger now');
@@ -487,6 +586,44 @@ describe('POST /participant/profile', () => {
     });
     assert.equal((await call('me', { token })).status, 401);
     assert.equal((await call('me', { token: fresh })).status, 401);
+  });
+
+  test('the link sent to the new address confirms it and signs in, on any device; without return_url the email holds the PIN only', async () => {
+    const token = await signIn();
+    await update(token, { email: 'countess@example.org' });
+    assert.equal((await emailsTo('countess@example.org'))[0].link, null);
+
+    await update(token, { email: 'countess@example.org', return_url: RETURN_URL });
+    const linkToken = new URL((await emailsTo('countess@example.org'))[0].link).searchParams.get('key')!;
+    const me = await call('me', { token: linkToken });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.participant.email, 'countess@example.org');
+    assert.equal(me.body.email_change, null);
+    assert.equal((await call('me', { token })).body.participant.email, 'countess@example.org');
+    assert.equal((await call('me', { token: linkToken })).status, 200, 'once used, the link’s token is a sign-in');
+  });
+
+  test('a newer request replaces the older; PIN and link work for an hour; 5 requests an hour', async () => {
+    const token = await signIn();
+    await update(token, { email: 'first@example.org', return_url: RETURN_URL });
+    const [first] = await emailsTo('first@example.org');
+    await update(token, { email: 'second@example.org', return_url: RETURN_URL });
+    assert.equal((await call('email/confirm', { token, body: { pin: first.pin } })).body.error.code, 'pin-missing');
+    assert.equal((await call('me', { token: new URL(first.link).searchParams.get('key')! })).status, 401);
+    assert.equal((await call('me', { token })).body.email_change.email, 'second@example.org');
+
+    const [second] = await emailsTo('second@example.org');
+    await advance(3601);
+    assert.equal((await call('email/confirm', { token, body: { pin: second.pin } })).body.error.code, 'pin-expired');
+    assert.equal((await call('me', { token: new URL(second.link).searchParams.get('key')! })).status, 401);
+    assert.equal((await call('me', { token })).body.email_change, null);
+    assert.equal((await call('me', { token })).body.participant.email, ADA);
+
+    for (let i = 0; i < 5; i++) assert.equal((await update(token, { email: `try${i}@example.org` })).status, 200);
+    const refused = await update(token, { email: 'try5@example.org' });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'rate-limited');
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
   });
 
   test('idempotent: a retry answers the first result; another body under the key is 409', async () => {

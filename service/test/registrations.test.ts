@@ -7,6 +7,7 @@ import {
   registrationBody,
   startTestService,
   uniqueKey,
+  visitorAddress,
   writeHeaders,
   type Json,
   type TestService,
@@ -17,19 +18,21 @@ let svc: TestService;
 let seed: Json;
 
 before(async () => {
-  svc = await startTestService();
+  // This machine stands for a proxy, so that each request can come from a visitor of its own.
+  svc = await startTestService({ trustProxy: ['127.0.0.1'] });
   seed = (await svc.json('/dev/seed')).body;
 });
 after(() => svc.close());
 beforeEach(async () => {
-  const res = await svc.fetch('/dev/reset', { method: 'POST' });
+  const res = await svc.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
   assert.equal(res.status, 200);
 });
 
+/** A registration from a visitor of its own (the per-address limit is tested on its own below). */
 const register = (body: unknown, idem = uniqueKey(), headers: Record<string, string> = {}, path = PATH) =>
   svc.json(path, {
     method: 'POST',
-    headers: { ...writeHeaders(idem), ...headers },
+    headers: { ...writeHeaders(idem), 'X-Forwarded-For': visitorAddress(), ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
@@ -100,11 +103,37 @@ describe('POST /widget-api/v1/registrations', () => {
     }
   });
 
-  test('an email already holding a place is 409 already-registered (any letter case)', async () => {
-    const res = await register(registrationBody({ class_id: 'cls_web_1', email: 'GRACE@example.org' }));
-    assert.equal(res.status, 409);
-    assert.equal(res.body.error.code, 'already-registered');
-    assert.ok(res.body.error.fields.email);
+  test('a full class answers class-full alike for a person booked in it and for a stranger', async () => {
+    const classId = seed.classes.full_no_waitlist;
+    const [booked] = svc.rows<{ email: string }>("SELECT email FROM registrations WHERE class_id = ? AND status = 'confirmed' LIMIT 1", classId);
+    const bookedAnswer = await register(registrationBody({ class_id: classId, email: booked!.email }));
+    const strangerAnswer = await register(registrationBody({ class_id: classId, email: 'stranger@example.org' }));
+    assert.equal(bookedAnswer.status, 409);
+    assert.deepEqual(bookedAnswer.body, strangerAnswer.body);
+  });
+
+  test('an email already holding a place gets the answer a new registration would get, one record, and an email that says so', async () => {
+    const before = registrationCount();
+    // Grace holds a confirmed place in cls_web_1 (any letter case is the same email).
+    const again = await register(registrationBody({ class_id: 'cls_web_1', email: 'GRACE@example.org' }));
+    const stranger = await register(registrationBody({ class_id: 'cls_web_1', email: 'newcomer@example.org' }));
+    assert.equal(again.status, stranger.status);
+    assert.equal(again.status, 201);
+    assert.deepEqual(Object.keys(again.body.registration).sort(), Object.keys(stranger.body.registration).sort());
+    assert.equal(again.body.registration.status, 'confirmed');
+    assert.deepEqual(again.body.class, { id: 'cls_web_1', seats_left: 4, status: 'open' }, 'as if the seat were taken now');
+    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = 'grace@example.org' AND class_id = 'cls_web_1'"), 1);
+    assert.equal(registrationCount(), before + 1, 'only the stranger was added');
+    const [mail] = (await svc.json('/dev/outbox?to=grace@example.org')).body.emails;
+    assert.match(mail.subject, /^You are already registered: Web accessibility/);
+    assert.match(mail.text, /Hello Grace/);
+    assert.match(mail.text, /Nothing has changed/);
+
+    // Ada is confirmed in the full class with a waitlist: a stranger would be waitlisted, and so is the answer.
+    const ada = await register(registrationBody({ class_id: seed.classes.full_with_waitlist, email: 'ada@example.org' }));
+    assert.equal(ada.status, 201);
+    assert.equal(ada.body.registration.status, 'waitlisted');
+    assert.match((await svc.json('/dev/outbox?to=ada@example.org')).body.emails[0].text, /you have a place/);
   });
 
   test('the key must be a registration key, enabled, from an allowed page', async () => {
@@ -175,6 +204,58 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
     assert.deepEqual(Object.keys(res.body.error.fields).sort(), ['price', 'status']);
     assert.match(res.body.error.fields.price, /Unknown field "price"/);
     noRecord();
+  });
+
+  test('a field named __proto__ is an unknown field like any other', async () => {
+    const body = JSON.stringify(registrationBody()).replace(/^\{/, '{"__proto__":{"isAdmin":true},');
+    const res = await register(body);
+    assert.equal(res.status, 422);
+    assert.deepEqual(Object.keys(res.body.error.fields), ['__proto__']);
+    assert.match(res.body.error.fields.__proto__, /Unknown field "__proto__"/);
+    noRecord();
+  });
+
+  test('names must show a letter, and no text may turn its direction around', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ first_name: '\u202e'.repeat(100) }, 'first_name', /direction/],
+      [{ last_name: '\u200b'.repeat(100) }, 'last_name', /at least one letter/],
+      [{ first_name: '\u2066Ada' }, 'first_name', /direction/],
+      [{ first_name: 'Ada\u202egnp.exe' }, 'first_name', /direction/],
+      [{ last_name: '-- 42 --' }, 'last_name', /at least one letter/],
+      [{ email: 'ada\u202e@example.org' }, 'email', /direction/],
+      [{ email: 'ada\u200b@example.org' }, 'email', /valid email/],
+    ];
+    for (const [override, field, message] of cases) {
+      const res = await register(registrationBody(override));
+      assert.equal(res.status, 422, JSON.stringify(override));
+      assert.deepEqual(Object.keys(res.body.error.fields), [field], JSON.stringify(override));
+      assert.match(res.body.error.fields[field], message);
+    }
+    noRecord();
+    // Letters of any script, and the joiners some scripts need, are names.
+    for (const first_name of ['Zoë', 'José María', 'محمد', '李', 'می\u200cخواهم']) {
+      assert.equal((await register(registrationBody({ first_name }))).status, 201, first_name);
+    }
+  });
+
+  test('arrays or objects nested deeper than 20 levels → 400 bad-json, never a 500', async () => {
+    const withPhone = (json: string) => JSON.stringify(registrationBody({ phone: undefined })).replace(/^\{/, `{"phone":${json},`);
+    // 5,000 levels are 10 KB, under the size limit: the probe's body.
+    for (const depth of [20, 5000]) {
+      const res = await register(withPhone('['.repeat(depth) + ']'.repeat(depth)));
+      assert.equal(res.status, 400, `depth ${depth}`);
+      assert.equal(res.body.error.code, 'bad-json');
+      assert.match(res.body.error.message, /nests arrays or objects more than 20 levels/);
+    }
+    const objects = '{"a":'.repeat(2000) + '1' + '}'.repeat(2000);
+    assert.equal((await register(withPhone(objects))).status, 400);
+    // Brackets inside strings are text, not nesting.
+    const text = await register(registrationBody({ last_name: '['.repeat(50) + 'Ada' }));
+    assert.equal(text.status, 201);
+    // The body's own object is the first level.
+    const twenty = await register(withPhone('['.repeat(19) + ']'.repeat(19)));
+    assert.equal(twenty.status, 422, 'twenty levels are read, and the field is at fault');
+    assert.deepEqual(Object.keys(twenty.body.error.fields), ['phone']);
   });
 
   test('consent must be true; email valid; names, email and phone within their limits', async () => {
@@ -387,6 +468,90 @@ describe('seats', () => {
   });
 });
 
+describe('rate limits', () => {
+  const from = (address: string, body = registrationBody(), idem = uniqueKey()) =>
+    register(body, idem, { 'X-Forwarded-For': address });
+  const advance = (seconds: number) =>
+    svc.fetch('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_s: seconds }) });
+
+  test('10 registrations per client address in 10 minutes, then 429 with Retry-After; others still register; the clock frees it', async () => {
+    for (let i = 0; i < 10; i++) assert.equal((await from('203.0.113.7')).status, 201, `registration ${i + 1}`);
+    const before = registrationCount();
+    const refused = await from('203.0.113.7');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'rate-limited');
+    assert.match(refused.body.error.message, /^Too many registrations from here\. Try again in 10 minutes\.$/);
+    assert.equal(refused.headers.get('retry-after'), '600');
+    assert.equal(refused.body.error.retry_after, 600);
+    assert.match(refused.headers.get('access-control-expose-headers') ?? '', /Retry-After/);
+    assert.equal(registrationCount(), before, 'nothing stored');
+    assert.equal((await from('203.0.113.8')).status, 201, 'another visitor is not held up');
+    await advance(10 * 60);
+    assert.equal((await from('203.0.113.7')).status, 201);
+  });
+
+  test('a replay of the same submission is not counted; refused input is not counted', async () => {
+    const idem = uniqueKey();
+    const body = registrationBody();
+    for (let i = 0; i < 12; i++) assert.equal((await from('203.0.113.9', body, idem)).status, i === 0 ? 201 : 200);
+    for (let i = 0; i < 12; i++) assert.equal((await from('203.0.113.9', registrationBody({ consent: false }))).status, 422);
+    for (let i = 0; i < 9; i++) assert.equal((await from('203.0.113.9')).status, 201);
+    assert.equal((await from('203.0.113.9')).status, 429);
+  });
+
+  test('per widget key, whatever the addresses', async () => {
+    const strict = await startTestService({ trustProxy: ['127.0.0.1'], limits: { registration: { perKey: { max: 3, windowMs: 60_000 } } } });
+    try {
+      const send = () =>
+        strict.json(PATH, {
+          method: 'POST',
+          headers: { ...writeHeaders(uniqueKey()), 'X-Forwarded-For': visitorAddress() },
+          body: JSON.stringify(registrationBody()),
+        });
+      for (let i = 0; i < 3; i++) assert.equal((await send()).status, 201);
+      const refused = await send();
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('retry-after'), '60');
+      assert.match(refused.body.error.message, /Try again in 1 minute\./);
+      const other = await strict.json('/widget-api/v1/registrations?key=wk_globex_registration', {
+        method: 'POST',
+        headers: writeHeaders(uniqueKey()),
+        body: JSON.stringify(registrationBody({ class_id: 'cls_gx_safety_1' })),
+      });
+      assert.equal(other.status, 201, 'another key has its own count');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  test('X-Forwarded-For counts only from a configured proxy', async () => {
+    const direct = await startTestService();
+    try {
+      const send = (forwardedFor: string) =>
+        direct.json(PATH, {
+          method: 'POST',
+          headers: { ...writeHeaders(uniqueKey()), 'X-Forwarded-For': forwardedFor },
+          body: JSON.stringify(registrationBody()),
+        });
+      for (let i = 0; i < 10; i++) assert.equal((await send(visitorAddress())).status, 201);
+      assert.equal((await send(visitorAddress())).status, 429, 'a made-up address changes nothing');
+    } finally {
+      await direct.close();
+    }
+  });
+
+  test('confirmation emails to one address: at most 5 in an hour; the registrations still count', async () => {
+    const email = 'flooded@example.org';
+    const classes = ['cls_web_1', 'cls_web_2', 'cls_ts_1', 'cls_ts_2', 'cls_open_1', 'cls_lead_2'];
+    for (const class_id of classes) assert.equal((await register(registrationBody({ class_id, email }))).status, 201, class_id);
+    assert.equal(svc.count('SELECT count(*) FROM registrations WHERE email = ?', email), 6);
+    assert.equal((await svc.json(`/dev/outbox?to=${email}`)).body.emails.length, 5);
+    await advance(3600);
+    assert.equal((await register(registrationBody({ class_id: 'cls_data_2', email }))).status, 201);
+    assert.equal((await svc.json(`/dev/outbox?to=${email}`)).body.emails.length, 6, 'an hour later, emails go again');
+  });
+});
+
 describe('the service clock', () => {
   test('a class becomes past when the clock passes its start, and /dev/reset brings it back', async () => {
     const classId = seed.classes.soonest;
@@ -407,7 +572,7 @@ describe('the service clock', () => {
     assert.equal(res.status, 422);
     assert.match(res.body.error.fields.class_id, /already started/);
 
-    await svc.fetch('/dev/reset', { method: 'POST' });
+    await svc.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     assert.ok(await seatsOf(classId), 'listed again after the reset');
   });
 });

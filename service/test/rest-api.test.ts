@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { rawRequest, useTestService, type Json } from './helpers.ts';
+import { rawRequest, startTestService, useTestService, type Json } from './helpers.ts';
 
 const API_KEY = 'rk_demo_acme';
 const SECRET = 'cs_demo_acme_secret';
@@ -73,7 +73,7 @@ describe('POST /v1/login', () => {
     const mail = emails[0];
     assert.match(mail.pin, /^\d{6}$/);
     const link = new URL(mail.link);
-    assert.equal(link.origin, svc.url);
+    assert.equal(link.origin, svc.publicUrl);
     assert.equal(link.pathname, '/demo/login.html');
     const linkToken = link.searchParams.get('key')!;
     assert.ok(mail.text.includes(mail.link) && mail.text.includes(mail.pin));
@@ -87,6 +87,70 @@ describe('POST /v1/login', () => {
     assert.equal(typeof verified.body.message, 'string');
     assert.notEqual(verified.body.token, linkToken);
     assert.equal((await get('/v1/user', auth(verified.body.token))).body.user.id, 'u_max');
+  });
+
+  test('the emailed link is built from the configured public URL, never from the Host header', async () => {
+    for (const host of ['attacker.example', 'attacker.example:8443', 'localhost:1']) {
+      const res = await rawRequest(svc.url, {
+        method: 'POST',
+        path: '/v1/login',
+        headers: { Host: host, 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': API_KEY },
+        chunks: [JSON.stringify({ login: OWNER, verification_method: 'email' })],
+      });
+      assert.equal(res.status, 200, host);
+      const link = new URL((await lastEmailTo(OWNER)).link);
+      assert.equal(link.origin, svc.publicUrl, host);
+    }
+    // The OpenAPI document's server too.
+    const doc = await rawRequest(svc.url, { path: '/openapi.json', headers: { Host: 'attacker.example' } });
+    assert.equal(JSON.parse(doc.body).servers[0].url, svc.publicUrl);
+  });
+
+  test('with a configured public URL (behind a proxy, under a path), links start there', async () => {
+    const behind = await startTestService({ publicUrl: 'https://booking.example.com/eu/' });
+    try {
+      await behind.json('/v1/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': API_KEY },
+        body: JSON.stringify({ login: OWNER, verification_method: 'email' }),
+      });
+      const mail = (await behind.json(`/dev/outbox?to=${OWNER}`)).body.emails[0];
+      assert.match(mail.link, /^https:\/\/booking\.example\.com\/eu\/demo\/login\.html\?key=tok_/);
+    } finally {
+      await behind.close();
+    }
+  });
+
+  test('an emailed link never used dies after an hour; used within the hour, it lives on', async () => {
+    await post('/v1/login', { login: MEMBER, verification_method: 'email' });
+    const unused = new URL((await lastEmailTo(MEMBER)).link).searchParams.get('key')!;
+    await post('/v1/login', { login: MEMBER, verification_method: 'email' });
+    const used = new URL((await lastEmailTo(MEMBER)).link).searchParams.get('key')!;
+    await advance(59 * 60);
+    assert.equal((await get('/v1/user', auth(used))).status, 200);
+    await advance(2 * 60);
+    const dead = await get('/v1/user', auth(unused));
+    assert.equal(dead.status, 401);
+    assert.equal(dead.body.error.code, 'invalid-token');
+    await advance(397 * 24 * 3600);
+    assert.equal((await get('/v1/user', auth(used))).status, 200, 'long-lived once used');
+    assert.equal((await get('/v1/user', auth(unused))).status, 401);
+  });
+
+  test('the answer goes out before the email work is done, for a user and a stranger alike', async () => {
+    svc.jobs.hold();
+    try {
+      const before = svc.count('SELECT count(*) FROM outbox');
+      const user = await post('/v1/login', { login: OWNER, verification_method: 'email' });
+      const stranger = await post('/v1/login', { login: 'nobody@acme.example', verification_method: 'email' });
+      assert.deepEqual(user.body, stranger.body);
+      assert.equal(svc.count('SELECT count(*) FROM outbox'), before, 'nothing sent yet');
+      assert.equal(svc.count('SELECT count(*) FROM tokens'), 0, 'no token issued yet');
+      assert.equal(svc.jobs.pending, 2);
+    } finally {
+      await svc.jobs.release();
+    }
+    assert.ok(await lastEmailTo(OWNER));
   });
 
   test("the emailed link opens the application's own page", async () => {
@@ -153,6 +217,7 @@ describe('POST /v1/login', () => {
       [{ login: OWNER, verification_method: 'client_secret', client_secret: 7 }, ['client_secret']],
       [{ login: OWNER, verification_method: 'email', client_secret: SECRET }, ['client_secret']],
       [{ login: OWNER, verification_method: 'email', remember: true }, ['remember']],
+      [JSON.parse(`{"login":"${OWNER}","verification_method":"email","__proto__":{"isAdmin":true}}`), ['__proto__']],
     ];
     for (const [body, fields] of cases) {
       const res = await post('/v1/login', body);
@@ -435,7 +500,7 @@ describe('rate limits', () => {
     const body = { login: OWNER, verification_method: 'email' };
     for (let i = 0; i < 5; i++) await post('/v1/login', body);
     assert.equal((await post('/v1/login', body)).status, 429);
-    await svc.fetch('/dev/reset', { method: 'POST' });
+    await svc.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     assert.equal((await post('/v1/login', body)).status, 200);
   });
 });

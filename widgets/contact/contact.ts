@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import type { ApiError } from '../shared/api.ts';
+import { ApiError } from '../shared/api.ts';
 import { ServiceElement, define } from '../shared/base.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { SESSION_EVENT, readSession, type Session } from '../shared/session.ts';
@@ -302,7 +302,21 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     this._formError = '';
     this._errors = {};
     try {
-      const answer = await this._write<{ message: { id: string } }>('contact-messages', body);
+      let answer: { message: { id: string }; form: WidgetData['form'] };
+      for (let again = 1; ; again--) {
+        try {
+          answer = await this._write('contact-messages', body);
+          break;
+        } catch (failure) {
+          // Sent sooner than the spam check allows (a quick person, autofill): wait it out and send
+          // again, once, so that a person is never refused.
+          const wait = failure instanceof ApiError && failure.code == 'too-fast' && (failure.details?.retry_after_ms as number);
+          if (!wait || !again) throw failure;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+      // A form token sends one message: the answer brings the next one's.
+      this.data = { ...this.data!, form: answer.form };
       // The next message starts with the same sender and a blank subject and message.
       this._values = { name: body.name, email: body.email };
       this._done = { email: body.email };

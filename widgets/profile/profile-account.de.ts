@@ -25,6 +25,11 @@ const de: typeof en = {
   keep: 'Platz behalten',
   cancelled: 'Ihr Platz in {course} ist storniert.',
   noCancel: 'Für eine Stornierung ist es hier zu spät: Bitte wenden Sie sich an {company}.',
+  emailPending:
+    'Um Ihre E-Mail-Adresse in {email} zu ändern, geben Sie die PIN ein, die wir dorthin gesendet haben (oder öffnen Sie den Link in dieser E-Mail). Bis dahin bleibt Ihre Adresse {current}.',
+  pin: 'PIN',
+  confirmEmail: 'Neue E-Mail-Adresse bestätigen',
+  emailChanged: 'Ihre E-Mail-Adresse ist jetzt {email}.',
 };
 
 export default de;

@@ -5,7 +5,7 @@
 import { html, nothing } from 'lit';
 import { formatDateRange } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
-import { writeSession, type Participant } from '../shared/session.ts';
+import { writeSession } from '../shared/session.ts';
 import type { ProfileData, ProfileRegistration, ServiceProfile } from './profile.ts';
 
 /** The signed-in view's words; German is in profile-account.de.ts. */
@@ -33,6 +33,10 @@ export const en = {
   keep: 'Keep my place',
   cancelled: 'Your place in {course} is cancelled.',
   noCancel: 'It is too late to cancel here: please contact {company}.',
+  emailPending: 'To change your email to {email}, enter the PIN we have sent there (or open the link in that email). Until then your email stays {current}.',
+  pin: 'PIN',
+  confirmEmail: 'Confirm new email',
+  emailChanged: 'Your email is now {email}.',
 };
 
 const t = translator(en, { de: () => import('./profile-account.de.ts') });
@@ -45,19 +49,46 @@ const logout = async (host: ServiceProfile) => {
   host._signedOut();
 };
 
+/** Takes the participant (and any email change waiting) of an answer, for this widget and the page. */
+const take = (host: ServiceProfile, answer: Pick<ProfileData, 'participant' | 'email_change'>) => {
+  host._data = { ...host._data, ...answer };
+  writeSession(host._base, host._data.widget.company.id, { token: host._data.token!, participant: answer.participant });
+};
+
 const save = async (host: ServiceProfile, event: Event) => {
   event.preventDefault();
   const form = new FormData(event.target as HTMLFormElement);
   const body = Object.fromEntries((['first_name', 'last_name', 'email', 'phone'] as const).map((name) => [name, String(form.get(name)).trim()]));
-  const answer = await host._send<{ participant: Participant }>(() =>
-    host._write('participant/profile', body, host._data.token),
+  // A new email is confirmed from its mailbox: the PIN, or a link back to this page.
+  const page = new URL(location.href);
+  page.hash = '';
+  const answer = await host._send<ProfileData>(() =>
+    host._write('participant/profile', { ...body, return_url: page.href }, host._data.token),
   );
   if (answer) {
-    host._data = { ...host._data, participant: answer.participant };
-    writeSession(host._base, host._data.widget.company.id, { token: host._data.token!, participant: answer.participant });
+    take(host, answer);
     await edit(host, false);
     host._message = t(host.resolvedLocale, 'saved');
+    if (answer.email_change) await focus(host, '#pin');
   }
+};
+
+/** Confirms the waiting email change with the PIN sent to the new address. */
+const confirmEmail = async (host: ServiceProfile, event: Event) => {
+  event.preventDefault();
+  const pin = (host.renderRoot.querySelector<HTMLInputElement>('#pin')!.value.match(/\d/g) ?? []).join('');
+  const answer = await host._send<ProfileData>(() => host._call('participant/email/confirm', { body: { pin }, token: host._data.token }));
+  if (answer) {
+    take(host, answer);
+    host._message = t(host.resolvedLocale, 'emailChanged', { email: answer.participant!.email });
+    await focus(host, '#details');
+  }
+};
+
+/** A translated sentence with a person's name isolated, so that its writing direction cannot turn the sentence around. */
+const withName = (text: string, name: string) => {
+  const [before, after] = text.split('\u0000');
+  return html`${before}<bdi>${name}</bdi>${after}`;
 };
 
 /** Opens or closes the details form; the focus goes into the form, or back to the details' heading. */
@@ -92,7 +123,7 @@ const confirm = (host: ServiceProfile, id: string, kept = host._confirming) => {
   return focus(host, id ? '[role=group] button' : `[aria-describedby="r-${kept}"]`);
 };
 
-export function renderAccount(host: ServiceProfile, { participant, registrations = [] }: ProfileData) {
+export function renderAccount(host: ServiceProfile, { participant, registrations = [], email_change: change }: ProfileData) {
   const locale = host.resolvedLocale;
   const p = participant!;
   // Upcoming and past by the service's clock: the visitor's may be wrong.
@@ -122,11 +153,18 @@ export function renderAccount(host: ServiceProfile, { participant, registrations
         </ul>`
       : html`<p>${t(locale, empty)}</p>`;
   return html`<div class="row">
-      <h2 tabindex="-1" data-focus>${t(locale, 'hello', { name: p.first_name })}</h2>
+      <h2 tabindex="-1" data-focus>${withName(t(locale, 'hello', { name: '\u0000' }), p.first_name)}</h2>
       <button class="secondary" ?disabled=${host._sending} @click=${() => logout(host)}>${t(locale, 'logout')}</button>
     </div>
     ${host._notice()}
     <h3 id="details" tabindex="-1">${t(locale, 'details')}</h3>
+    ${change && !host._editing
+      ? html`<form class="notice" @submit=${(e: Event) => confirmEmail(host, e)}>
+          <p>${t(locale, 'emailPending', { email: change.email, current: p.email })}</p>
+          ${host._field('pin', t(locale, 'pin'), 'text', '', 'one-time-code')}
+          <button part="button" ?disabled=${host._sending}>${t(locale, 'confirmEmail')}</button>
+        </form>`
+      : nothing}
     ${host._editing
       ? html`<form @submit=${(e: Event) => save(host, e)}>
           <div class="row">
@@ -144,7 +182,7 @@ export function renderAccount(host: ServiceProfile, { participant, registrations
         </form>`
       : html`<dl>
             <dt>${t(locale, 'first_name')} / ${t(locale, 'last_name')}</dt>
-            <dd>${p.first_name} ${p.last_name}</dd>
+            <dd><bdi>${p.first_name}</bdi> <bdi>${p.last_name}</bdi></dd>
             <dt>${t(locale, 'email')}</dt>
             <dd>${p.email}</dd>
             <dt>${t(locale, 'phone')}</dt>

@@ -537,17 +537,17 @@ describe('service-profile', () => {
     expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Mary W.');
     await expect(el).to.be.accessible();
 
-    // Another participant's email is refused beside the email field.
+    // A name that would turn the text around it is refused beside its field.
     await type(el, 'phone', '+1 (555) 010-0100');
-    await type(el, 'email', GRACE);
+    await type(el, 'last_name', 'Jackson\u202e');
     submit(el);
-    await until(() => has(el, '#email-error'), 'the email error');
-    expect($(el, '#email-error').textContent).to.contain('Another participant');
+    await until(() => has(el, '#last_name-error'), 'the last name error');
+    expect($(el, '#last_name-error').textContent).to.contain('text direction');
     await expect(el).to.be.accessible();
     expect(has(el, '#phone-error')).to.equal(false);
     expect($<HTMLInputElement>(el, '#phone').value).to.equal('+1 (555) 010-0100');
 
-    await type(el, 'email', email);
+    await type(el, 'last_name', 'Jackson');
     submit(el);
     await untilText(el, 'Your details are saved.');
     const text = textOf(el);
@@ -561,6 +561,69 @@ describe('service-profile', () => {
     // The service has them.
     const answer = await (await me(storedToken()!)).json();
     expect(answer.participant).to.include({ first_name: 'Mary W.', phone: '+1 (555) 010-0100' });
+  });
+
+  /** Signs a new participant in and asks for a new email (`prefix` + the old one); resolves with both and the widget. */
+  const askForNewEmail = async (prefix: string) => {
+    const email = await newParticipant();
+    const el = await settled(await mount());
+    await signIn(el, email);
+    click(el, 'Edit details');
+    await el.updateComplete;
+    const newEmail = `${prefix}${email}`;
+    await type(el, 'email', newEmail);
+    submit(el);
+    await untilText(el, 'Your details are saved.');
+    return { el, email, newEmail };
+  };
+
+  it('changes the email only when the PIN sent to the new address confirms it', async () => {
+    const { el, email, newEmail } = await askForNewEmail('new-');
+    expect(textOf(el)).to.contain(`To change your email to ${newEmail}, enter the PIN we have sent there`);
+    expect(textOf(el)).to.contain(`Until then your email stays ${email}.`);
+    expect($(el, 'dl').textContent).to.contain(email);
+    await until(() => focused(el) === '#pin', 'the focus in the PIN field');
+    await expect(el).to.be.accessible();
+    // The old address is told; the new one has the PIN.
+    expect((await emailsTo(email))[0]!.subject).to.contain('A change of your email address');
+    const { pin } = (await emailsTo(newEmail))[0]!;
+
+    await type(el, 'pin', otherPin(pin!));
+    submit(el);
+    await untilText(el, 'That PIN is not right. Tries left: 4.');
+    await expect(el).to.be.accessible();
+
+    await type(el, 'pin', pin!);
+    submit(el);
+    await untilText(el, `Your email is now ${newEmail}.`);
+    expect($(el, 'dl').textContent).to.contain(newEmail);
+    expect(has(el, '#pin')).to.equal(false);
+    expect(focused(el)).to.equal('#details');
+    expect(readSession(service.url, COMPANY)!.participant!.email).to.equal(newEmail);
+    await expect(el).to.be.accessible();
+  });
+
+  it('opened through the link sent to a new address, confirms it and signs in', async () => {
+    const { el, newEmail } = await askForNewEmail('link-');
+    const link = new URL((await emailsTo(newEmail))[0]!.link!);
+    expect(link.pathname).to.equal(location.pathname);
+    // Another device: nobody signed in, the page opened through the link.
+    el.remove();
+    writeSession(service.url, COMPANY, undefined);
+    history.replaceState(history.state, '', `${location.pathname}?key=${link.searchParams.get('key')}`);
+    const other = await settled(await mount());
+    expect(new URL(location.href).searchParams.has('key')).to.equal(false);
+    expect($(other, 'dl').textContent).to.contain(newEmail);
+    await expect(other).to.be.accessible();
+  });
+
+  it('isolates a name’s writing direction, so that it cannot turn the sentence around it', async () => {
+    const email = await newParticipant('Adam');
+    const el = await settled(await mount());
+    await signIn(el, email);
+    const heading = $(el, 'h2');
+    expect(heading.querySelector('bdi')!.textContent).to.equal('Adam');
+    expect([...$(el, 'dd').querySelectorAll('bdi')].map((b) => b.textContent)).to.deep.equal(['Adam', 'Jackson']);
   });
 
   it('shows the service’s check of every detail beside its field, whatever got past the browser', async () => {

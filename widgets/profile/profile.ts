@@ -26,6 +26,8 @@ interface Company {
 export interface ProfileData {
   widget: { company: Company };
   participant?: Participant;
+  /** A new email waiting for the PIN (or link) sent to it. */
+  email_change?: { email: string; expires_at: string } | null;
   registrations?: ProfileRegistration[];
   token?: string;
 }

@@ -45,6 +45,19 @@ const fill = async (el: ServiceRegistration, values: Record<string, string | boo
 
 const submit = (el: ServiceRegistration) => $<HTMLButtonElement>(el, 'button[type=submit]').click();
 
+/** Registers a new person for the open day, and goes back to the list for the next one. */
+const registerForOpenDay = async (el: ServiceRegistration, afterwards: () => Promise<unknown> = async () => {}) => {
+  await choose(el, 'Open day: meet the trainers');
+  await fill(el, { first_name: 'Grace', last_name: 'Hopper', email: uniqueEmail(), consent: true });
+  const created = oneEvent(el, 'service-registration-created');
+  submit(el);
+  await created;
+  await el.updateComplete;
+  await afterwards();
+  buttonNamed(el, 'Back to all programmes')[0]!.click();
+  await el.updateComplete;
+};
+
 let n = 0;
 const uniqueEmail = () => `browser-${Date.now()}-${n++}@example.org`;
 
@@ -228,58 +241,62 @@ describe('service-registration', () => {
   it('shows the service’s field errors next to the fields and keeps what was typed', async () => {
     const el = await settled(await mount(keyOf('registration'), { course: 'crs_open' }));
     const email = uniqueEmail();
-    const register = async () => {
-      await choose(el, 'Open day: meet the trainers');
-      await fill(el, { first_name: 'Grace', last_name: 'Hopper', email, consent: true });
-      const created = oneEvent(el, 'service-registration-created');
-      submit(el);
-      return created;
-    };
-    await register();
-    await el.updateComplete;
-    buttonNamed(el, 'Back to all programmes')[0]!.click();
-    await el.updateComplete;
-    // The same person again for the same class: the service refuses, naming the email field.
     await choose(el, 'Open day: meet the trainers');
-    await fill(el, { first_name: 'Grace', last_name: 'Hopper', email, consent: true });
+    // A name the browser takes, and the service does not: it would turn the text around it.
+    await fill(el, { first_name: 'Grace', last_name: '\u202eHopper', email, consent: true });
     submit(el);
-    await new Promise<void>(function wait(resolve) {
-      if (el.shadowRoot!.querySelector('#email-error')) resolve();
-      else requestAnimationFrame(() => wait(resolve));
-    });
-    const input = $<HTMLInputElement>(el, '#email');
+    await until(() => !!el.shadowRoot!.querySelector('#last_name-error'));
+    const input = $<HTMLInputElement>(el, '#last_name');
     expect(input.getAttribute('aria-invalid')).to.equal('true');
-    expect(input.getAttribute('aria-describedby')).to.equal('email-error');
-    expect($(el, '#email-error').textContent).to.match(/already/i);
+    expect(input.getAttribute('aria-describedby')).to.equal('last_name-error');
+    expect($(el, '#last_name-error').textContent).to.match(/change the text direction/);
     expect(textOf(el)).to.contain('Please correct the highlighted fields.');
     expect(el.shadowRoot!.activeElement).to.equal(input);
-    expect(input.value).to.equal(email);
+    expect(input.value).to.equal('\u202eHopper');
     expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Grace');
+    expect($<HTMLInputElement>(el, '#email').value).to.equal(email);
     await expect(el).to.be.accessible();
-    // Editing the field clears its error.
-    await fill(el, { email: uniqueEmail() });
-    expect(el.shadowRoot!.querySelector('#email-error')).to.equal(null);
+    // Editing the field clears its error, and the corrected form goes through.
+    await fill(el, { last_name: 'Hopper' });
+    expect(el.shadowRoot!.querySelector('#last_name-error')).to.equal(null);
+    const created = oneEvent(el, 'service-registration-created');
+    submit(el);
+    await created;
   });
 
   it('reads well on a dark page: seats, links, buttons and field errors keep their contrast', async () => {
     const page = await darkPage(html`<service-registration key=${keyOf('registration')} base-url=${service.url} locale="en"></service-registration>`);
     const el = await settled(page.querySelector('service-registration')!);
     await expect(page).to.be.accessible();
+    await registerForOpenDay(el, () => expect(page).to.be.accessible());
+    await choose(el, 'Open day: meet the trainers');
+    await fill(el, { first_name: 'Grace', last_name: '\u2067Hopper', email: uniqueEmail(), consent: true });
+    submit(el);
+    await until(() => !!el.shadowRoot!.querySelector('#last_name-error'));
+    await expect(page).to.be.accessible();
+  });
+
+  it('a rate limit says when to try again, in English and German, and keeps the form', async () => {
+    const onStrict = (locale: string) =>
+      fixture<ServiceRegistration>(html`<service-registration key=${keyOf('registration')} base-url=${service.strict} locale=${locale} course="crs_open"></service-registration>`);
+    const el = await settled(await onStrict('en'));
+    await registerForOpenDay(el);
     await choose(el, 'Open day: meet the trainers');
     const email = uniqueEmail();
-    await fill(el, { first_name: 'Grace', last_name: 'Hopper', email, consent: true });
-    const created = oneEvent(el, 'service-registration-created');
+    await fill(el, { first_name: 'Katherine', last_name: 'Johnson', email, consent: true });
     submit(el);
-    await created;
-    await el.updateComplete;
-    await expect(page).to.be.accessible();
-    buttonNamed(el, 'Back to all programmes')[0]!.click();
-    await el.updateComplete;
-    await choose(el, 'Open day: meet the trainers');
-    await fill(el, { first_name: 'Grace', last_name: 'Hopper', email, consent: true });
-    submit(el);
-    await until(() => !!el.shadowRoot!.querySelector('#email-error'));
-    await expect(page).to.be.accessible();
+    await until(() => textOf(el).includes('Too many'));
+    expect($(el, '#form-error').textContent!.trim()).to.equal('Too many registrations from here. Try again in 10 minutes. Your entries are kept.');
+    expect($<HTMLInputElement>(el, '#email').value).to.equal(email);
+    await expect(el).to.be.accessible();
+
+    const de = await settled(await onStrict('de'));
+    await choose(de, 'Open day: meet the trainers', 'Anmelden');
+    await fill(de, { first_name: 'Katherine', last_name: 'Johnson', email, consent: true });
+    submit(de);
+    await until(() => textOf(de).includes('Zu viele'));
+    expect($(de, '#form-error').textContent!.trim()).to.equal('Zu viele Versuche. Bitte versuchen Sie es in 10 Min. erneut. Ihre Eingaben bleiben erhalten.');
+    await expect(de).to.be.accessible();
   });
 
   it('joins the waitlist of a full class', async () => {

@@ -120,7 +120,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   /** Turns anything thrown into an ApiError whose message is the one to show. */
   protected toApiError(error: unknown) {
     const apiError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-    return Object.assign(apiError, { message: errorText(this.resolvedLocale, apiError.code, apiError.message) });
+    return Object.assign(apiError, { message: errorText(this.resolvedLocale, apiError.code, apiError.message, apiError.details) });
   }
 }
 

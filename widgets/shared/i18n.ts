@@ -25,9 +25,11 @@ const shared: Partial<Record<Locale, Record<string, string>>> = { en: sharedWord
  * (network, service failures). Problems only the site owner can fix (a wrong key, origin or option)
  * keep the service's own English message, which says how to fix it, like the loader's messages.
  */
-export const errorText = (locale: Locale, code: string, serviceMessage?: string) => {
+export const errorText = (locale: Locale, code: string, serviceMessage?: string, details?: { retry_after?: number }) => {
   const words: Record<string, string> = shared[locale] ?? sharedWords;
-  return words[`error.${code}`] ?? serviceMessage ?? words['error.unexpected']!;
+  // `rate-limited` has words in other locales only (`{n}`: minutes to wait): the service's English
+  // message already tells a visitor when to try again.
+  return words[`error.${code}`]?.replace('{n}', Math.ceil((details?.retry_after as number) / 60) as never) ?? serviceMessage ?? words['error.unexpected']!;
 };
 
 /**

@@ -14,7 +14,7 @@ interface Seed {
 
 declare global {
   interface Window {
-    SERVICE: { url: string; down: string; seed: Seed };
+    SERVICE: { url: string; strict: string; down: string; seed: Seed };
   }
 }
 
@@ -65,9 +65,12 @@ export const flakyFetch = (failures: number) => {
   return Object.assign(fetcher, { calls });
 };
 
-/** Calls a dev endpoint of the service (`/dev/clock`, `/dev/outbox`, …), through the test server. */
-export const dev = async <T = unknown>(path: string, body?: unknown): Promise<T> => {
-  const answer = await fetch(`/dev/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+/**
+ * Calls a dev endpoint of the service (`/dev/clock`, `/dev/outbox`, …), through the test server;
+ * of the strict service (`service.strict`) with `{ strict: true }`.
+ */
+export const dev = async <T = unknown>(path: string, body?: unknown, { strict = false } = {}): Promise<T> => {
+  const answer = await fetch(`${strict ? '/strict' : ''}/dev/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
   if (!answer.ok) throw new Error(`/dev/${path} answered ${answer.status}: ${await answer.text()}`);
   return answer.status === 204 ? (undefined as T) : ((await answer.json()) as T);
 };
