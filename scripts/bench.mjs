@@ -21,12 +21,14 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 
 const V1_TYPES = ['registration', 'profile', 'contact'];
 const WARMUP_SECONDS = 1;
+/** Pairs of logins (a known email, a stranger's) timed for each login. */
+const LOGIN_PAIRS = 400;
 const PAGE_TIMEOUT_MS = 20_000;
 /** After `service-widget-ready`: two frames and this long, so that its layout shift is reported. */
 const SETTLE_MS = 250;
 
 if (isMainThread) await main();
-else parentPort.postMessage(await load(workerData));
+else parentPort.postMessage(await (workerData.loginTiming ? timeLogins(workerData.serviceUrl) : load(workerData)));
 
 async function main() {
   const { ensureChromium, ensureDependencies, root } = await import('./setup.mjs');
@@ -55,7 +57,19 @@ async function main() {
   try {
     const dataDir = mkdtempSync(join(tmpdir(), 'widgets-bench-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const service = await startService({ port: 0, dataDir, quiet: true });
+    // The bench measures the paths, not the limits: its service lets one address register and log
+    // in without end (the limiter still runs on every request).
+    const unlimited = { max: 1e9, windowMs: 60_000 };
+    const service = await startService({
+      port: 0,
+      dataDir,
+      quiet: true,
+      limits: {
+        registration: { perAddress: unlimited, perKey: unlimited },
+        login: { perAddress: unlimited, perEmail: unlimited },
+        confirmationEmail: { perRecipient: unlimited },
+      },
+    });
     cleanups.push(() => service.close());
     const site = await startSite(service.url);
     cleanups.push(() => new Promise((resolve) => site.server.close(resolve)));
@@ -83,6 +97,8 @@ async function main() {
 
     console.log(`Service: ${settings.concurrency} requests in flight, ${settings.seconds} s per endpoint…`);
     results.service = await measureService(service.url, settings);
+    console.log(`Login timing: ${LOGIN_PAIRS} pairs per login, a known email and a stranger's in turn…`);
+    results.loginTiming = await measureLoginTiming(service.url);
 
     results.machine.loadAtEnd = loadavg()[0];
     const file = `bench-results/bench-${results.date.replace(/[:.]/g, '-')}.json`;
@@ -248,6 +264,66 @@ async function measurePages(browser, siteUrl, runs) {
   return results;
 }
 
+/** Login timing, measured from a worker thread (see `timeLogins`). */
+async function measureLoginTiming(serviceUrl) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { loginTiming: true, serviceUrl } });
+  return new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the login timing worker stopped (exit code ${code})`)));
+  });
+}
+
+/**
+ * Whether a login's time tells that an email belongs to someone: the REST login and the participant
+ * login, each asked for a known email and a stranger's in turn, one request at a time, from a thread
+ * of its own as a client on another machine would (in the service's thread, the client would wait
+ * for the service's work after the answer). Reports each one's median and how often the known
+ * email's answer was the slower of its pair (50 % is no signal).
+ */
+async function timeLogins(serviceUrl) {
+  const logins = [
+    {
+      name: 'POST /v1/login (email)',
+      url: `${serviceUrl}/v1/login`,
+      headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
+      body: (email) => ({ login: email, verification_method: 'email' }),
+      known: 'olivia.owner@acme.example',
+    },
+    {
+      name: 'POST participant/login',
+      url: `${serviceUrl}/widget-api/v1/participant/login?key=wk_demo_profile`,
+      headers: { 'Content-Type': 'application/json' },
+      body: (email) => ({ email, return_url: 'http://localhost:3000/account' }),
+      known: 'ada@example.org',
+    },
+  ];
+  const results = [];
+  for (const login of logins) {
+    const time = async (email) => {
+      const start = performance.now();
+      const response = await fetch(login.url, { method: 'POST', headers: login.headers, body: JSON.stringify(login.body(email)) });
+      await response.arrayBuffer();
+      if (response.status >= 300) throw new Error(`${login.name} answered ${response.status}`);
+      return performance.now() - start;
+    };
+    for (let i = 0; i < 20; i++) await time(login.known); // warm-up
+    const known = [];
+    const stranger = [];
+    let knownSlower = 0;
+    for (let i = 0; i < LOGIN_PAIRS; i++) {
+      // Alternating which goes first, so that order is no signal either.
+      const pair = i % 2 ? [await time(login.known), await time(`stranger-${i}@example.org`)] : [NaN, await time(`stranger-${i}@example.org`)];
+      if (!(i % 2)) pair[0] = await time(login.known);
+      known.push(pair[0]);
+      stranger.push(pair[1]);
+      if (pair[0] > pair[1]) knownSlower++;
+    }
+    results.push({ name: login.name, knownMs: summary(known), strangerMs: summary(stranger), knownSlowerShare: knownSlower / LOGIN_PAIRS });
+  }
+  return results;
+}
+
 /** The two endpoints, one after the other, each loaded from a worker thread (see `load`). */
 async function measureService(serviceUrl, settings) {
   const api = `${serviceUrl}/widget-api/v1`;
@@ -345,7 +421,7 @@ function summary(values) {
 }
 
 /** The printed report: sizes, page loads, service, aligned. */
-function report({ commit, machine, settings, sizes, pages, service }) {
+function report({ commit, machine, settings, sizes, pages, service, loginTiming }) {
   const n = (v) => Math.round(v).toLocaleString('en');
   const ms = (v) => `${v < 10 ? v.toFixed(1) : n(v)} ms`;
   const table = (head, rows) => {
@@ -383,6 +459,12 @@ function report({ commit, machine, settings, sizes, pages, service }) {
     table(
       ['', 'requests/s', 'latency median', 'latency p95', 'failed'],
       service.map((s) => [s.name, n(s.perSecond), ms(s.latencyMs.median), ms(s.latencyMs.p95), n(s.failed)]),
+    ),
+    '',
+    `Login timing: a known email against a stranger's, ${LOGIN_PAIRS} pairs, one request at a time (50 % slower is no signal)`,
+    table(
+      ['', 'known median', 'stranger median', 'known slower in'],
+      loginTiming.map((l) => [l.name, `${l.knownMs.median.toFixed(2)} ms`, `${l.strangerMs.median.toFixed(2)} ms`, `${Math.round(l.knownSlowerShare * 100)} %`]),
     ),
   ].join('\n');
 }
