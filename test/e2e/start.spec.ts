@@ -7,8 +7,10 @@ import { expect, test } from './support.ts';
 test('npm start builds, seeds a new data folder, prints the URL, and the demo there works', async ({ watched: page }) => {
   test.setTimeout(120_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'start-'));
+  // A port of its own (E2E_START_PORT), so that two runs on one machine do not meet.
+  const port = process.env.E2E_START_PORT ?? '8796';
   const started = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: '8796', DATA_DIR: dataDir },
+    env: { ...process.env, PORT: port, DATA_DIR: dataDir },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -24,7 +26,7 @@ test('npm start builds, seeds a new data folder, prints the URL, and the demo th
       started.stderr.on('data', read);
       started.on('exit', (code) => reject(new Error(`npm start ended (${code}) before printing a URL:\n${printed}`)));
     });
-    expect(url).toBe('http://localhost:8796/');
+    expect(url).toBe(`http://localhost:${port}/`);
     expect(printed).toContain('created and seeded now');
     await page.goto(url);
     await expect(page.locator('main > section div[data-service-widget=registration]').first()).toHaveAttribute('data-service-state', 'ready');
