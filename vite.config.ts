@@ -5,28 +5,25 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { transform as transformCss } from 'lightningcss';
 import { defineConfig, parseAst, type Plugin } from 'vite';
-import { WIDGET_TYPES } from './loader/widget-types.ts';
+import { TRUSTED_TYPES_POLICY, WIDGET_TYPES } from './contract/index.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /** The types this build offers: those with a widget folder. The loaders answer `not-available` for the rest. */
 export const builtTypes = Object.keys(WIDGET_TYPES).filter((type) => existsSync(`${root}widgets/${type}/${type}.ts`));
 
+/** A real CSS minifier (lightningcss, which Vite brings), for the browsers the widgets support. */
 const minifyCss = (text: string) =>
-  text
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([{};,>])\s*/g, '$1')
-    .replace(/:\s+/g, ':')
-    .replace(/;}/g, '}')
-    .trim();
+  transformCss({ filename: 'widget.css', code: Buffer.from(text), minify: true, targets: { chrome: 111 << 16, firefox: 113 << 16, safari: (16 << 16) | (4 << 8) } }).code.toString();
 
 /**
  * Lit leaves its templates as written. This minifies the static text of the widgets' `css` and
- * `html` tagged templates (about 500 bytes gzip of the widget budget): CSS fully (spaces before `:`
- * are kept, `.a :focus` is not `.a:focus`), HTML by folding each run of white space that holds a
- * line break into one space, which renders the same.
+ * `html` tagged templates (about 500 bytes gzip of the widget budget): CSS fully, HTML by dropping
+ * each run of white space that holds a line break between two tags (where the widgets' layouts are
+ * blocks, grids and flex boxes, which ignore it) and folding the other such runs into one space,
+ * which renders the same.
  */
 const minifyTemplates = (): Plugin => ({
   name: 'minify-templates',
@@ -43,7 +40,7 @@ const minifyTemplates = (): Plugin => ({
         edits.push({ start: start + 1, end: end - 1, text: minifyCss(code.slice(start + 1, end - 1)) });
       } else if (tag === 'html') {
         for (const { start, end } of n.quasi!.quasis)
-          edits.push({ start, end, text: code.slice(start, end).replace(/\s*\n\s*/g, ' ') });
+          edits.push({ start, end, text: code.slice(start, end).replace(/>\s*\n\s*</g, '><').replace(/\s*\n\s*/g, ' ') });
       }
       for (const value of Object.values(n)) walk(value);
     };
@@ -54,11 +51,72 @@ const minifyTemplates = (): Plugin => ({
   },
 });
 
+/**
+ * Lit creates a Trusted Types policy named `lit-html`. A host page that created one of that name
+ * itself (its own Lit) and forbids duplicates would make our copy fail to start, so ours is named
+ * TRUSTED_TYPES_POLICY. The build fails if Lit's code no longer matches, rather than ship unrenamed.
+ */
+const renameTrustedTypesPolicy = (): Plugin => ({
+  name: 'rename-trusted-types-policy',
+  transform(code, id) {
+    if (!/[\\/]lit-html[\\/]lit-html\.js$/.test(id)) return;
+    const renamed = code.replace(/createPolicy\((['"`])lit-html\1/, `createPolicy('${TRUSTED_TYPES_POLICY}'`);
+    if (renamed === code) this.error(`lit-html's createPolicy('lit-html', …) was not found in ${id}: rename the Trusted Types policy anew.`);
+    return { code: renamed, map: null };
+  },
+});
+
+/**
+ * What of Lit the widgets do not use, left out (about 180 bytes gzip): the hooks for polyfills of old
+ * browsers (ShadyDOM), for server-side rendering's hydration, the list of loaded versions for
+ * development warnings, and the `<style>` elements for browsers without constructable style sheets
+ * (the widgets' browsers have shadow DOM and adoptedStyleSheets: Chromium 111, Firefox 113,
+ * Safari 16.4, for color-mix() alone). Each pattern must match, or the build fails: a new Lit is
+ * checked, not shipped unread.
+ */
+const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
+  [/[\\/]lit-html[\\/]lit-html\.js$/, [[/,\w+=\w+\.litHtmlPolyfillSupport;\w+\?\.\(\w+,\w+\),\(\w+\.litHtmlVersions\?\?=\[\]\)\.push\("[\d.]+"\)/, '']]],
+  [
+    /[\\/]reactive-element[\\/]reactive-element\.js$/,
+    [
+      [/\w+=\w+\.reactiveElementPolyfillSupport,/, ''],
+      [/,\w+\?\.\(\{ReactiveElement:\w+\}\),\(\w+\.reactiveElementVersions\?\?=\[\]\)\.push\("[\d.]+"\)/, ''],
+    ],
+  ],
+  [
+    /[\\/]lit-element[\\/]lit-element\.js$/,
+    [
+      [/,\w+\.litElementHydrateSupport\?\.\(\{LitElement:\w+\}\);const \w+=\w+\.litElementPolyfillSupport;\w+\?\.\(\{LitElement:\w+\}\)/, ''],
+      [/\(\w+\.litElementVersions\?\?=\[\]\)\.push\("[\d.]+"\);/, ''],
+    ],
+  ],
+  [
+    /[\\/]reactive-element[\\/]css-tag\.js$/,
+    [
+      // adoptStyles: adoptedStyleSheets only; getCompatibleStyle: the style as it is.
+      [/(\w+)=\((\w+),(\w+)\)=>\{if\(\w+\)(\w+\.adoptedStyleSheets=\w+\.map\([^)]*\));else for[^}]*\}\}/, '$1=($2,$3)=>{$4}'],
+      [/(\w+)=\w+\?\w+=>\w+:\w+=>\w+ instanceof CSSStyleSheet\?\(\w+=>\{[^}]*\}\)\(\w+\):\w+;/, '$1=t=>t;'],
+    ],
+  ],
+];
+const leaveOutLitsUnused = (): Plugin => ({
+  name: 'leave-out-lits-unused',
+  transform(code, id) {
+    const edits = LIT_UNUSED.find(([file]) => file.test(id))?.[1];
+    if (!edits) return;
+    for (const [pattern, replacement] of edits) {
+      if (!pattern.test(code)) this.error(`${pattern} is not in ${id}: check what this Lit does there now.`);
+      code = code.replace(pattern, replacement);
+    }
+    return { code, map: null };
+  },
+});
+
 export default defineConfig({
   root,
   base: './',
   publicDir: false,
-  plugins: [minifyTemplates()],
+  plugins: [minifyTemplates(), renameTrustedTypesPolicy(), leaveOutLitsUnused()],
   logLevel: 'warn',
   build: {
     outDir: 'dist/widgets',
@@ -71,7 +129,11 @@ export default defineConfig({
     // Library mode: no module-preload helper is injected around dynamic imports (the locale chunks),
     // which app mode adds even with modulePreload off (about 700 bytes gzip).
     lib: {
-      entry: Object.fromEntries(builtTypes.map((type) => [type, `${root}widgets/${type}/${type}.ts`])),
+      entry: {
+        ...Object.fromEntries(builtTypes.map((type) => [type, `${root}widgets/${type}/${type}.ts`])),
+        // What the loaders say when a placeholder fails: loaded only then.
+        messages: `${root}loader/messages.ts`,
+      },
       formats: ['es'],
     },
     rolldownOptions: {
@@ -79,15 +141,15 @@ export default defineConfig({
         format: 'es',
         // Library mode keeps white space in ES output; these chunks are for browsers only.
         minify: true,
-        entryFileNames: 'chunks/[name]-[hash].js',
-        chunkFileNames: 'chunks/[name]-[hash].js',
+        entryFileNames: 'chunks/[name]-[hash:6].js',
+        chunkFileNames: 'chunks/[name]-[hash:6].js',
         codeSplitting: {
           groups: [
             {
               name: 'shared',
-              // German words (shared/*.de.ts) stay out: English pages never load them. So does the
-              // participant session, a chunk of its own for the widgets that use it.
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$)/,
+              // German words (shared/*.de.ts) stay out: English pages never load them. So do the
+              // participant session and the forms, chunks of their own for the widgets that use them.
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|form\.ts$|format\.ts$)/,
             },
           ],
         },

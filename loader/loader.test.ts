@@ -157,7 +157,7 @@ describe('loader v1', () => {
     await moved;
     await ready;
     expect(div.dataset.serviceState).to.equal('ready');
-    expect(div.style.minHeight).to.equal('');
+    expect(div.style.minHeight).to.equal('420px', 'the reserved space is kept: nothing below moves');
     first.remove();
     // An option change reloads the widget without a second ready event.
     div.setAttribute('data-service-course', 'crs_ts');
@@ -167,23 +167,28 @@ describe('loader v1', () => {
     second.remove();
   });
 
-  it('gives the owner’s own min-height back', async () => {
-    const div = document.createElement('div');
-    div.dataset.serviceWidget = 'registration';
-    div.dataset.serviceId = keyOf('registration');
-    div.style.minHeight = '123px';
-    const seen: string[] = [];
-    // Reserved while loading (the loader sets the state and the height in one go) ...
-    new MutationObserver(() => seen.push(`${div.dataset.serviceState} ${div.style.minHeight}`)).observe(div, {
-      attributeFilter: ['data-service-state'],
-    });
-    const ready = oneEvent(div, 'service-widget-ready');
-    (await fixture(html`<section></section>`)).append(div);
-    await ready;
-    await new Promise(requestAnimationFrame);
-    expect(seen[0]).to.equal('loading 420px');
-    // ... and the owner's own value back once the widget shows.
-    expect(div.style.minHeight).to.equal('123px');
+  it('reserves the widget’s space while it loads and keeps it once it shows; an owner’s own min-height is theirs', async () => {
+    const place = async (minHeight?: string) => {
+      const div = document.createElement('div');
+      div.dataset.serviceWidget = 'registration';
+      div.dataset.serviceId = keyOf('registration');
+      if (minHeight) div.style.minHeight = minHeight;
+      const seen: string[] = [];
+      // Reserved while loading (the loader sets the state and the height in one go) ...
+      new MutationObserver(() => seen.push(`${div.dataset.serviceState} ${div.style.minHeight}`)).observe(div, {
+        attributeFilter: ['data-service-state'],
+      });
+      const ready = oneEvent(div, 'service-widget-ready');
+      (await fixture(html`<section></section>`)).append(div);
+      await ready;
+      await new Promise(requestAnimationFrame);
+      return { div, seen };
+    };
+    const reserved = await place();
+    expect(reserved.seen).to.deep.equal(['loading 420px', 'ready 420px']);
+    // ... and a space the owner chose (a single programme is shorter) stays theirs, smaller or not.
+    const own = await place('280px');
+    expect(own.seen).to.deep.equal(['loading 280px', 'ready 280px']);
   });
 
   it('unknown-type lists the known types, and no inherited name counts as a type', async () => {

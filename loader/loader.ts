@@ -6,14 +6,17 @@
  * the page installs the scanning machinery, every loader registers the chunks of its own version in
  * it. Claims are kept in that shared object, so a div is never mounted twice.
  */
-import { WIDGET_TYPES, type WidgetType } from './widget-types.ts';
+import { WIDGET_TYPES, type ErrorCode, type WidgetType } from '../contract/index.ts';
+import type { Facts, explain } from './messages.ts';
 
 /**
- * Injected by the build: this loader's version and, per built type, the space it reserves (px) and
- * the names of its chunks, its own first: `[420, 'registration-abc123', 'shared-def456']`.
+ * Injected by the build: this loader's version; per built type, the space it reserves (px) and the
+ * names of its chunks, its own first: `[420, 'registration-abc123', 'shared-def456']`; and the name
+ * of the chunk of messages (messages.ts), loaded when a placeholder fails.
  */
 declare const __VERSION__: number;
 declare const __CHUNKS__: Record<string, Built>;
+declare const __MESSAGES__: string;
 type Built = [height: number, ...chunks: string[]];
 
 type State = 'loading' | 'ready' | 'error';
@@ -84,15 +87,23 @@ const install = (): ServiceWidgets => {
     if (code) console.error(`[service-widgets] ${type || '(no type)'}: ${message}`);
   };
 
-  // A loader-level error: the site owner's own content in the div stays, the fix-it line is added.
-  const fail = (p: Placeholder, code: string, message: string) => {
-    const line = document.createElement('p');
-    line.setAttribute(PREFIX + 'message', '');
-    line.setAttribute('role', 'alert');
-    line.textContent = message;
-    p.div.append(line);
-    set(p, 'error', code, message);
-  };
+  // A loader-level error: the site owner's own content in the div stays, and a line is added (the
+  // visitor's; the owner's fix-it line on a development page), once the messages' chunk has come.
+  const fail = (p: Placeholder, code: ErrorCode, facts: Partial<Facts> = {}) =>
+    import(/* @vite-ignore */ new URL(`../chunks/${__MESSAGES__}.js`, src).href)
+      .then(
+        (m: { explain: typeof explain }) => m.explain(code, { type: p.type, src, ...facts }, p.div),
+        // Unreachable: the service is, too.
+        () => Array(2).fill('Could not load. Check the connection and reload the page.'),
+      )
+      .then(([message, shown]) => {
+        const line = document.createElement('p');
+        line.setAttribute(PREFIX + 'message', '');
+        line.setAttribute('role', 'alert');
+        line.textContent = shown;
+        p.div.append(line);
+        set(p, 'error', code, message);
+      });
 
   // Forwards a data-service-* attribute to the widget, but only the widget's own public attributes
   // (its observedAttributes): `data-service-onclick` must not become an event handler.
@@ -117,38 +128,33 @@ const install = (): ServiceWidgets => {
     // The other version's loader may still arrive (it can stand later in the page): decide at load.
     if (version && !handler && document.readyState != 'complete') return;
     claims.set(div, p);
-    if (!version) {
-      return fail(p, 'unknown-type', `Unknown widget type "${type}". Set ${PREFIX}widget to one of: ${Object.keys(WIDGET_TYPES).join(', ')}.`);
-    }
-    if (!handler) {
-      // install() runs in the first loader on the page: the other version's loader stands beside it.
-      const other = new URL(`../v${version}/loader.js`, src);
-      return fail(p, 'wrong-loader', `"${type}" is a v${version} widget: add <script async src="${other}"></script> to the page.`);
-    }
-    if (!isSecureContext) {
-      return fail(p, 'insecure-page', `Serve this page over https:// to show the ${type} widget (it is not a secure page).`);
-    }
-    if (!div.getAttribute(PREFIX + 'id')?.trim()) {
-      return fail(p, 'missing-key', `The widget key is missing. Add data-service-id="YOUR_WIDGET_KEY" to the div.`);
-    }
+    // install() runs in the first loader on the page: the other version's loader stands beside it.
+    if (!version) return void fail(p, 'unknown-type');
+    if (!handler) return void fail(p, 'wrong-loader', { version });
+    if (!isSecureContext) return void fail(p, 'insecure-page');
+    if (!div.getAttribute(PREFIX + 'id')?.trim()) return void fail(p, 'missing-key');
     const built = handler.chunks[type];
-    if (!built) {
-      return fail(p, 'not-available', `The ${type} widget is not available yet in this version of the service.`);
-    }
-    // The owner's own min-height comes back once the widget shows; one that reserves the widget's space
-    // already (a class in the owner's stylesheet, there before the loader runs) is left alone.
+    if (!built) return void fail(p, 'not-available');
+    // The space the widget's first view fits in, reserved while it loads and kept once it shows, so
+    // that nothing below the div moves. A min-height of the owner's (a class in their stylesheet,
+    // there before the loader runs) is theirs to choose, and left alone. It comes back on an error.
     const ownHeight = div.style.minHeight;
     const [height, ...chunks] = built;
-    if (!(parseFloat(getComputedStyle(div).minHeight) >= height)) div.style.minHeight = height + 'px';
+    if (!parseFloat(getComputedStyle(div).minHeight)) div.style.minHeight = height + 'px';
     const tag = 'service-' + type;
     // The widget's code, tried three times. A browser that follows whatwg/html#10327 fetches a failed
     // module again; an older one keeps the failure for that URL, so a retry asks for the widget's own
     // chunk (the first, which no chunk imports) under a new URL. Shared chunks keep theirs: one
-    // instance per page (and an older browser cannot fetch a failed one again at all).
+    // instance per page (and an older browser cannot fetch a failed one again at all). Code that
+    // came but failed to run (a page's Trusted Types policy, a browser too old) is not fetched again.
     const load = (attempt: number): Promise<unknown> =>
       Promise.all(
         chunks.map((c, i) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js${attempt && !i ? '?' + attempt : ''}`, handler.src).href)),
-      ).catch(() => new Promise((retry, giveUp) => (attempt > 1 ? giveUp() : setTimeout(retry, 300 * ++attempt))).then(() => load(attempt)));
+      ).catch((error: Error) =>
+        /dynamically imported|module script failed/.test(error.message)
+          ? new Promise((retry, giveUp) => (attempt > 1 ? giveUp(0) : setTimeout(retry, 300 * ++attempt))).then(() => load(attempt))
+          : Promise.reject(error),
+      );
     load(0).then(
       () => {
         const el = (p.el = document.createElement(tag));
@@ -164,7 +170,7 @@ const install = (): ServiceWidgets => {
           };
           if (loadState == p.state && errorCode == p.error) return;
           el.hidden = false;
-          div.style.minHeight = ownHeight;
+          if (errorCode) div.style.minHeight = ownHeight;
           // The widget replaces the owner's fallback content only once it has something to show.
           if (loadState == 'ready') for (const n of [...div.childNodes]) if (n != el) n.remove();
           set(p, loadState, errorCode, errorMessage);
@@ -172,9 +178,9 @@ const install = (): ServiceWidgets => {
         div.append(el);
         attributes.observe(div, { attributes: true });
       },
-      () => {
+      (error?: Error) => {
         div.style.minHeight = ownHeight;
-        fail(p, 'network', `Could not load the ${type} widget from ${handler.src}. Check your connection and reload the page.`);
+        fail(p, error ? 'script-error' : 'network', { src: handler.src, reason: error?.message });
       },
     );
   };

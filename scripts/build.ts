@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
-import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../loader/widget-types.ts';
+import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist`, { recursive: true, force: true });
@@ -49,7 +49,11 @@ for (const version of [1, 2]) {
     root,
     publicDir: false,
     logLevel: 'warn',
-    define: { __VERSION__: String(version), __CHUNKS__: JSON.stringify(own) },
+    define: {
+      __VERSION__: String(version),
+      __CHUNKS__: JSON.stringify(own),
+      __MESSAGES__: JSON.stringify(chunksOf('messages')[0]),
+    },
     build: {
       outDir: `dist/widgets/v${version}`,
       emptyOutDir: false,

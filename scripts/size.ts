@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { WIDGET_TYPES, type LoaderVersion, type WidgetType } from '../loader/widget-types.ts';
+import { WIDGET_TYPES, type LoaderVersion, type WidgetType } from '../contract/index.ts';
 
 const dist = fileURLToPath(new URL('../dist/widgets/', import.meta.url));
 const LOADER_BUDGET = 2000;
@@ -22,6 +22,8 @@ export interface SizeReport {
   loaders: (FileSize & { version: LoaderVersion })[];
   /** Per built widget type: what its first render downloads (`files`, loader included in the totals). */
   widgets: { type: string; version: LoaderVersion; files: FileSize[]; raw: number; gzip: number; onDemand: FileSize[] }[];
+  /** The loaders' messages, fetched only when a placeholder fails. */
+  messages: FileSize;
 }
 
 type Manifest = Record<string, { file: string; name?: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] }>;
@@ -45,7 +47,7 @@ export function measureSizes(widgetsDir = dist): SizeReport {
     return files;
   };
   const widgets = Object.entries(manifest)
-    .filter(([, m]) => m.isEntry)
+    .filter(([, m]) => m.isEntry && Object.hasOwn(WIDGET_TYPES, m.name!))
     .map(([id, entry]) => {
       const type = entry.name!;
       const version = WIDGET_TYPES[type as WidgetType];
@@ -58,14 +60,17 @@ export function measureSizes(widgetsDir = dist): SizeReport {
       const sum = (key: 'raw' | 'gzip') => loader[key] + files.reduce((total, f) => total + f[key], 0);
       return { type, version, files, raw: sum('raw'), gzip: sum('gzip'), onDemand };
     });
-  return { loaders, widgets };
+  // What the loaders fetch only when a placeholder fails.
+  const messages = size(Object.values(manifest).find((m) => m.isEntry && m.name === 'messages')!.file);
+  return { loaders, widgets, messages };
 }
 
 if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
-  const { loaders, widgets } = measureSizes();
+  const { loaders, widgets, messages } = measureSizes();
   const rows: { name: string; bytes: number; budget: number; ok: boolean }[] = [];
   const check = (name: string, bytes: number, budget: number) => rows.push({ name, bytes, budget, ok: bytes <= budget });
   for (const loader of loaders) check(loader.file, loader.gzip, LOADER_BUDGET);
+  rows.push({ name: `  loaders, on error: ${messages.file.replace('chunks/', '')}`, bytes: messages.gzip, budget: Infinity, ok: true });
   for (const widget of widgets) {
     const parts = widget.files.map((f) => `${f.file.replace('chunks/', '')} ${f.gzip}`);
     check(`${widget.type}: loader + ${parts.join(' + ')}`, widget.gzip, WIDGET_PAGE_BUDGET);

@@ -8,7 +8,7 @@ import { isoTime, sendJson, type AppEnv, type ServiceDeps } from './context.ts';
 import { methodNotAllowed, validationError, type FieldErrors } from './errors.ts';
 import { sha256Hex } from './ids.ts';
 import { unknownFields } from './validate.ts';
-import { WIDGET_TYPES as TYPE_TABLE } from '../loader/widget-types.ts';
+import { WIDGET_TYPES as TYPE_TABLE } from '../contract/index.ts';
 import {
   SEED_APPLICATIONS,
   SEED_CLASS_ROLES,

@@ -9,7 +9,7 @@ import { sha256Hex } from './ids.ts';
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
-import { WIDGET_TYPES as TYPE_TABLE, type WidgetType } from '../loader/widget-types.ts';
+import { WIDGET_TYPES as TYPE_TABLE, type WidgetType } from '../contract/index.ts';
 
 /** The seven widget types, from the one table the loaders are built from. */
 export const WIDGET_TYPES = Object.keys(TYPE_TABLE) as WidgetType[];

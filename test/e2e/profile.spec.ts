@@ -162,7 +162,7 @@ test('a wrong PIN says so and keeps the step; an unreachable service offers a re
   const { pin } = await latestEmailTo('ada@example.org');
   await page.keyboard.type(pin === '000000' ? '111111' : '000000');
   await page.keyboard.press('Enter');
-  await expect(profile.getByRole('status')).toHaveText('That PIN is not right. Tries left: 4.');
+  await expect(profile.getByRole('alert')).toHaveText('That PIN is not right. Tries left: 4.');
   await expect(profile.getByLabel('PIN')).toHaveAttribute('aria-invalid', 'true');
 
   // The service goes away: the widget says so, and its retry works once it is back.
@@ -194,7 +194,7 @@ test('an expired PIN says so, and a new one is sent and taken, by keyboard alone
   await serviceJson('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advance_s":301}' });
   await page.keyboard.type(first);
   await page.keyboard.press('Enter');
-  await expect(profile.getByRole('status')).toHaveText('This PIN has expired. Send a new one.');
+  await expect(profile.getByRole('alert')).toHaveText('This PIN has expired. Send a new one.');
   await tabTo(page, profile.getByRole('button', { name: 'Send a new PIN' }));
   await page.keyboard.press('Enter');
   await expect(profile.getByRole('status')).toHaveText('A new PIN is on its way.');
@@ -217,7 +217,7 @@ test('a PIN already used in another tab, and a PIN dead after five wrong tries, 
   expect((await post('participant/verify?key=wk_demo_profile', { email, pin })).status).toBe(200);
   await page.keyboard.type(pin!);
   await page.keyboard.press('Enter');
-  await expect(profile.getByRole('status')).toHaveText('This PIN has been used already. Send a new one.');
+  await expect(profile.getByRole('alert')).toHaveText('This PIN has been used already. Send a new one.');
 
   await tabTo(page, profile.getByRole('button', { name: 'Send a new PIN' }));
   await page.keyboard.press('Enter');
@@ -228,19 +228,19 @@ test('a PIN already used in another tab, and a PIN dead after five wrong tries, 
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type(wrong);
     await page.keyboard.press('Enter');
-    await expect(profile.getByRole('status')).toHaveText(`That PIN is not right. Tries left: ${left}.`);
+    await expect(profile.getByRole('alert')).toHaveText(`That PIN is not right. Tries left: ${left}.`);
   }
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type(wrong);
   await page.keyboard.press('Enter');
-  await expect(profile.getByRole('status')).toHaveText('Too many wrong tries: this PIN no longer works. Send a new one.');
+  await expect(profile.getByRole('alert')).toHaveText('Too many wrong tries: this PIN no longer works. Send a new one.');
   // Even the right PIN is refused now.
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type(fresh);
   const refused = page.waitForResponse((r) => r.url().includes('participant/verify'));
   await page.keyboard.press('Enter');
   expect((await refused).status()).toBe(429);
-  await expect(profile.getByRole('status')).toHaveText('Too many wrong tries: this PIN no longer works. Send a new one.');
+  await expect(profile.getByRole('alert')).toHaveText('Too many wrong tries: this PIN no longer works. Send a new one.');
 
   await tabTo(page, profile.getByRole('button', { name: 'Send a new PIN' }));
   await page.keyboard.press('Enter');

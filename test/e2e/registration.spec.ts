@@ -1,4 +1,4 @@
-import { RESERVED_HEIGHT } from '../../loader/widget-types.ts';
+import { RESERVED_HEIGHT } from '../../contract/index.ts';
 import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {

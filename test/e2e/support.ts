@@ -49,6 +49,7 @@ export const flakyChunks = async (page: Page, failures: number, names = /./) => 
   });
   return requests;
 };
-export const ofChunk = (requests: string[], name: string) => requests.filter((r) => r.startsWith(`${name}-`));
+/** The requests of one chunk (`registration`: not `registration-form`), by its name and 6-character hash. */
+export const ofChunk = (requests: string[], name: string) => requests.filter((r) => new RegExp(`^${name}-[\\w-]{6}\\.js`).test(r));
 
 export { expect };

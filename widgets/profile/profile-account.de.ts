@@ -1,6 +1,6 @@
 import type { en } from './profile-account.ts';
 
-/** The signed-in view's words in German, a chunk of its own . */
+/** The signed-in view's words in German, a chunk of its own. */
 const de: typeof en = {
   hello: 'Hallo {name}',
   logout: 'Abmelden',
@@ -30,6 +30,13 @@ const de: typeof en = {
   pin: 'PIN',
   confirmEmail: 'Neue E-Mail-Adresse bestätigen',
   emailChanged: 'Ihre E-Mail-Adresse ist jetzt {email}.',
+  fixFields: 'Bitte korrigieren Sie die markierten Felder.',
+  kept: 'Ihre Eingaben bleiben erhalten.',
+  'pin-wrong': 'Diese PIN stimmt nicht. Verbleibende Versuche: {left}.',
+  'pin-expired': 'Diese PIN ist abgelaufen. Ändern Sie Ihre E-Mail-Adresse erneut, um eine neue zu erhalten.',
+  'pin-used': 'Diese PIN wurde schon verwendet.',
+  'pin-locked': 'Zu viele falsche Versuche: Diese PIN gilt nicht mehr. Ändern Sie Ihre E-Mail-Adresse erneut, um eine neue zu erhalten.',
+  'pin-missing': 'Das ist nicht die PIN aus unserer neuesten E-Mail. Geben Sie diese ein.',
 };
 
 export default de;

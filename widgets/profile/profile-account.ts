@@ -1,12 +1,24 @@
 /**
- * The profile widget's signed-in view: details, registrations, cancelling, signing out. A chunk of
- * its own, fetched together with the participant's data, so signed-out visitors never load it.
+ * The profile widget's signed-in view: details (a new email confirmed by the PIN sent to it),
+ * registrations, cancelling, signing out. A chunk of its own, fetched together with the participant's
+ * data, so signed-out visitors never load it. It keeps its own state and talks to the widget through
+ * its public side: `data`, `session`, `notice`, `signOut()`, `write()`, its events.
  */
-import { html, nothing } from 'lit';
+import { html, nothing, type ReactiveController } from 'lit';
+import type { RegistrationCancelledDetail } from '../../contract/index.ts';
+import type { ApiError } from '../shared/api.ts';
+import { ServiceEvent } from '../shared/base.ts';
+import { formError, FormController, input } from '../shared/form.ts';
 import { formatDateRange } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
-import { writeSession } from '../shared/session.ts';
 import type { ProfileData, ProfileRegistration, ServiceProfile } from './profile.ts';
+
+/** A registration was cancelled in the profile widget. */
+export class RegistrationCancelledEvent extends ServiceEvent<RegistrationCancelledDetail> {
+  constructor(detail: RegistrationCancelledDetail) {
+    super('service-registration-cancelled', detail);
+  }
+}
 
 /** The signed-in view's words; German is in profile-account.de.ts. */
 export const en = {
@@ -37,6 +49,13 @@ export const en = {
   pin: 'PIN',
   confirmEmail: 'Confirm new email',
   emailChanged: 'Your email is now {email}.',
+  fixFields: 'Please correct the highlighted fields.',
+  kept: 'Your entries are kept.',
+  'pin-wrong': 'That PIN is not right. Tries left: {left}.',
+  'pin-expired': 'This PIN has expired. Change your email again for a new one.',
+  'pin-used': 'This PIN has been used already.',
+  'pin-locked': 'Too many wrong tries: this PIN no longer works. Change your email again for a new one.',
+  'pin-missing': 'This is not the PIN of the latest email we sent. Enter that one.',
 };
 
 const t = translator(en, { de: () => import('./profile-account.de.ts') });
@@ -44,153 +63,198 @@ const t = translator(en, { de: () => import('./profile-account.de.ts') });
 /** Loads the view's words with the chunk, so the view never flashes English. */
 export const loadWords = t.load;
 
-const logout = async (host: ServiceProfile) => {
-  await host._send(() => host._call('participant/logout', { body: {}, token: host._data.token }).catch(() => null));
-  host._signedOut();
-};
-
-/** Takes the participant (and any email change waiting) of an answer, for this widget and the page. */
-const take = (host: ServiceProfile, answer: Pick<ProfileData, 'participant' | 'email_change'>) => {
-  host._data = { ...host._data, ...answer };
-  writeSession(host._base, host._data.widget.company.id, { token: host._data.token!, participant: answer.participant });
-};
-
-const save = async (host: ServiceProfile, event: Event) => {
-  event.preventDefault();
-  const form = new FormData(event.target as HTMLFormElement);
-  const body = Object.fromEntries((['first_name', 'last_name', 'email', 'phone'] as const).map((name) => [name, String(form.get(name)).trim()]));
-  // A new email is confirmed from its mailbox: the PIN, or a link back to this page.
-  const page = new URL(location.href);
-  page.hash = '';
-  const answer = await host._send<ProfileData>(() =>
-    host._write('participant/profile', { ...body, return_url: page.href }, host._data.token),
-  );
-  if (answer) {
-    take(host, answer);
-    await edit(host, false);
-    host._message = t(host.resolvedLocale, 'saved');
-    if (answer.email_change) await focus(host, '#pin');
-  }
-};
-
-/** Confirms the waiting email change with the PIN sent to the new address. */
-const confirmEmail = async (host: ServiceProfile, event: Event) => {
-  event.preventDefault();
-  const pin = (host.renderRoot.querySelector<HTMLInputElement>('#pin')!.value.match(/\d/g) ?? []).join('');
-  const answer = await host._send<ProfileData>(() => host._call('participant/email/confirm', { body: { pin }, token: host._data.token }));
-  if (answer) {
-    take(host, answer);
-    host._message = t(host.resolvedLocale, 'emailChanged', { email: answer.participant!.email });
-    await focus(host, '#details');
-  }
-};
-
 /** A translated sentence with a person's name isolated, so that its writing direction cannot turn the sentence around. */
 const withName = (text: string, name: string) => {
   const [before, after] = text.split('\u0000');
   return html`${before}<bdi>${name}</bdi>${after}`;
 };
 
-/** Opens or closes the details form; the focus goes into the form, or back to the details' heading. */
-const edit = async (host: ServiceProfile, open: boolean) => {
-  host._editing = open;
-  host._errors = {};
-  host._message = '';
-  await focus(host, open ? '#first_name' : '#details');
-};
+export class ProfileAccount implements ReactiveController {
+  /** The details form is open. */
+  #editing = false;
+  /** The registration whose cancelling asks for confirmation. */
+  #confirming = '';
+  #form: FormController;
 
-/** Focuses an element of the view once it is drawn (the one that had the focus may be gone). */
-const focus = async (host: ServiceProfile, selector: string) => {
-  await host.updateComplete;
-  host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
-};
+  constructor(private readonly host: ServiceProfile) {
+    host.addController(this);
+    this.#form = new FormController(host, (key) => this.#t(key));
+  }
 
-async function cancel(host: ServiceProfile, registration: ProfileRegistration) {
-  const answer = await host._send(() =>
-    host._write(`participant/registrations/${encodeURIComponent(registration.id)}/cancel`, {}, host._data.token),
-  );
-  host._confirming = '';
-  if (!answer) return;
-  host._data = { ...host._data, registrations: host._data.registrations!.filter((r) => r.id !== registration.id) };
-  host._message = t(host.resolvedLocale, 'cancelled', { course: registration.course.title });
-  await focus(host, '#upcoming');
-  host._fire('service-registration-cancelled', { id: registration.id, course: registration.course.id, class: registration.class.id });
-}
+  hostConnected() {}
 
-/** Asks before cancelling (`id`), or keeps the place (`''`) with the focus back on its button. */
-const confirm = (host: ServiceProfile, id: string, kept = host._confirming) => {
-  host._confirming = id;
-  return focus(host, id ? '[role=group] button' : `[aria-describedby="r-${kept}"]`);
-};
+  #t(key: keyof typeof en, params: Record<string, string | number> = {}) {
+    return t(this.host.resolvedLocale, key, params);
+  }
 
-export function renderAccount(host: ServiceProfile, { participant, registrations = [], email_change: change }: ProfileData) {
-  const locale = host.resolvedLocale;
-  const p = participant!;
-  // Upcoming and past by the service's clock: the visitor's may be wrong.
-  const upcoming = registrations.filter((r) => !r.past);
-  const past = registrations.filter((r) => r.past).reverse();
-  const list = (items: ProfileRegistration[], empty: 'noUpcoming' | 'noPast') =>
-    items.length
-      ? html`<ul>
-          ${items.map(
-            (r) => html`<li class="card">
-              <strong id="r-${r.id}">${r.course.title}</strong>
-              <span>${formatDateRange(locale, r.class.starts_at, r.class.ends_at, r.class.timezone)} · ${r.class.location}</span>
-              ${r.status === 'waitlisted' ? html`<span>${t(locale, 'waitlisted')}</span>` : nothing}
-              ${host._confirming === r.id
-                ? html`<div class="row" role="group" aria-label=${t(locale, 'confirmCancel', { course: r.course.title })}>
-                    <p>${t(locale, 'confirmCancel', { course: r.course.title })}</p>
-                    <button ?disabled=${host._sending} @click=${() => cancel(host, r)}>${t(locale, 'yesCancel')}</button>
-                    <button class="secondary" @click=${() => confirm(host, '')}>${t(locale, 'keep')}</button>
-                  </div>`
-                : r.cancellable
-                  ? html`<button class="secondary" aria-describedby="r-${r.id}" @click=${() => confirm(host, r.id)}>${t(locale, 'cancelPlace')}</button>`
-                  : r.past
-                    ? nothing
-                    : html`<span>${t(locale, 'noCancel', { company: host._data.widget.company.name })}</span>`}
-            </li>`,
-          )}
-        </ul>`
-      : html`<p>${t(locale, empty)}</p>`;
-  return html`<div class="row">
-      <h2 tabindex="-1" data-focus>${withName(t(locale, 'hello', { name: '\u0000' }), p.first_name)}</h2>
-      <button class="secondary" ?disabled=${host._sending} @click=${() => logout(host)}>${t(locale, 'logout')}</button>
-    </div>
-    ${host._notice()}
-    <h3 id="details" tabindex="-1">${t(locale, 'details')}</h3>
-    ${change && !host._editing
-      ? html`<form class="notice" @submit=${(e: Event) => confirmEmail(host, e)}>
-          <p>${t(locale, 'emailPending', { email: change.email, current: p.email })}</p>
-          ${host._field('pin', t(locale, 'pin'), 'text', '', 'one-time-code')}
-          <button part="button" ?disabled=${host._sending}>${t(locale, 'confirmEmail')}</button>
-        </form>`
-      : nothing}
-    ${host._editing
-      ? html`<form @submit=${(e: Event) => save(host, e)}>
-          <div class="row">
-            ${host._field('first_name', t(locale, 'first_name'), 'text', p.first_name, 'given-name')}
-            ${host._field('last_name', t(locale, 'last_name'), 'text', p.last_name, 'family-name')}
-          </div>
-          <div class="row">
-            ${host._field('email', t(locale, 'email'), 'email', p.email, 'email')}
-            ${host._field('phone', t(locale, 'phone'), 'tel', p.phone ?? '', 'tel')}
-          </div>
-          <p class="row">
-            <button part="button" ?disabled=${host._sending}>${t(locale, 'save')}</button>
-            <button type="button" class="secondary" @click=${() => edit(host, false)}>${t(locale, 'cancel')}</button>
-          </p>
-        </form>`
-      : html`<dl>
-            <dt>${t(locale, 'first_name')} / ${t(locale, 'last_name')}</dt>
-            <dd><bdi>${p.first_name}</bdi> <bdi>${p.last_name}</bdi></dd>
-            <dt>${t(locale, 'email')}</dt>
-            <dd>${p.email}</dd>
-            <dt>${t(locale, 'phone')}</dt>
-            <dd>${p.phone || t(locale, 'none')}</dd>
-          </dl>
-          <p><button class="secondary" @click=${() => edit(host, true)}>${t(locale, 'edit')}</button></p>`}
-    <h3 id="upcoming" tabindex="-1">${t(locale, 'upcoming')}</h3>
-    ${list(upcoming, 'noUpcoming')}
-    <h3>${t(locale, 'past')}</h3>
-    ${list(past, 'noPast')}`;
+  /**
+   * Runs a call of the signed-in view through its form (one at a time, failures said): a token the
+   * service no longer knows signs out, and `explain` may word the others.
+   */
+  #send<T>(call: () => Promise<T>, explain: (error: ApiError) => string | void = () => {}) {
+    return this.#form.send(call, (error) => (error.code == 'invalid-token' ? (this.host.signOut('invalid-token'), '') : explain(error)));
+  }
+
+  /** Shows what changed, for this widget and the page. */
+  #take(answer: Pick<ProfileData, 'participant' | 'email_change'>) {
+    const { host } = this;
+    host.data = { ...host.data!, ...answer };
+    host.session.write({ token: host.data.token!, participant: answer.participant });
+  }
+
+  /** Runs the next render's focus change: the element that had it may be gone. */
+  async #focus(selector: string) {
+    await this.host.updateComplete;
+    this.host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+
+  #logout = async () => {
+    const { host } = this;
+    await this.#send(() => host.api.request('participant/logout', { body: {}, token: host.data!.token }).catch(() => null));
+    host.signOut();
+  };
+
+  /** Opens or closes the details form; the focus goes into the form, or back to the details' heading. */
+  #edit(open: boolean) {
+    this.#editing = open;
+    this.#form.reset();
+    this.host.notice = '';
+    return this.#focus(open ? '#first_name' : '#details');
+  }
+
+  #save = async (event: Event) => {
+    event.preventDefault();
+    const { host } = this;
+    const p = host.data!.participant!;
+    const values = this.#form.values as Record<string, string | undefined>;
+    const body = Object.fromEntries((['first_name', 'last_name', 'email', 'phone'] as const).map((name) => [name, (values[name] ?? p[name] ?? '').trim()]));
+    // A new email is confirmed from its mailbox: the PIN, or a link back to this page.
+    const page = new URL(location.href);
+    page.hash = '';
+    const answer = await this.#send(() => host.write<ProfileData>('participant/profile', { ...body, return_url: page.href }, host.data!.token));
+    if (!answer) return;
+    this.#take(answer);
+    await this.#edit(false);
+    host.notice = this.#t('saved');
+    if (answer.email_change) await this.#focus('#pin');
+  };
+
+  /** Confirms the waiting email change with the PIN sent to the new address. */
+  #confirmEmail = async (event: Event) => {
+    event.preventDefault();
+    const { host } = this;
+    const pin = (((this.#form.values.pin as string | undefined) ?? '').match(/\d/g) ?? []).join('');
+    host.notice = '';
+    const answer = await this.#send(
+      () => host.api.request('participant/email/confirm', { body: { pin }, token: host.data!.token }) as Promise<ProfileData>,
+      (error) => {
+        if (!(error.code in en)) return;
+        this.#form.errors = { pin: '' };
+        return this.#t(error.code as keyof typeof en, { left: String(error.details?.attempts_left) });
+      },
+    );
+    if (!answer) return;
+    this.#take(answer);
+    this.#form.reset();
+    host.notice = this.#t('emailChanged', { email: answer.participant!.email });
+    await this.#focus('#details');
+  };
+
+  /** Asks before cancelling (`id`), or keeps the place (`''`) with the focus back on its button. */
+  #confirm(id: string) {
+    const kept = this.#confirming;
+    this.#confirming = id;
+    this.host.requestUpdate();
+    return this.#focus(id ? '[role=group] button' : `[aria-describedby="r-${kept}"]`);
+  }
+
+  async #cancel(registration: ProfileRegistration) {
+    const { host } = this;
+    const answer = await this.#send(
+      () => host.write(`participant/registrations/${encodeURIComponent(registration.id)}/cancel`, {}, host.data!.token),
+      (error) => error.shown,
+    );
+    this.#confirming = '';
+    host.requestUpdate();
+    if (!answer) return;
+    host.data = { ...host.data!, registrations: host.data!.registrations!.filter((r) => r.id != registration.id) };
+    host.notice = this.#t('cancelled', { course: registration.course.title });
+    await this.#focus('#upcoming');
+    host.dispatchEvent(new RegistrationCancelledEvent({ id: registration.id, course: registration.course.id, class: registration.class.id }));
+  }
+
+  render({ participant, registrations = [], email_change: change, widget }: ProfileData) {
+    const { host } = this;
+    const locale = host.resolvedLocale;
+    const form = this.#form;
+    const p = participant!;
+    // What went wrong is said in the form that is open, else under the notice.
+    const line = formError(form);
+    const where = this.#editing ? 'edit' : change ? 'pin' : 'top';
+    // Upcoming and past by the service's clock: the visitor's may be wrong.
+    const upcoming = registrations.filter((r) => !r.past);
+    const past = registrations.filter((r) => r.past).reverse();
+    const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string, maxlength = 100) =>
+      input(form, name, this.#t(name), { type, autocomplete, maxlength, value: p[name] ?? '', required: name != 'phone' });
+    const list = (items: ProfileRegistration[], empty: 'noUpcoming' | 'noPast') =>
+      items.length
+        ? html`<ul>
+            ${items.map(
+              (r) => html`<li class="card">
+                <strong id="r-${r.id}">${r.course.title}</strong>
+                <span>${formatDateRange(locale, r.class.starts_at, r.class.ends_at, r.class.timezone)} · ${r.class.location}</span>
+                ${r.status == 'waitlisted' ? html`<span>${this.#t('waitlisted')}</span>` : nothing}
+                ${this.#confirming == r.id
+                  ? html`<div class="bar" role="group" aria-label=${this.#t('confirmCancel', { course: r.course.title })}>
+                      <p>${this.#t('confirmCancel', { course: r.course.title })}</p>
+                      <button ?disabled=${form.sending} @click=${() => this.#cancel(r)}>${this.#t('yesCancel')}</button>
+                      <button class="secondary" @click=${() => this.#confirm('')}>${this.#t('keep')}</button>
+                    </div>`
+                  : r.cancellable
+                    ? html`<button class="secondary" aria-describedby="r-${r.id}" @click=${() => this.#confirm(r.id)}>${this.#t('cancelPlace')}</button>`
+                    : r.past
+                      ? nothing
+                      : html`<span>${this.#t('noCancel', { company: widget.company.name })}</span>`}
+              </li>`,
+            )}
+          </ul>`
+        : html`<p>${this.#t(empty)}</p>`;
+    return html`<div class="bar">
+        <h2 tabindex="-1" data-focus>${withName(this.#t('hello', { name: '\u0000' }), p.first_name)}</h2>
+        <button class="secondary" ?disabled=${form.sending} @click=${this.#logout}>${this.#t('logout')}</button>
+      </div>
+      ${host.renderNotice()} ${where == 'top' ? line : nothing}
+      <h3 id="details" tabindex="-1">${this.#t('details')}</h3>
+      ${change && !this.#editing
+        ? html`<form class="notice" @submit=${this.#confirmEmail} @input=${form.edit}>
+            <p>${this.#t('emailPending', { email: change.email, current: p.email })}</p>
+            ${input(form, 'pin', this.#t('pin'), { autocomplete: 'one-time-code', maxlength: 12, inputmode: 'numeric' })}
+            ${where == 'pin' ? line : nothing}
+            <button part="button" ?disabled=${form.sending}>${this.#t('confirmEmail')}</button>
+          </form>`
+        : nothing}
+      ${this.#editing
+        ? html`<form @submit=${this.#save} @input=${form.edit}>
+            <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
+            <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
+            ${line}
+            <p class="bar">
+              <button part="button" ?disabled=${form.sending}>${this.#t('save')}</button>
+              <button type="button" class="secondary" @click=${() => this.#edit(false)}>${this.#t('cancel')}</button>
+            </p>
+          </form>`
+        : html`<dl>
+              <dt>${this.#t('first_name')} / ${this.#t('last_name')}</dt>
+              <dd><bdi>${p.first_name}</bdi> <bdi>${p.last_name}</bdi></dd>
+              <dt>${this.#t('email')}</dt>
+              <dd>${p.email}</dd>
+              <dt>${this.#t('phone')}</dt>
+              <dd>${p.phone || this.#t('none')}</dd>
+            </dl>
+            <p><button class="secondary" @click=${() => this.#edit(true)}>${this.#t('edit')}</button></p>`}
+      <h3 id="upcoming" tabindex="-1">${this.#t('upcoming')}</h3>
+      ${list(upcoming, 'noUpcoming')}
+      <h3>${this.#t('past')}</h3>
+      ${list(past, 'noPast')}`;
+  }
 }

@@ -1,15 +1,23 @@
 import { css } from 'lit';
 
 export const registrationStyles = css`
-  [part='base'],
-  form,
-  .course,
-  .field {
+  .list,
+  .course {
     display: grid;
     gap: 1rem;
   }
-  .field {
-    gap: 0.25rem;
+  /* The first view, held to its reserved space: the programmes that fit, then the button for all. */
+  .first {
+    display: flex;
+    flex-direction: column;
+  }
+  .first .courses {
+    flex: 1 1 0;
+    min-height: 0;
+    overflow: hidden;
+  }
+  .first:has(.more:not([hidden])) .courses {
+    mask-image: linear-gradient(#000 calc(100% - 3rem), transparent);
   }
   .row,
   .class,
@@ -22,21 +30,6 @@ export const registrationStyles = css`
   }
   .row > * {
     flex: 1 1 12rem;
-  }
-  input:not([type='checkbox']) {
-    width: 100%;
-    min-height: 2.75rem;
-    padding: 0.5rem 0.75rem;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: none;
-  }
-  [aria-invalid='true'] {
-    border-color: var(--_danger) !important;
-  }
-  ul {
-    list-style: none;
-    padding: 0;
   }
   .courses {
     display: grid;
@@ -63,23 +56,5 @@ export const registrationStyles = css`
   .seats.waitlist,
   .low {
     color: var(--_danger);
-  }
-  .consent {
-    display: flex;
-    gap: 0.5rem;
-  }
-  .consent input {
-    width: 1.25rem;
-    height: 1.25rem;
-    flex: none;
-  }
-  .consent label {
-    font-weight: 400;
-  }
-  .field-error {
-    font-size: 0.875rem;
-  }
-  .skeleton {
-    height: 7.5rem;
   }
 `;

@@ -12,8 +12,11 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The whole error object of the answer, for codes that carry more (`attempts_left`). */
+  /** The whole error object of the answer, for codes that carry more (`attempts_left`, `retry_after`). */
   details?: Record<string, unknown>;
+
+  /** The line to show the visitor (BaseElement.toApiError): the service's message, or ours in their language. */
+  shown?: string;
 
   /**
    * Worth trying again as it is: the service was unreachable or failing. Not a 429: a locked PIN

@@ -1,18 +1,26 @@
-import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ApiError, WidgetApi } from './api.ts';
-import { errorText, resolveLocale, type Locale } from './i18n.ts';
+import { errorText, resolveLocale, sharedText, type Locale } from './i18n.ts';
 import { newId } from './ids.ts';
 
 export type LoadState = 'loading' | 'ready' | 'error';
 
 /**
+ * A page the site owner is building (`localhost`, `127.0.0.1`, `[::1]`, `*.localhost`, a file): there
+ * an error shows the owner's fix-it line beside the visitor's. The loader's messages (loader/messages.ts)
+ * follow the same rule.
+ */
+const developmentPage = () => location.protocol == 'file:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(location.hostname);
+
+/**
  * What every widget shares: the public attributes the loader sets (`key`, `base-url`, `locale`), the
- * API client, the resolved locale, and the widget's data load with its three states.
+ * API client, the resolved locale, the widget's data load with its three states drawn alike in every
+ * widget (`renderState`), and the focus moving to each new step's heading.
  *
  * A widget implements `load()` (its one first-render request) and names in `loadArgs` the properties
- * that, changed, load again; its writes go through `_write()`. This replaces `@lit/task`, which costs
- * 1.1 KB gzip of a 14 KB budget for what these few lines do; for the same reason reactive properties
- * are declared in `static properties` rather than with decorators (0.5 KB gzip).
+ * that, changed, load again; its writes go through `_write()`; `step()` names what it shows. This
+ * replaces `@lit/task`, which costs 1.1 KB gzip of a 14 KB budget for what these few lines do; for the
+ * same reason reactive properties are declared in `static properties` rather than with decorators.
  */
 export abstract class ServiceElement<Data = unknown> extends LitElement {
   static override properties: PropertyDeclarations = {
@@ -23,6 +31,12 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     data: { state: true },
     error: { state: true },
   };
+
+  /**
+   * Codes of the service that this widget reports to the loader as another of the contract's codes
+   * (contract/index.ts, ERROR_CODES), for example an unknown `course` option as `not-available`.
+   */
+  static errorCodes: Record<string, string> = {};
 
   /** The public widget key (`data-service-id` on a placeholder). */
   key = '';
@@ -38,60 +52,81 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
 
   /** The state of the data load; `service-state` (not bubbling) announces each outcome to the loader. */
   loadState: LoadState = 'loading';
-  protected data?: Data;
-  protected error?: ApiError;
-  /**
-   * The error code for the loader contract, which names a fixed set (DESIGN.md): a service that failed
-   * or answered nonsense is `network`; an unknown programme (`data-service-course`) `not-available`.
-   */
+  data?: Data;
+  error?: ApiError;
+
+  /** The error code for the loader (contract/index.ts): a service that failed or answered nonsense is `network`. */
   get errorCode() {
     const code = this.error?.code;
-    return code == 'course-not-found' ? 'not-available' : this.error?.retryable || code == 'unexpected' ? 'network' : code;
+    return (this.constructor as typeof ServiceElement).errorCodes[code!] ?? (this.error?.retryable || code == 'unexpected' ? 'network' : code);
   }
+
+  /** What went wrong, for the site owner: the service's own words, which say how to fix it (ours for a service unreachable). */
   get errorMessage() {
-    return this.error?.message;
+    return this.error?.shown;
   }
 
   /** Properties whose change loads the data again. */
-  protected loadArgs: PropertyKey[] = ['key', 'baseUrl'];
+  protected loadArgs: PropertyKey[] = ['key', 'baseUrl', 'locale'];
   #abort?: AbortController;
   /** The write in flight or last failed: the same contents keep its idempotency key. */
   #submission?: { payload: string; key: string };
+  /** The step last drawn (`''`: none yet, so the page keeps its focus). */
+  #step = '';
 
   protected abstract load(signal: AbortSignal): Promise<Data>;
 
+  /** Loads the words of the widget's locale, in parallel with `load()`. */
+  protected abstract loadWords(locale: Locale): Promise<void>;
+
+  /** What the ready widget shows (`list`, `form`, `done` …): when it changes, the focus moves to the new step's `[data-focus]`. */
+  protected step(): string {
+    return '';
+  }
+
+  /** The next step change leaves the focus where it is (it happened elsewhere on the page). */
+  keepFocus() {
+    this.#step = '';
+  }
+
   /**
-   * @internal A write (POST with an idempotency key): sent again with the same contents, after a
-   * failure, it keeps its key, so that the service makes one record however often it is retried.
+   * A write (POST with an idempotency key): sent again with the same contents, after a failure, it
+   * keeps its key, so that the service makes one record however often it is retried.
    */
-  async _write<T>(path: string, body: object, token?: string): Promise<T> {
+  async write<T>(path: string, body: object, token?: string): Promise<T> {
     const payload = JSON.stringify([path, body]);
-    if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
+    if (this.#submission?.payload != payload) this.#submission = { payload, key: newId() };
     const answer = await this.api.request(path, { body, token, idempotencyKey: this.#submission.key });
     this.#submission = undefined;
     return answer as T;
   }
-
-  /** Loads the words of the widget's locale, in parallel with `load()`. */
-  protected abstract loadWords(locale: Locale): Promise<void>;
 
   /** The locale the widget speaks (`locale`, else the page's, else the browser's). */
   get resolvedLocale(): Locale {
     return resolveLocale(this.locale, this.closest('[lang]')?.getAttribute('lang'), navigator.language);
   }
 
-  protected get api() {
+  get api() {
     return new WidgetApi({ baseUrl: this.baseUrl || location.origin, key: this.key, fetch: this.fetch });
   }
 
-  protected override willUpdate(changed: PropertyValues) {
+  protected override willUpdate(changed: Map<PropertyKey, unknown>) {
     if (this.loadArgs.some((name) => changed.has(name))) this.reload();
+  }
+
+  protected override updated() {
+    // A new step (after loading, sending, signing in …) takes the focus to its heading; the first
+    // one does not (the page keeps its focus), nor does loading (the next step will).
+    if (this.loadState == 'loading') return;
+    const step = this.loadState + this.step();
+    if (this.#step && step != this.#step) this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus();
+    this.#step = step;
   }
 
   override connectedCallback() {
     super.connectedCallback();
     // Moved while loading (its load was stopped on disconnect): load again.
-    if (this.loadState === 'loading' && this.#abort?.signal.aborted) this.reload();
+    if (this.loadState == 'loading' && this.#abort?.signal.aborted) this.reload();
   }
 
   override disconnectedCallback() {
@@ -117,10 +152,34 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     );
   }
 
-  /** Turns anything thrown into an ApiError whose message is the one to show. */
-  protected toApiError(error: unknown) {
+  /** Turns anything thrown into an ApiError; its `shown` is the line for the visitor, in their language. */
+  toApiError(error: unknown) {
     const apiError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-    return Object.assign(apiError, { message: errorText(this.resolvedLocale, apiError.code, apiError.message, apiError.details) });
+    return Object.assign(apiError, { shown: errorText(this.resolvedLocale, apiError.code, apiError.details) ?? apiError.message });
+  }
+
+  /**
+   * The widget in its load state, the same in every widget: while loading a skeleton (in the space
+   * the loader reserves) and an announcement; on error the visitor's line, the owner's fix-it line on
+   * a development page, and a retry where one can help; else `ready(data)`.
+   */
+  protected renderState(ready: (data: Data) => unknown, skeletons = 3): TemplateResult {
+    const { loadState, error } = this;
+    const locale = this.resolvedLocale;
+    return html`<section part="base" aria-busy=${loadState == 'loading'}>
+      ${loadState == 'loading'
+        ? html`<p class="visually-hidden" role="status">${sharedText(locale, 'loading')}</p>
+            ${Array.from({ length: skeletons }, () => html`<div class="skeleton"></div>`)}`
+        : loadState == 'error'
+          ? html`<div class="failed" role="alert" tabindex="-1" data-focus>
+              <p>${errorText(locale, error!.code) ?? sharedText(locale, 'error.unavailable')}</p>
+              ${developmentPage() && !error!.retryable ? html`<p>${error!.message}</p>` : nothing}
+              ${error!.retryable
+                ? html`<p><button part="button" class="secondary" @click=${() => this.reload()}>${sharedText(locale, 'retry')}</button></p>`
+                : nothing}
+            </div>`
+          : ready(this.data!)}
+    </section>`;
   }
 }
 
@@ -133,5 +192,12 @@ const MISSING_KEY = 'The widget key is missing: set data-service-id (or key).';
 export const define = (tag: string, element: CustomElementConstructor) => {
   const existing = customElements.get(tag);
   if (!existing) customElements.define(tag, element);
-  else if (existing !== element) console.warn('[service-widgets] another copy defined', tag);
+  else if (existing != element) console.warn('[service-widgets] another copy defined', tag);
 };
+
+/** A widget's event for the host page: bubbling, and composed so that it leaves a host's shadow root. */
+export class ServiceEvent<Detail> extends CustomEvent<Detail> {
+  constructor(name: string, detail: Detail) {
+    super(name, { detail, bubbles: true, composed: true });
+  }
+}

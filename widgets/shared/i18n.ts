@@ -9,28 +9,28 @@ export const sharedWords = {
   'error.network': 'The booking service could not be reached. Check your connection and try again.',
   'error.internal': 'The booking service had a problem. Try again in a moment.',
   'error.unexpected': 'Something went wrong. Try again.',
+  'error.unavailable': 'This part of the page cannot be shown right now.',
 };
 
 export type SharedKey = keyof typeof sharedWords;
 
 /** The first of the candidates (attribute, `lang`, browser language) that is supported; else English. */
 export const resolveLocale = (...candidates: (string | null | undefined)[]): Locale =>
-  (candidates.map((c) => c?.slice(0, 2).toLowerCase()).find((c) => c === 'en' || c === 'de') as Locale) ?? 'en';
+  (candidates.map((c) => c?.slice(0, 2).toLowerCase()).find((c) => c == 'en' || c == 'de') as Locale) ?? 'en';
 
 /** The shared words of each locale loaded so far (every widget's German chunk holds them). */
 const shared: Partial<Record<Locale, Record<string, string>>> = { en: sharedWords };
 
+/** A shared word in the locale (English until the locale's words have come). */
+export const sharedText = (locale: Locale, key: SharedKey) => (shared[locale] ?? sharedWords)[key];
+
 /**
- * The visible message for an error code, in the visitor's language where the visitor can act on it
- * (network, service failures). Problems only the site owner can fix (a wrong key, origin or option)
- * keep the service's own English message, which says how to fix it, like the loader's messages.
+ * The visitor's words for an error code where the visitor can act on it (network, service failures,
+ * a rate limit in other locales than English: `{n}` minutes to wait); undefined for the others, whose
+ * message is the service's (it says how to fix it) or the visitor's line of an unavailable widget.
  */
-export const errorText = (locale: Locale, code: string, serviceMessage?: string, details?: { retry_after?: number }) => {
-  const words: Record<string, string> = shared[locale] ?? sharedWords;
-  // `rate-limited` has words in other locales only (`{n}`: minutes to wait): the service's English
-  // message already tells a visitor when to try again.
-  return words[`error.${code}`]?.replace('{n}', Math.ceil((details?.retry_after as number) / 60) as never) ?? serviceMessage ?? words['error.unexpected']!;
-};
+export const errorText = (locale: Locale, code: string, details?: { retry_after?: number }): string | undefined =>
+  (shared[locale] ?? (sharedWords as Record<string, string>))[`error.${code}`]?.replace('{n}', Math.ceil((details?.retry_after as number) / 60) as never);
 
 /**
  * A translator over a widget's own English words plus the shared ones. `t.load(locale)` fetches
@@ -43,11 +43,15 @@ export const translator = <K extends string>(
   others: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Record<string, string> }>>,
 ) => {
   const words: Partial<Record<Locale, Record<string, string>>> = { en: { ...sharedWords, ...en } };
-  const t = (locale: Locale, key: K | SharedKey, params: Record<string, string | number> = {}) =>
-    (words[locale] ?? words.en!)[key]!.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+  const t = (locale: Locale, key: K | SharedKey, params: Record<string, string | number> = {}) => {
+    const own = words[locale] ?? words.en!;
+    // A count picks its plural form where the words have one (`results.one`: "1 programme shown").
+    const plural = params.count != null && own[`${key}.${new Intl.PluralRules(locale).select(+params.count)}`];
+    return (plural || own[key]!).replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+  };
   /** Loads a locale's words; if its chunk cannot be fetched, the widget stays in English. */
   t.load = async (locale: Locale) => {
-    if (locale === 'en' || words[locale]) return;
+    if (locale == 'en' || words[locale]) return;
     try {
       words[locale] = (await others[locale]()).default;
       shared[locale] ??= words[locale];

@@ -1,10 +1,14 @@
 /**
- * The participant's login, one for the whole page: the profile widget writes it, every widget reads
- * it (a registration or checkout form prefills the participant, a video widget sends the token).
- * The token is kept in `sessionStorage` (never `localStorage`, never a URL), scoped to the service's
- * base URL and the company, and dies with the tab. Widgets hear changes through one window event,
- * so widgets from two copies of the package on one page still agree.
+ * The participant's sign-in, one for the whole page: the profile widget writes it, every widget reads
+ * it (a form prefills the participant, a video widget sends the token). The token is kept in
+ * `sessionStorage` (never `localStorage`, never a URL), scoped to the service's base URL and the
+ * company, and dies with the tab. Widgets hear changes through one window event, so widgets from two
+ * copies of the package on one page still agree. A widget adds it in one line:
+ * `#session = new SessionController(this)`; the same pattern will carry the checkout's cart.
  */
+import type { ReactiveController } from 'lit';
+import type { ServiceElement } from './base.ts';
+
 export interface Participant {
   id: string;
   first_name: string;
@@ -20,25 +24,102 @@ export interface Session {
 
 export const SESSION_EVENT = 'service-session-change';
 
-const storageKey = (baseUrl: string, company: string) => `service-widgets:session:${baseUrl}:${company}`;
+/** `detail` of the window event: whose session changed, and to what. */
+export interface SessionChange {
+  baseUrl: string;
+  company: string;
+  session?: Session;
+}
 
+// Storage may be blocked (privacy settings) or damaged: then there is no sign-in to share, and the
+// widget that signed in keeps its token in memory.
+const read = (key: string) => {
+  try {
+    return sessionStorage.getItem(`service-widgets:${key}`);
+  } catch {
+    return null;
+  }
+};
+const store = (key: string, value?: string) => {
+  try {
+    if (value) sessionStorage.setItem(`service-widgets:${key}`, value);
+    else sessionStorage.removeItem(`service-widgets:${key}`);
+  } catch {
+    // See read().
+  }
+};
+
+/** The page's sign-in with a service (its base URL) and company, if any. */
 export const readSession = (baseUrl: string, company: string): Session | undefined => {
   try {
-    return JSON.parse(sessionStorage.getItem(storageKey(baseUrl, company)) ?? 'null') ?? undefined;
+    return JSON.parse(read(`session:${baseUrl}:${company}`) ?? 'null') ?? undefined;
   } catch {
-    // Storage blocked (privacy settings) or damaged: logged out.
     return undefined;
   }
 };
 
-/** Stores (or, with `undefined`, clears) the session and tells every widget on the page. */
+/** Stores (or, with `undefined`, clears) the page's sign-in and tells every widget on the page. */
 export const writeSession = (baseUrl: string, company: string, session?: Session) => {
-  const key = storageKey(baseUrl, company);
-  try {
-    if (session) sessionStorage.setItem(key, JSON.stringify(session));
-    else sessionStorage.removeItem(key);
-  } catch {
-    // Storage blocked: the widget that logged in keeps the token in memory; others ask again.
-  }
-  dispatchEvent(new CustomEvent(SESSION_EVENT, { detail: { baseUrl, company, session } }));
+  store(`session:${baseUrl}:${company}`, session && JSON.stringify(session));
+  dispatchEvent(new CustomEvent<SessionChange>(SESSION_EVENT, { detail: { baseUrl, company, session } }));
 };
+
+type Host = ServiceElement<{ widget: { company: { id: string } } }>;
+
+/**
+ * The page's sign-in for the host's service and company (the company of the host's data, or the
+ * one its key was last seen with, so that a returning visitor's session is found before the first
+ * answer). The host updates when the sign-in changes anywhere on the page; `changed` hears each
+ * change first.
+ */
+export class SessionController implements ReactiveController {
+  constructor(
+    private readonly host: Host,
+    private readonly changed: (change: SessionChange) => void = () => {},
+  ) {
+    host.addController(this);
+  }
+
+  /** The service's base URL, as the widgets name it in storage. */
+  get baseUrl() {
+    return this.host.baseUrl || location.origin;
+  }
+
+  /** The company the key belongs to: from the host's data, else as last seen with the key. */
+  get company(): string {
+    return this.host.data?.widget.company.id ?? read(this.#seen) ?? '';
+  }
+
+  get #seen() {
+    return `company:${this.baseUrl}:${this.host.key}`;
+  }
+
+  /** The sign-in of the page, if any. */
+  get session() {
+    return readSession(this.baseUrl, this.company);
+  }
+
+  /**
+   * Stores (or, with `undefined`, clears) the sign-in and tells every widget on the page. `company`:
+   * the key's company, when an answer has just named it (it is remembered with the key).
+   */
+  write(session?: Session, company = this.company) {
+    store(this.#seen, company);
+    writeSession(this.baseUrl, company, session);
+  }
+
+  hostConnected() {
+    addEventListener(SESSION_EVENT, this.#onChange);
+  }
+
+  hostDisconnected() {
+    removeEventListener(SESSION_EVENT, this.#onChange);
+  }
+
+  #onChange = (event: Event) => {
+    const change = (event as CustomEvent<SessionChange>).detail;
+    if (change.baseUrl != this.baseUrl || change.company != this.company) return;
+    this.changed(change);
+    this.host.requestUpdate();
+  };
+}

@@ -30,10 +30,30 @@ export const baseStyles = css`
   ul {
     margin: 0;
   }
+  ul {
+    list-style: none;
+    padding: 0;
+  }
   button,
-  input {
+  input,
+  select,
+  textarea {
     font: inherit;
     color: inherit;
+  }
+  input:not([type='checkbox']),
+  select,
+  textarea {
+    width: 100%;
+    min-height: 2.75rem;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: none;
+  }
+  [part='base'] {
+    display: grid;
+    gap: 1rem;
   }
   button {
     cursor: pointer;
@@ -83,7 +103,14 @@ export const baseStyles = css`
     color: var(--_danger);
   }
   .skeleton {
+    height: 7rem;
     border-radius: var(--_radius);
     background: var(--_subtle);
+  }
+  /* An error looks the same in every widget and state: lines of text in the page's own look, as the
+     loader's own line beside a placeholder that failed. */
+  .failed {
+    display: grid;
+    gap: 0.5rem;
   }
 `;

@@ -1,0 +1,73 @@
+/**
+ * The events the host page receives: their names and `detail`. Each is a small class (in the loader
+ * or the widget that fires it) and is declared in HTMLElementEventMap below, so that
+ * `div.addEventListener('service-registration-created', (e) => e.detail.status)` is typed.
+ * All bubble; a widget's own events are also composed (they leave a host's shadow root).
+ */
+import type { ErrorCode, WidgetType } from './index.ts';
+
+/** `service-widget-ready` and `service-widget-error`, on the placeholder (from the loader). */
+export interface WidgetStateDetail {
+  type: WidgetType | string;
+  code?: ErrorCode;
+  /** What is wrong and how to fix it, for the site owner (English). */
+  message?: string;
+}
+
+/** `service-registration-created`: a registration was made, or the visitor joined a waitlist. */
+export interface RegistrationCreatedDetail {
+  /** The registration. */
+  id: string;
+  /** The programme. */
+  course: string;
+  /** The class. */
+  class: string;
+  status: 'confirmed' | 'waitlisted';
+}
+
+/** `service-registration-cancelled`: a participant cancelled a place in the profile widget. */
+export interface RegistrationCancelledDetail {
+  id: string;
+  course: string;
+  class: string;
+}
+
+/** `service-profile-login`: a participant signed in (with the PIN or the emailed link). */
+export interface ProfileLoginDetail {
+  /** The participant. */
+  id: string;
+}
+
+/** `service-profile-logout`: signed out, by the visitor or because the service ended the session. */
+export type ProfileLogoutDetail = Record<string, never>;
+
+/** `service-contact-sent`: the service stored a message. */
+export interface ContactSentDetail {
+  /** The message. */
+  id: string;
+}
+
+/** Every event's name and its `detail`. */
+export interface ServiceEventDetails {
+  'service-widget-ready': WidgetStateDetail;
+  'service-widget-error': WidgetStateDetail;
+  'service-registration-created': RegistrationCreatedDetail;
+  'service-registration-cancelled': RegistrationCancelledDetail;
+  'service-profile-login': ProfileLoginDetail;
+  'service-profile-logout': ProfileLogoutDetail;
+  'service-contact-sent': ContactSentDetail;
+}
+
+export type ServiceEventName = keyof ServiceEventDetails;
+
+declare global {
+  interface HTMLElementEventMap {
+    'service-widget-ready': CustomEvent<WidgetStateDetail>;
+    'service-widget-error': CustomEvent<WidgetStateDetail>;
+    'service-registration-created': CustomEvent<RegistrationCreatedDetail>;
+    'service-registration-cancelled': CustomEvent<RegistrationCancelledDetail>;
+    'service-profile-login': CustomEvent<ProfileLoginDetail>;
+    'service-profile-logout': CustomEvent<ProfileLogoutDetail>;
+    'service-contact-sent': CustomEvent<ContactSentDetail>;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The contracts of the embed, in one place: what website owners, marketers and other code rely on
+ * (docs/architecture.md, "Contracts"). The loaders, the widgets, the service, the build and the tests
+ * read them from here; the loader's bundle keeps only what it uses.
+ */
+
+/** Each widget type and the loader version it belongs to. */
+export const WIDGET_TYPES = {
+  registration: 1,
+  profile: 1,
+  contact: 1,
+  calendar: 2,
+  checkout: 2,
+  video: 2,
+  map: 2,
+} as const;
+
+export type WidgetType = keyof typeof WIDGET_TYPES;
+export type LoaderVersion = (typeof WIDGET_TYPES)[WidgetType];
+
+/**
+ * Space (px) a widget reserves while it loads, and that its first view fits in at 375 and 1280 px
+ * wide with the page's default font, so that nothing below it moves (docs/architecture.md, "No
+ * layout shift"). The widget keeps it as its own min-height; what lies beyond its first view opens
+ * on the visitor's action.
+ */
+export const RESERVED_HEIGHT: Record<WidgetType, number> = {
+  registration: 420,
+  profile: 260,
+  contact: 560,
+  calendar: 420,
+  checkout: 420,
+  video: 320,
+  map: 320,
+};
+
+/** The placeholder's attributes. Widget options are further `data-service-*` attributes. */
+export const ATTRIBUTES = {
+  /** The widget type. */
+  type: 'data-service-widget',
+  /** The public widget key. */
+  key: 'data-service-id',
+  /** `en` or `de`. */
+  locale: 'data-service-locale',
+  /** Set by the loader: `loading`, `ready` or `error`. */
+  state: 'data-service-state',
+  /** Set by the loader on error: one of ERROR_CODES. */
+  error: 'data-service-error',
+  /** Marks the line the loader adds to a div that failed. */
+  message: 'data-service-message',
+} as const;
+
+/** The options each widget takes, as `data-service-<option>` on the placeholder and `<option>` on the element. */
+export const OPTIONS: Record<WidgetType, readonly string[]> = {
+  registration: ['course'],
+  profile: [],
+  contact: ['prefill-name', 'prefill-email', 'prefill-subject', 'prefill-topic', 'prefill-message'],
+  calendar: [],
+  checkout: [],
+  video: [],
+  map: [],
+};
+
+/** `data-service-error`, and `detail.code` of `service-widget-error`. */
+export const ERROR_CODES = [
+  'unknown-type',
+  'wrong-loader',
+  'missing-key',
+  'invalid-key',
+  'type-mismatch',
+  'origin-not-allowed',
+  'insecure-page',
+  'network',
+  'script-error',
+  'not-available',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * The name of the Trusted Types policy the widgets' copy of Lit creates (the build renames Lit's own
+ * `lit-html`, which a host page may have created already). A host whose Content-Security-Policy names
+ * the policies it allows lists this one.
+ */
+export const TRUSTED_TYPES_POLICY = 'service-widgets';
+
+export * from './events.ts';

@@ -1,0 +1,24 @@
+import type { en } from './registration-form.ts';
+
+/** The registration form's words in German, a chunk of its own (see translator()). */
+const de: typeof en = {
+  back: 'Zurück zu allen Programmen',
+  formHeading: 'Anmeldung: {course}',
+  waitlistNotice: 'Dieser Termin ist ausgebucht. Sie kommen auf die Warteliste und hören von uns, sobald ein Platz frei wird.',
+  first_name: 'Vorname',
+  last_name: 'Nachname',
+  email: 'E-Mail',
+  phone: 'Telefon (optional)',
+  consent: 'Ich bin einverstanden, dass {company} meine Angaben zur Bearbeitung dieser Anmeldung speichert.',
+  book: 'Anmelden',
+  joinWaitlist: 'Auf die Warteliste',
+  sending: 'Wird gesendet …',
+  fixFields: 'Bitte korrigieren Sie die markierten Felder.',
+  classFull: 'Dieser Termin wurde gerade ausgebucht. Bitte wählen Sie einen anderen.',
+  kept: 'Ihre Eingaben bleiben erhalten.',
+  confirmed: 'Sie sind angemeldet',
+  waitlisted: 'Sie stehen auf der Warteliste',
+  confirmation: 'Wir haben eine Bestätigung an {email} gesendet.',
+};
+
+export default de;

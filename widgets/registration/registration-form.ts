@@ -1,0 +1,143 @@
+/**
+ * The registration widget's form step and its confirmation: a chunk of its own, fetched when the
+ * browser is idle after the list (or when a class is chosen), so that the list shows sooner.
+ */
+import { html, nothing, type ReactiveController } from 'lit';
+import type { RegistrationCreatedDetail } from '../../contract/index.ts';
+import { ServiceEvent } from '../shared/base.ts';
+import { consent, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
+import { formatDateRange } from '../shared/format.ts';
+import { translator } from '../shared/i18n.ts';
+import { SessionController } from '../shared/session.ts';
+import type { Chosen, ClassInfo, ServiceRegistration } from './registration.ts';
+
+/** Fired when a registration has been made (or the visitor joined a waitlist). */
+export class RegistrationCreatedEvent extends ServiceEvent<RegistrationCreatedDetail> {
+  constructor(detail: RegistrationCreatedDetail) {
+    super('service-registration-created', detail);
+  }
+}
+
+export interface Registration {
+  id: string;
+  course_id: string;
+  class_id: string;
+  status: 'confirmed' | 'waitlisted';
+  created_at: string;
+}
+
+/** The form's words; German is in registration-form.de.ts. */
+export const en = {
+  back: 'Back to all programmes',
+  formHeading: 'Register for {course}',
+  waitlistNotice: 'This class is full. You will join the waitlist and hear from us when a seat frees up.',
+  first_name: 'First name',
+  last_name: 'Last name',
+  email: 'Email',
+  phone: 'Phone (optional)',
+  consent: 'I agree that {company} stores my details to handle this registration.',
+  book: 'Register',
+  joinWaitlist: 'Join waitlist',
+  sending: 'Sending…',
+  fixFields: 'Please correct the highlighted fields.',
+  classFull: 'This class filled up while you were registering. Please choose another date.',
+  kept: 'Your entries are kept.',
+  confirmed: 'You are registered',
+  waitlisted: 'You are on the waitlist',
+  confirmation: 'We have sent a confirmation to {email}.',
+};
+
+const t = translator(en, { de: () => import('./registration-form.de.ts') });
+
+/** The form of the chosen class, then its confirmation; back to the list from either. */
+export class RegistrationForm implements ReactiveController {
+  #form: FormController;
+  #session: SessionController;
+  /** The registration made, and the email it was made with. */
+  #done?: { registration: Registration; email: string };
+
+  constructor(private readonly host: ServiceRegistration) {
+    host.addController(this);
+    this.#form = new FormController(host, (key) => t(host.resolvedLocale, key));
+    this.#session = new SessionController(host);
+    // The form's styles join the widget's once the form is needed.
+    const root = host.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!];
+  }
+
+  hostConnected() {}
+
+  /** Opens the form: its words loaded, a participant signed in on the page filling an untouched form. */
+  async open() {
+    await t.load(this.host.resolvedLocale);
+    this.#done = undefined;
+    const form = this.#form;
+    const who = this.#session.session?.participant;
+    form.reset(form.values.email || !who ? form.values : { ...who, phone: who.phone ?? '' });
+  }
+
+  step() {
+    return this.#done ? 'done' : 'form';
+  }
+
+  render(chosen: Chosen) {
+    return this.#done ? this.#renderDone(chosen) : this.#renderForm(chosen);
+  }
+
+  #renderForm({ course, cls }: Chosen) {
+    const { host } = this;
+    const locale = host.resolvedLocale;
+    const form = this.#form;
+    const book = t(locale, cls.status == 'waitlist' ? 'joinWaitlist' : 'book');
+    const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string, maxlength = 100) =>
+      input(form, name, t(locale, name), { type, autocomplete, maxlength, required: name != 'phone' });
+    return html`<p><button class="link" @click=${() => host.showList()}>← ${t(locale, 'back')}</button></p>
+      <h2 tabindex="-1" data-focus>${t(locale, 'formHeading', { course: course.title })}</h2>
+      <p class="facts">${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location} · ${host.price(cls)}</p>
+      ${cls.status == 'waitlist' ? html`<p class="notice">${t(locale, 'waitlistNotice')}</p>` : nothing}
+      <form @submit=${(e: Event) => this.#submit(e, course.id, cls)} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
+        <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
+        <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
+        ${consent(form, t(locale, 'consent', { company: host.data!.widget.company.name }))} ${formError(form)}
+        <button part="button" ?disabled=${form.sending}>${form.sending ? t(locale, 'sending') : book}</button>
+      </form>`;
+  }
+
+  async #submit(event: Event, course: string, cls: ClassInfo) {
+    // The browser's own validation has passed (the form has no `novalidate`); a double click lands here once.
+    event.preventDefault();
+    const { host } = this;
+    const { first_name, last_name, email, phone = '', consent } = this.#form.values as Record<string, string>;
+    const body = { class_id: cls.id, first_name, last_name, email, ...(phone.trim() ? { phone: phone.trim() } : {}), consent: !!consent };
+    const answer = await this.#form.send(
+      () => host.write<{ registration: Registration; class?: Pick<ClassInfo, 'seats_left' | 'status'> }>('registrations', body),
+      (error) => {
+        if (error.code == 'class-full') {
+          Object.assign(cls, { status: 'full', seats_left: 0 });
+          return t(host.resolvedLocale, 'classFull');
+        }
+        // The class itself is no field of the form (it started, or is gone): said above the button.
+        const { class_id, ...fields } = error.fields;
+        if (class_id) return [class_id, Object.keys((this.#form.errors = fields)).length && t(host.resolvedLocale, 'fixFields')].filter(Boolean).join(' ');
+      },
+    );
+    if (!answer) return;
+    const { registration } = answer;
+    Object.assign(cls, answer.class);
+    this.#done = { registration, email };
+    this.#form.reset();
+    host.requestUpdate();
+    host.dispatchEvent(new RegistrationCreatedEvent({ id: registration.id, course, class: cls.id, status: registration.status }));
+  }
+
+  #renderDone({ course, cls }: Chosen) {
+    const locale = this.host.resolvedLocale;
+    const { registration, email } = this.#done!;
+    return html`<div class="done" role="status">
+      <h2 tabindex="-1" data-focus>${t(locale, registration.status)}</h2>
+      <p>${course.title} · ${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location}</p>
+      <p>${t(locale, 'confirmation', { email })}</p>
+      <p><button part="button" class="secondary" @click=${() => this.host.showList()}>${t(locale, 'back')}</button></p>
+    </div>`;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * What every form of the widgets shares: the state of a form (values, the service's field errors, the
+ * line above the button, sending), labelled fields with their hint and error wired to
+ * `aria-describedby`, the consent box, the form-error block, and their styles. A chunk of its own: a
+ * widget without a form (video, map) never loads it, and the registration widget only once a class is
+ * chosen.
+ */
+import { css, html, nothing, type ReactiveController, type TemplateResult } from 'lit';
+import type { ApiError } from './api.ts';
+import type { ServiceElement } from './base.ts';
+
+type Host = ServiceElement<unknown>;
+
+/** The words a form says itself, from the widget's translator. */
+export type FormWords = (key: 'fixFields' | 'kept') => string;
+
+/**
+ * A form's state, kept for the host. `send()` runs a call with the button disabled; on failure the
+ * service's field messages go beside their fields, the line above the button says what to do, what
+ * was typed stays, and the focus goes to the first field at fault.
+ */
+export class FormController implements ReactiveController {
+  /** What was typed, by field name (a field not in here shows its default or prefill). */
+  values: Record<string, string | boolean> = {};
+  /** The service's message for each field at fault. */
+  errors: Record<string, string | undefined> = {};
+  /** The line above the button (`#form-error`): what went wrong and what to do. */
+  message = '';
+  sending = false;
+
+  constructor(
+    private readonly host: Host,
+    private readonly words: FormWords,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected() {}
+
+  /** The form's `@input`: what a field holds now is kept, and its error goes. */
+  edit = (event: Event) => {
+    const { name, type, value, checked } = event.target as HTMLInputElement;
+    this.set(name, type == 'checkbox' ? checked : value);
+  };
+
+  /** A field changed: its value is kept and its error goes. */
+  set(name: string, value: string | boolean) {
+    this.values = { ...this.values, [name]: value };
+    if (this.errors[name] != null) this.errors = { ...this.errors, [name]: undefined };
+    this.host.requestUpdate();
+  }
+
+  /** Empties the form (after a success), keeping `keep`. */
+  reset(keep: Record<string, string | boolean> = {}) {
+    Object.assign(this, { values: keep, errors: {}, message: '' });
+    this.host.requestUpdate();
+  }
+
+  /**
+   * Runs `call` once at a time (a double click sends once). A failure is explained by `explain` when
+   * it returns a line (and sets `errors` itself if it wants), else the fields at fault are marked.
+   */
+  async send<T>(call: () => Promise<T>, explain: (error: ApiError) => string | void = () => {}): Promise<T | undefined> {
+    if (this.sending) return undefined;
+    this.sending = true;
+    this.message = '';
+    this.errors = {};
+    this.host.requestUpdate();
+    try {
+      return await call();
+    } catch (failure) {
+      const error = this.host.toApiError(failure);
+      const fields = Object.keys(error.fields).length;
+      if (fields) this.errors = error.fields;
+      this.message = explain(error) ?? (fields ? this.words('fixFields') : `${error.shown} ${this.words('kept')}`);
+      this.host.requestUpdate();
+      await this.host.updateComplete;
+      this.host.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return undefined;
+    } finally {
+      this.sending = false;
+      this.host.requestUpdate();
+    }
+  }
+}
+
+/** The attributes a field's control takes from its field: `aria-invalid`, `aria-describedby`. */
+export interface Wiring {
+  invalid: 'true' | 'false';
+  describedBy: string | typeof nothing;
+}
+
+/**
+ * A labelled field: `control` draws the input, select or textarea with `id` and `name` = `name` and
+ * the wiring; the hint (`#<name>-hint`) and the service's error (`#<name>-error`) describe it.
+ */
+export const field = (form: FormController, name: string, label: unknown, control: (wiring: Wiring) => TemplateResult, hint?: unknown) => {
+  // A field may be marked at fault without a message of its own (the line above the button says it).
+  const error = form.errors[name];
+  const ids = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(' ');
+  return html`<div class="field">
+    <label for=${name}>${label}</label>
+    ${control({ invalid: error != null ? 'true' : 'false', describedBy: ids || nothing })}
+    ${hint ? html`<p class="hint" id="${name}-hint">${hint}</p>` : nothing}
+    ${error ? html`<p class="error hint" id="${name}-error">${error}</p>` : nothing}
+  </div>`;
+};
+
+export interface InputOptions {
+  type?: string;
+  /** What the field shows when nothing was typed (a prefill, the stored value). */
+  value?: string;
+  autocomplete?: string;
+  maxlength?: number;
+  required?: boolean;
+  inputmode?: string;
+}
+
+/** A labelled text input; its value is kept by the form's `@input=${form.edit}`. */
+export const input = (form: FormController, name: string, label: unknown, options: InputOptions = {}) => {
+  const { type = 'text', value = '', autocomplete = 'off', maxlength = 100, required = true, inputmode } = options;
+  return field(
+    form,
+    name,
+    label,
+    ({ invalid, describedBy }) => html`<input
+      id=${name}
+      name=${name}
+      type=${type}
+      autocomplete=${autocomplete}
+      maxlength=${maxlength}
+      inputmode=${inputmode ?? nothing}
+      ?required=${required}
+      .value=${(form.values[name] as string | undefined) ?? value}
+      aria-invalid=${invalid}
+      aria-describedby=${describedBy}
+    />`,
+  );
+};
+
+/** The consent box: required, its error beside it. */
+export const consent = (form: FormController, label: unknown) => {
+  const error = form.errors.consent;
+  return html`<div class="field">
+    <div class="consent">
+      <input
+        id="consent"
+        name="consent"
+        type="checkbox"
+        required
+        .checked=${!!form.values.consent}
+        aria-invalid=${error ? 'true' : 'false'}
+        aria-describedby=${error ? 'consent-error' : nothing}
+      />
+      <label for="consent">${label}</label>
+    </div>
+    ${error ? html`<p class="error hint" id="consent-error">${error}</p>` : nothing}
+  </div>`;
+};
+
+/** The line above the button, announced when it appears; the form names it in `aria-describedby`. */
+export const formError = (form: FormController) =>
+  html`<div id="form-error" role="alert">${form.message ? html`<p class="notice error">${form.message}</p>` : nothing}</div>`;
+
+/** The form's `aria-describedby`: its error line, while there is one. */
+export const formDescribedBy = (form: FormController) => (form.message ? 'form-error' : nothing);
+
+export const formStyles = css`
+  form,
+  .field {
+    display: grid;
+    gap: 1rem;
+  }
+  .field {
+    gap: 0.25rem;
+    align-content: start;
+  }
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 1rem;
+    align-items: start;
+  }
+  .row > * {
+    flex: 1 1 12rem;
+  }
+  textarea {
+    resize: vertical;
+  }
+  [aria-invalid='true'] {
+    border-color: var(--_danger);
+  }
+  label {
+    font-weight: 600;
+  }
+  .consent {
+    display: flex;
+    gap: 0.5rem;
+  }
+  .consent input {
+    width: 1.25rem;
+    height: 1.25rem;
+    flex: none;
+  }
+  .consent label {
+    font-weight: 400;
+  }
+  .hint {
+    font-size: 0.875rem;
+  }
+  form button {
+    justify-self: start;
+  }
+`;

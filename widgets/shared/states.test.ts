@@ -1,0 +1,102 @@
+/**
+ * The load states every widget draws through the base (renderState): loading in its reserved space,
+ * each refusal of its key, an unreachable service with a retry, in English and German, and one look
+ * for every error. Run for each widget against the real service.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import { unsafeStatic, html as staticHtml } from 'lit/static-html.js';
+import '../contact/contact.ts';
+import '../profile/profile.ts';
+import '../registration/registration.ts';
+import type { ServiceElement } from './base.ts';
+import { expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from './test-support.ts';
+
+failOnWarnings();
+
+/** Each widget: its type, its skeletons, and what it shows when ready. */
+const WIDGETS = [
+  { type: 'registration', skeletons: 3, ready: 'Programmes at Acme Academy', other: 'contact' },
+  { type: 'profile', skeletons: 2, ready: 'Your account at Acme Academy', other: 'registration' },
+  { type: 'contact', skeletons: 3, ready: 'Contact Acme Academy', other: 'registration' },
+] as const;
+
+const mount = (type: string, { key = keyOf(type), baseUrl = service.url, locale = 'en', fetch }: { key?: string; baseUrl?: string; locale?: string; fetch?: typeof window.fetch } = {}) => {
+  const tag = unsafeStatic(`service-${type}`);
+  return fixture<ServiceElement<unknown>>(staticHtml`<${tag} key=${key} base-url=${baseUrl} locale=${locale} .fetch=${fetch}></${tag}>`);
+};
+
+const alertOf = (el: Element) => el.shadowRoot!.querySelector<HTMLElement>('[role=alert]')!;
+const buttons = (el: Element, name: string) => [...el.shadowRoot!.querySelectorAll('button')].filter((b) => b.textContent!.trim() === name);
+const until = (check: () => boolean) =>
+  new Promise<void>(function wait(resolve) {
+    if (check()) resolve();
+    else requestAnimationFrame(() => wait(resolve));
+  });
+
+for (const { type, skeletons, ready, other } of WIDGETS) {
+  describe(`service-${type}: load states`, () => {
+    it('reserves its space with a skeleton while loading, announces it, and is accessible', async () => {
+      await expectLoadingState((fetcher) => mount(type, { fetch: fetcher }), { skeletons, minHeight: skeletons * 100 });
+    });
+
+    for (const [code, key, owner] of [
+      ['invalid-key', keyOf(type, 'revoked'), /revoked/],
+      ['invalid-key', 'wk_nobody_knows_this', /does not know this widget key/],
+      ['type-mismatch', keyOf(other), new RegExp(`belongs to a ${other} widget`)],
+      ['missing-key', '', /data-service-id/],
+    ] as const) {
+      it(`${code} (${key || 'no key'}): the visitor's line, the owner's fix on a development page, no retry`, async () => {
+        const el = await settled(await mount(type, { key }), 'error');
+        expect(el.errorCode).to.equal(code);
+        const [visitor, fix] = [...alertOf(el).querySelectorAll('p')].map((p) => p.textContent);
+        expect(visitor).to.equal('This part of the page cannot be shown right now.');
+        // This test page is on localhost: a development page.
+        expect(fix).to.match(owner);
+        expect(el.errorMessage).to.match(owner);
+        expect(buttons(el, 'Try again')).to.have.length(0);
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('retries an unreachable service by itself, then offers a retry that recovers with the focus on the heading', async () => {
+      const flaky = flakyFetch(3);
+      const el = await settled(await mount(type, { fetch: flaky }), 'error');
+      expect(flaky.calls).to.have.length(3); // three attempts before giving up
+      expect(el.errorCode).to.equal('network');
+      expect(alertOf(el).textContent).to.contain('could not be reached');
+      await expect(el).to.be.accessible();
+      buttons(el, 'Try again')[0]!.click();
+      await settled(el);
+      expect(textOf(el)).to.contain(ready);
+      // The focus does not fall to the page: it goes to the new step's heading.
+      await until(() => el.shadowRoot!.activeElement?.tagName === 'H2');
+    });
+
+    it('reports a service that is down as network, in German too', async () => {
+      const el = await settled(await mount(type, { baseUrl: service.down, locale: 'de' }), 'error');
+      expect(el.errorCode).to.equal('network');
+      expect(alertOf(el).textContent).to.contain('nicht erreichbar');
+      expect(buttons(el, 'Erneut versuchen')).to.have.length(1);
+      await expect(el).to.be.accessible();
+    });
+  });
+}
+
+describe('one look for every error', () => {
+  it('is plain text in the page’s font and colour, the same in every widget and state', async () => {
+    const page = await fixture<HTMLElement>(html`<div></div>`);
+    page.style.cssText = 'font: 17px Georgia, serif; color: rgb(20, 40, 60)';
+    const looks = new Set<string>();
+    for (const { type, other } of WIDGETS) {
+      for (const options of [{ key: keyOf(other) }, { baseUrl: service.down }, { key: '' }]) {
+        const el = await mount(type, options);
+        page.append(el);
+        await settled(el, 'error');
+        const line = alertOf(el).querySelector('p')!;
+        const style = getComputedStyle(line);
+        looks.add([style.fontFamily, style.fontSize, style.color, style.backgroundColor, getComputedStyle(alertOf(el)).backgroundColor, style.borderStyle].join(' | '));
+      }
+    }
+    expect([...looks]).to.deep.equal(['Georgia, serif | 17px | rgb(20, 40, 60) | rgba(0, 0, 0, 0) | rgba(0, 0, 0, 0) | none']);
+  });
+});
