@@ -117,6 +117,8 @@ export default defineConfig({
   base: './',
   publicDir: false,
   plugins: [minifyTemplates(), renameTrustedTypesPolicy(), leaveOutLitsUnused()],
+  // Development-only warnings (widgets/shared/base.ts) go from the production build.
+  define: { __DEV__: 'false' },
   logLevel: 'warn',
   build: {
     outDir: 'dist/widgets',
@@ -149,7 +151,13 @@ export default defineConfig({
               name: 'shared',
               // German words (shared/*.de.ts) stay out: English pages never load them. So do the
               // participant session and the forms, chunks of their own for the widgets that use them.
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|form\.ts$|format\.ts$)/,
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|form\.ts$|format\.ts$|first-view\.ts$)/,
+            },
+            {
+              // Dates, money and the first view of a list: what the registration list and the
+              // profile's signed-in view use, and the other widgets do not.
+              name: 'lists',
+              test: /[\\/]widgets[\\/]shared[\\/](format|first-view)\.ts$/,
             },
           ],
         },

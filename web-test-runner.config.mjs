@@ -50,7 +50,7 @@ export default {
     },
   ],
   plugins: [
-    esbuildPlugin({ ts: true, tsconfig: join(root, 'tsconfig.json') }),
+    esbuildPlugin({ ts: true, tsconfig: join(root, 'tsconfig.json'), define: { __DEV__: 'true' } }),
     {
       name: 'reference-service',
       async serverStop() {

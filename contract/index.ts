@@ -19,15 +19,15 @@ export type WidgetType = keyof typeof WIDGET_TYPES;
 export type LoaderVersion = (typeof WIDGET_TYPES)[WidgetType];
 
 /**
- * Space (px) a widget reserves while it loads, and that its first view fits in at 375 and 1280 px
- * wide with the page's default font, so that nothing below it moves (docs/architecture.md, "No
- * layout shift"). The widget keeps it as its own min-height; what lies beyond its first view opens
- * on the visitor's action.
+ * Space (px at a 16 px font) a widget's first view fits in, at 375 and 1280 px wide: the loader
+ * reserves it on the div (in em, so that it follows the page's font size) from the start and keeps
+ * it, so that nothing below the widget moves (docs/architecture.md, "No layout shift"). What lies
+ * beyond the first view opens on the visitor's action.
  */
 export const RESERVED_HEIGHT: Record<WidgetType, number> = {
   registration: 420,
-  profile: 260,
-  contact: 560,
+  profile: 280,
+  contact: 624,
   calendar: 420,
   checkout: 420,
   video: 320,

@@ -157,7 +157,7 @@ describe('loader v1', () => {
     await moved;
     await ready;
     expect(div.dataset.serviceState).to.equal('ready');
-    expect(div.style.minHeight).to.equal('420px', 'the reserved space is kept: nothing below moves');
+    expect(div.style.minHeight).to.equal('26.25em', 'the reserved space is kept: nothing below moves');
     first.remove();
     // An option change reloads the widget without a second ready event.
     div.setAttribute('data-service-course', 'crs_ts');
@@ -185,7 +185,7 @@ describe('loader v1', () => {
       return { div, seen };
     };
     const reserved = await place();
-    expect(reserved.seen).to.deep.equal(['loading 420px', 'ready 420px']);
+    expect(reserved.seen).to.deep.equal(['loading 26.25em', 'ready 26.25em']);
     // ... and a space the owner chose (a single programme is shorter) stays theirs, smaller or not.
     const own = await place('280px');
     expect(own.seen).to.deep.equal(['loading 280px', 'ready 280px']);

@@ -135,12 +135,12 @@ const install = (): ServiceWidgets => {
     if (!div.getAttribute(PREFIX + 'id')?.trim()) return void fail(p, 'missing-key');
     const built = handler.chunks[type];
     if (!built) return void fail(p, 'not-available');
-    // The space the widget's first view fits in, reserved while it loads and kept once it shows, so
-    // that nothing below the div moves. A min-height of the owner's (a class in their stylesheet,
+    // The space the widget's first view fits in (in em: the widget's text has the div's font size),
+    // reserved while it loads and kept once it shows, so that nothing below the div moves. A min-height of the owner's (a class in their stylesheet,
     // there before the loader runs) is theirs to choose, and left alone. It comes back on an error.
     const ownHeight = div.style.minHeight;
     const [height, ...chunks] = built;
-    if (!parseFloat(getComputedStyle(div).minHeight)) div.style.minHeight = height + 'px';
+    if (!parseFloat(getComputedStyle(div).minHeight)) div.style.minHeight = height / 16 + 'em';
     const tag = 'service-' + type;
     // The widget's code, tried three times. A browser that follows whatwg/html#10327 fetches a failed
     // module again; an older one keeps the failure for that URL, so a retry asks for the widget's own

@@ -9,17 +9,51 @@ const pages = fileURLToPath(new URL('./pages/', import.meta.url));
 const port = Number(process.env.SITE_PORT ?? 8792);
 const serviceUrl = process.env.SERVICE_URL ?? 'http://127.0.0.1:8791';
 const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
+// Pages whose Content-Security-Policy enforces Trusted Types, naming the policies it allows (the host
+// page's own Lit has created `lit-html` before the widgets come).
+const TRUSTED_TYPES = {
+  'trusted-types-allowed.html': "; require-trusted-types-for 'script'; trusted-types lit-html service-widgets",
+  'trusted-types-refused.html': "; require-trusted-types-for 'script'; trusted-types lit-html",
+};
+
+/**
+ * `layout-<type>-<placement>.html`: one widget with text below it, as the README places it. `head`:
+ * the loader in <head>, not async (the space is reserved before the first paint); `reserved`: an
+ * async loader at the end of <body>, the space reserved by a class in the site's stylesheet.
+ */
+const layoutPage = (type, placement) => {
+  const loader = `<script ${placement === 'head' ? '' : 'async '}src="${serviceUrl}/widgets/v1/loader.js"></script>`;
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Acme Academy – ${type}</title>
+    <link rel="icon" href="data:," />
+    <link rel="stylesheet" href="/site.css" />
+    ${placement === 'head' ? loader : ''}
+  </head>
+  <body>
+    <h1>Acme Academy</h1>
+    <div class="service-${type}${placement === 'reserved' ? ' reserve' : ''}" data-service-widget="${type}" data-service-id="wk_demo_${type}"></div>
+    <p id="below">Text below the widget, which must not move.</p>
+    ${placement === 'head' ? '' : loader}
+  </body>
+</html>`;
+};
 
 createServer(async (req, res) => {
   const name = new URL(req.url ?? '/', 'http://site').pathname.slice(1) || 'index.html';
   if (!/^[\w-]+\.(html|js|css)$/.test(name)) return void res.writeHead(404).end('not found');
   try {
-    const body = (await readFile(pages + name, 'utf8')).replaceAll('{{SERVICE}}', serviceUrl);
+    const layout = name.match(/^layout-(registration|profile|contact)-(head|reserved)\.html$/);
+    const body = layout ? layoutPage(layout[1], layout[2]) : (await readFile(pages + name, 'utf8')).replaceAll('{{SERVICE}}', serviceUrl);
     res.writeHead(200, {
       'Content-Type': `${TYPES[name.split('.').pop()]}; charset=utf-8`,
       'Content-Security-Policy':
         `default-src 'none'; script-src 'self' ${serviceUrl}; connect-src ${serviceUrl}; ` +
-        `style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        `style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'` +
+        (TRUSTED_TYPES[name] ?? ''),
       'Cache-Control': 'no-store',
     });
     res.end(body);

@@ -12,13 +12,17 @@ export const serviceJson = async <T>(path: string, init?: RequestInit): Promise<
 
 /**
  * A page that records what would go unnoticed otherwise: CSP violations, uncaught errors and console
- * errors. Each test states which console errors it expects; any other fails it.
+ * errors. Each test states which console errors it expects (and the CSP directive a violation of
+ * which it expects, the test's subject); any other fails it.
  */
-export const test = base.extend<{ watched: Page & { consoleErrors: string[]; expectConsoleErrors(n: number): void } }>({
+export const test = base.extend<{
+  watched: Page & { consoleErrors: string[]; expectConsoleErrors(n: number, violatedDirective?: string): void };
+}>({
   watched: async ({ page }, use) => {
     const consoleErrors: string[] = [];
     const problems: string[] = [];
     let expected = 0;
+    let violation = '';
     page.on('console', (message) => {
       if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) consoleErrors.push(message.text());
     });
@@ -26,9 +30,14 @@ export const test = base.extend<{ watched: Page & { consoleErrors: string[]; exp
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });
-    await use(Object.assign(page, { consoleErrors, expectConsoleErrors: (n: number) => (expected = n) }));
+    await use(
+      Object.assign(page, {
+        consoleErrors,
+        expectConsoleErrors: (n: number, violatedDirective = '') => ([expected, violation] = [n, violatedDirective]),
+      }),
+    );
     expect(problems).toEqual([]);
-    expect(consoleErrors.filter((line) => line.includes('CSP violation'))).toEqual([]);
+    expect(consoleErrors.filter((line) => line.includes('CSP violation') && !(violation && line.includes(`CSP violation: ${violation}`)))).toEqual([]);
     expect(consoleErrors).toHaveLength(expected);
   },
 });

@@ -165,7 +165,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
           ({ invalid, describedBy }) => html`<textarea
             id="message"
             name="message"
-            rows="6"
+            rows="4"
             minlength=${MIN}
             maxlength=${MAX}
             required

@@ -8,6 +8,7 @@ import { html, nothing, type ReactiveController } from 'lit';
 import type { RegistrationCancelledDetail } from '../../contract/index.ts';
 import type { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
+import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
 import { formError, FormController, input } from '../shared/form.ts';
 import { formatDateRange } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
@@ -56,6 +57,7 @@ export const en = {
   'pin-used': 'This PIN has been used already.',
   'pin-locked': 'Too many wrong tries: this PIN no longer works. Change your email again for a new one.',
   'pin-missing': 'This is not the PIN of the latest email we sent. Enter that one.',
+  showAll: 'Show your details and classes',
 };
 
 const t = translator(en, { de: () => import('./profile-account.de.ts') });
@@ -70,6 +72,11 @@ const withName = (text: string, name: string) => {
 };
 
 export class ProfileAccount implements ReactiveController {
+  /**
+   * Everything shows: after a sign-in on this page, or when the visitor asked. A returning visitor's
+   * first view is held to the space reserved for the widget (first-view.ts).
+   */
+  #all = false;
   /** The details form is open. */
   #editing = false;
   /** The registration whose cancelling asks for confirmation. */
@@ -79,9 +86,26 @@ export class ProfileAccount implements ReactiveController {
   constructor(private readonly host: ServiceProfile) {
     host.addController(this);
     this.#form = new FormController(host, (key) => this.#t(key));
+    const root = host.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, firstViewStyles.styleSheet!];
   }
 
   hostConnected() {}
+
+  hostUpdated() {
+    fitFirstView(this.host.renderRoot, this.host);
+  }
+
+  /** Shows everything (the visitor signed in on this page: what follows is their doing). */
+  expand() {
+    this.#all = true;
+  }
+
+  #showAll = async () => {
+    this.#all = true;
+    this.host.requestUpdate();
+    await this.#focus('#details');
+  };
 
   #t(key: keyof typeof en, params: Record<string, string | number> = {}) {
     return t(this.host.resolvedLocale, key, params);
@@ -117,6 +141,7 @@ export class ProfileAccount implements ReactiveController {
   /** Opens or closes the details form; the focus goes into the form, or back to the details' heading. */
   #edit(open: boolean) {
     this.#editing = open;
+    if (open) this.#all = true;
     this.#form.reset();
     this.host.notice = '';
     return this.#focus(open ? '#first_name' : '#details');
@@ -162,6 +187,7 @@ export class ProfileAccount implements ReactiveController {
 
   /** Asks before cancelling (`id`), or keeps the place (`''`) with the focus back on its button. */
   #confirm(id: string) {
+    this.#all = true;
     const kept = this.#confirming;
     this.#confirming = id;
     this.host.requestUpdate();
@@ -219,11 +245,15 @@ export class ProfileAccount implements ReactiveController {
             )}
           </ul>`
         : html`<p>${this.#t(empty)}</p>`;
-    return html`<div class="bar">
+    return firstView(
+      host,
+      !this.#all,
+      html`<div class="bar">
         <h2 tabindex="-1" data-focus>${withName(this.#t('hello', { name: '\u0000' }), p.first_name)}</h2>
         <button class="secondary" ?disabled=${form.sending} @click=${this.#logout}>${this.#t('logout')}</button>
       </div>
-      ${host.renderNotice()} ${where == 'top' ? line : nothing}
+        ${host.renderNotice()} ${where == 'top' ? line : nothing}
+        <div class="fill">
       <h3 id="details" tabindex="-1">${this.#t('details')}</h3>
       ${change && !this.#editing
         ? html`<form class="notice" @submit=${this.#confirmEmail} @input=${form.edit}>
@@ -255,6 +285,10 @@ export class ProfileAccount implements ReactiveController {
       <h3 id="upcoming" tabindex="-1">${this.#t('upcoming')}</h3>
       ${list(upcoming, 'noUpcoming')}
       <h3>${this.#t('past')}</h3>
-      ${list(past, 'noPast')}`;
+      ${list(past, 'noPast')}
+        </div>`,
+      this.#t('showAll'),
+      this.#showAll,
+    );
   }
 }

@@ -5,6 +5,11 @@ export const profileStyles = css`
     display: grid;
     gap: 0.25rem;
   }
+  .fill {
+    display: grid;
+    gap: 1rem;
+    align-content: start;
+  }
   .bar {
     display: flex;
     flex-wrap: wrap;

@@ -264,6 +264,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       (error: ApiError) => (error.code == 'invalid-token' ? (this.signOut('invalid-token'), '') : undefined),
     );
     if (!data) return false;
+    this.#account!.expand();
     this.data = data;
     this.pinSentTo = '';
     this.#pending = undefined;

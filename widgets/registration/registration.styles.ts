@@ -1,23 +1,9 @@
 import { css } from 'lit';
 
 export const registrationStyles = css`
-  .list,
   .course {
     display: grid;
     gap: 1rem;
-  }
-  /* The first view, held to its reserved space: the programmes that fit, then the button for all. */
-  .first {
-    display: flex;
-    flex-direction: column;
-  }
-  .first .courses {
-    flex: 1 1 0;
-    min-height: 0;
-    overflow: hidden;
-  }
-  .first:has(.more:not([hidden])) .courses {
-    mask-image: linear-gradient(#000 calc(100% - 3rem), transparent);
   }
   .row,
   .class,

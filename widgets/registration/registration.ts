@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { ServiceElement, define } from '../shared/base.ts';
+import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
 import { formatDateRange, formatMoney, type Money } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -84,7 +85,7 @@ const formChunk = () => import('./registration-form.ts');
  * programmes that fit and a button to show them all, so that nothing below it moves.
  */
 export class ServiceRegistration extends ServiceElement<WidgetData> {
-  static override styles = [baseStyles, registrationStyles];
+  static override styles = [baseStyles, firstViewStyles, registrationStyles];
 
   static override properties = {
     course: {},
@@ -139,40 +140,38 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         )
       : courses;
     const searchable = courses.length > SEARCH_FROM;
-    const first = !this._all && this.#reserved() > 0;
-    return html`<div class="list ${first ? 'first' : ''}">
-      <div class="row">
-        <h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
-        ${searchable
-          ? html`<div class="field">
-              <label for="search">${t(locale, 'search')}</label>
-              <input
-                id="search"
-                type="search"
-                autocomplete="off"
-                .value=${this._query}
-                @input=${(e: Event) => (this._query = (e.target as HTMLInputElement).value)}
-              />
-            </div>`
+    return firstView(
+      this,
+      !this._all,
+      html`<div class="row">
+          <h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
+          ${searchable
+            ? html`<div class="field">
+                <label for="search">${t(locale, 'search')}</label>
+                <input
+                  id="search"
+                  type="search"
+                  autocomplete="off"
+                  .value=${this._query}
+                  @input=${(e: Event) => (this._query = (e.target as HTMLInputElement).value)}
+                />
+              </div>`
+            : nothing}
+        </div>
+        ${searchable ? html`<p class="visually-hidden" role="status">${query ? t(locale, 'results', { count: matching.length }) : ''}</p>` : nothing}
+        ${courses.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
+        ${query && !matching.length
+          ? html`<p class="notice">
+              ${t(locale, 'noMatch', { query: this._query.trim() })}
+              <button class="link" @click=${this.#clearSearch}>${t(locale, 'clearSearch')}</button>
+            </p>`
           : nothing}
-      </div>
-      ${searchable ? html`<p class="visually-hidden" role="status">${query ? t(locale, 'results', { count: matching.length }) : ''}</p>` : nothing}
-      ${courses.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
-      ${query && !matching.length
-        ? html`<p class="notice">
-            ${t(locale, 'noMatch', { query: this._query.trim() })}
-            <button class="link" @click=${this.#clearSearch}>${t(locale, 'clearSearch')}</button>
-          </p>`
-        : nothing}
-      <ul class="courses">
-        ${matching.map((course) => this.#renderCourse(locale, course))}
-      </ul>
-      ${first
-        ? html`<p class="more" hidden>
-            <button class="secondary" @click=${this.#showAll}>${t(locale, 'showAll', { count: courses.length })}</button>
-          </p>`
-        : nothing}
-    </div>`;
+        <ul class="courses fill">
+          ${matching.map((course) => this.#renderCourse(locale, course))}
+        </ul>`,
+      t(locale, 'showAll', { count: courses.length }),
+      this.#showAll,
+    );
   }
 
   #renderCourse(locale: Locale, course: Course) {
@@ -226,11 +225,6 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     this.renderRoot.querySelector<HTMLElement>(`[aria-describedby$="class-${id}"]`)?.focus();
   }
 
-  /** The height reserved for the widget's first view: its div's min-height (0 without the loader or a reservation). */
-  #reserved() {
-    return parseFloat(getComputedStyle(this.parentElement ?? this).minHeight) || 0;
-  }
-
   #showAll = async () => {
     this._all = true;
     await this.updateComplete;
@@ -250,16 +244,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   protected override updated() {
-    // In its reserved space the list shows what fits, and a button shows the rest if there is any.
-    const list = this.renderRoot.querySelector<HTMLElement>('.list');
-    if (list) {
-      const more = list.querySelector<HTMLElement>('.more');
-      list.style.height = more ? `${this.#reserved()}px` : '';
-      if (more) {
-        const courses = list.querySelector('.courses')!;
-        more.hidden = courses.scrollHeight <= courses.clientHeight;
-      }
-    }
+    fitFirstView(this.renderRoot, this);
     super.updated();
   }
 }

@@ -185,14 +185,17 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
 
 const MISSING_KEY = 'The widget key is missing: set data-service-id (or key).';
 
+/** True in development (the tests' build); the production build replaces it with false and drops what it guards. */
+declare const __DEV__: boolean;
+
 /**
  * Defines a widget's tag unless it is already defined: two loader versions, or the npm package beside
- * the CDN loader, can meet on one page.
+ * the CDN loader, can meet on one page (in development, a second copy is warned about).
  */
 export const define = (tag: string, element: CustomElementConstructor) => {
   const existing = customElements.get(tag);
   if (!existing) customElements.define(tag, element);
-  else if (existing != element) console.warn('[service-widgets] another copy defined', tag);
+  else if (__DEV__ && existing != element) console.warn('[service-widgets] another copy defined', tag);
 };
 
 /** A widget's event for the host page: bubbling, and composed so that it leaves a host's shadow root. */
