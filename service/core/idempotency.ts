@@ -7,6 +7,7 @@
  * service clock (a day, far longer than any client retries), then forgotten, so the table stays small.
  */
 import type { Store, Tx } from '../db/database.ts';
+import { sendJson } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -18,6 +19,11 @@ export interface Answer<T = unknown> {
 
 export interface IdempotentResult extends Answer {
   replayed: boolean;
+}
+
+/** The answer of an idempotent write; a replay says so in `Idempotent-Replayed`. */
+export function idempotentAnswer(result: IdempotentResult): Response {
+  return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
 }
 
 export function runIdempotent(

@@ -130,13 +130,7 @@ export const LECTURER_CLASSES: Record<number, string[]> = {
   104: ['cls_lead_1', 'cls_lead_2'],
 };
 
-interface SeedParticipant {
-  id: string;
-  company_id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone: string | null;
+interface SeedParticipant extends Omit<Tables['participants'], 'created_at'> {
   bookings: { class_id: string; status: 'confirmed' | 'waitlisted' }[];
   note: string;
 }

@@ -1,5 +1,6 @@
 /** Pieces of the OpenAPI document that many routes share (routes.ts, openapi.ts). */
-import type { ResponseDoc } from './routes.ts';
+import type { z } from 'zod';
+import type { BodySchema, ResponseDoc, RouteSpec } from './routes.ts';
 import { ErrorResponse } from './schema.ts';
 
 /** An error answer: the one error body, with the codes it may carry. */
@@ -27,3 +28,26 @@ export const TOKEN_ERRORS: Record<string, ResponseDoc | string> = {
   '401': error('`invalid-key`; `invalid-token`: no token, or one the service does not know (signed out, expired, invalidated, another company’s): sign in again'),
   '403': error('`origin-not-allowed`, `not-available`'),
 };
+
+/**
+ * The spec of an idempotent widget API write: its key, its `Idempotency-Key`, its body, the answer
+ * (201, or 200 for a replay) and the refusals every write shares. `responses` adds its own.
+ */
+export function widgetWrite<B extends BodySchema>(
+  body: B,
+  answer: z.ZodType,
+  created: string,
+  responses: Record<string, ResponseDoc | string>,
+): Pick<RouteSpec<B>, 'security' | 'parameters' | 'body' | 'responses'> {
+  return {
+    security: [{ widgetKey: [] }],
+    parameters: [IDEMPOTENCY_KEY],
+    body,
+    responses: {
+      '201': { description: created, schema: answer },
+      '200': { description: 'A replay of the same submission', headers: REPLAYED_HEADERS, schema: answer },
+      ...WIDGET_WRITE_ERRORS,
+      ...responses,
+    },
+  };
+}

@@ -4,21 +4,8 @@ import { isoTime } from '../../core/ids.ts';
 import type { Db, Tables } from '../../db/database.ts';
 import type { Class, ClassStatus } from './schema.ts';
 
-export interface ClassRow {
-  id: string;
-  course_id: string;
-  starts_at: number;
-  ends_at: number;
-  timezone: string;
-  location: string;
-  price_amount: number;
-  currency: string;
-  capacity: number;
-  waitlist: 0 | 1;
-  waitlist_capacity: number | null;
-  confirmed: number;
-  waitlisted: number;
-}
+/** A class with how many hold a seat and a waitlist place in it. */
+export type ClassRow = Tables['classes'] & { confirmed: number; waitlisted: number };
 
 export type CourseRow = Tables['courses'];
 

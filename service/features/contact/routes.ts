@@ -5,14 +5,11 @@
  * whose invisible honeypot field (`website`) is filled is answered like any other but kept as spam.
  */
 import type { Hono } from 'hono';
-import { canonicalJson, runIdempotent } from '../../core/idempotency.ts';
-import { sha256Hex } from '../../core/ids.ts';
-import { anonymousWriteLimits } from '../../core/rate-limit.ts';
-import { clientAddress } from '../../http/client-address.ts';
-import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
-import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
+import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import { error, widgetWrite } from '../../http/docs.ts';
 import type { BodyCheck } from '../../http/routes.ts';
 import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetInfo, widgetKey, type WidgetKeyRow } from '../widget-keys/checks.ts';
+import { anonymousWrite } from '../widget-keys/write.ts';
 import { readFormToken, signFormToken } from './form-token.ts';
 import { CONTACT_MIN_FILL_MS, ContactMessageRequest, ContactMessageResponse, INVALID_TOKEN, type ContactForm } from './schema.ts';
 import { createMessage } from './store.ts';
@@ -62,17 +59,11 @@ export function registerContactRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       operationId: 'createContactMessage',
       summary: 'Send the company a message (contact keys, idempotent)',
       description: `The company is emailed a notification. Spam protection needs no third party: a filled \`website\` honeypot is answered 201 like any message but kept as spam and notifies nobody; a form sent sooner than ${CONTACT_MIN_FILL_MS} ms (\`form.min_fill_ms\`) after its \`form.token\` was issued (service clock) is 422 \`too-fast\` with \`retry_after_ms\` (the widget sends it again then, so a quick person is never refused). A form token sends one message (409 \`form-token-used\` after); the answer carries the \`form\` of the next message. The same \`Idempotency-Key\` with the same body answers the first message again (200, \`Idempotent-Replayed: true\`). Rate-limited per client address and per key.`,
-      security: [{ widgetKey: [] }],
-      parameters: [IDEMPOTENCY_KEY],
-      body: ContactMessageRequest,
-      responses: {
-        '201': { description: 'Sent', schema: ContactMessageResponse },
-        '200': { description: 'A replay of the same submission', headers: REPLAYED_HEADERS, schema: ContactMessageResponse },
-        ...WIDGET_WRITE_ERRORS,
+      ...widgetWrite(ContactMessageRequest, ContactMessageResponse, 'Sent', {
         '409': error('`form-token-used` (`fields.form_token`): this form already sent a message; `idempotency-key-reused`'),
         '422': error('`validation` (see `fields`; a missing or forged token is `fields.form_token`), `too-fast` (with `retry_after_ms`): send it again after that long'),
         '429': 'RateLimited',
-      },
+      }),
     },
     async (c, body) => {
       const key = await widgetKey(deps.store.db, c, 'contact');
@@ -81,25 +72,18 @@ export function registerContactRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       const form = readFormToken(secret, key.key, input.form_token)!;
       // A person never sees `website`; anything in it marks a robot (answered as if all were well).
       const spam = (input.website ?? '').trim() !== '';
-      const address = clientAddress(c, deps.trustProxy);
-      const result = await runIdempotent(deps.store, {
-        scope: `widget:${key.key}`,
-        key: idempotencyKey,
-        requestHash: sha256Hex(`POST ${path}\n${canonicalJson(input)}`),
-        now: deps.clock.now(),
-        create: (tx) =>
-          createMessage(
-            tx,
-            deps.clock.now(),
-            key,
-            { ...input, topic: input.topic || null, spam, ...form },
-            {
-              form: () => newForm(secret, key, deps.clock.now()),
-              countAttempt: () => deps.limiter.take(anonymousWriteLimits(deps.limits, 'contact', address, key.key), 'messages'),
-            },
-          ),
+      return anonymousWrite(deps, c, key, {
+        idempotencyKey,
+        request: `POST ${path}`,
+        input,
+        limit: 'contact',
+        counted: 'messages',
+        create: (tx, countAttempt) =>
+          createMessage(tx, deps.clock.now(), key, { ...input, topic: input.topic || null, spam, ...form }, {
+            form: () => newForm(secret, key, deps.clock.now()),
+            countAttempt,
+          }),
       });
-      return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
     },
   );
 }

@@ -22,6 +22,7 @@ import {
 import { seedDocument } from './seed-document.ts';
 
 const DEV = ['Development'];
+const BODY_ERRORS = { '400': 'BadRequest', '415': 'UnsupportedMediaType', '422': 'Validation' };
 
 /** Exactly one of `token` and `email`. */
 const tokenOrEmail: BodyCheck = (raw, fields) => {
@@ -82,7 +83,7 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     {
       ...spec('post', '/dev/clock', 'devAdvanceClock', 'Moves the service clock forward'),
       body: ClockRequest,
-      responses: { '200': { description: 'The time now', schema: ClockResponse }, '400': 'BadRequest', '415': 'UnsupportedMediaType', '422': 'Validation' },
+      responses: { '200': { description: 'The time now', schema: ClockResponse }, ...BODY_ERRORS },
     },
     async (_c, body) => {
       clock.advance((await body()).advance_s);
@@ -95,7 +96,7 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     {
       ...spec('post', '/dev/tokens/invalidate', 'devInvalidateTokens', 'Invalidates one token, or every token of an email (users and participants)'),
       body: InvalidateTokensRequest,
-      responses: { '200': { description: 'How many were invalidated', schema: InvalidateTokensResponse }, '400': 'BadRequest', '415': 'UnsupportedMediaType', '422': 'Validation' },
+      responses: { '200': { description: 'How many were invalidated', schema: InvalidateTokensResponse }, ...BODY_ERRORS },
     },
     async (_c, body) => {
       const { token, email } = await body(tokenOrEmail);
@@ -133,7 +134,7 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     {
       ...spec('post', '/dev/login-links', 'devSetLoginLink', 'Sets the page a REST application’s emailed sign-in link opens'),
       body: LoginLinkRequest,
-      responses: { '200': { description: 'The application', schema: LoginLinkResponse }, '400': 'BadRequest', '415': 'UnsupportedMediaType', '422': 'Validation' },
+      responses: { '200': { description: 'The application', schema: LoginLinkResponse }, ...BODY_ERRORS },
     },
     async (_c, body) => {
       const known = await loginLinks();

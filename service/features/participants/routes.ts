@@ -6,7 +6,7 @@
  */
 import type { Hono } from 'hono';
 import { PIN_TTL_MS } from '../../core/auth.ts';
-import { canonicalJson, runIdempotent } from '../../core/idempotency.ts';
+import { canonicalJson, idempotentAnswer, runIdempotent } from '../../core/idempotency.ts';
 import { sha256Hex } from '../../core/ids.ts';
 import { originAllowed } from '../../core/origins.ts';
 import { queueSignInEmail } from '../../core/outbox.ts';
@@ -263,7 +263,7 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
       const result = await idempotent(key, participant, c, `POST ${P}/profile\n${canonicalJson(input)}`, (tx) =>
         updateProfile(tx, clock.now(), key, participant, changes, { limiter, limits: deps.limits.emailChange }),
       );
-      return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+      return idempotentAnswer(result);
     },
   );
 
@@ -327,7 +327,7 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
       const result = await idempotent(key, participant, c, `POST ${P}/registrations/${id}/cancel`, (tx) =>
         cancelRegistration(tx, clock.now(), key, participant, id),
       );
-      return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+      return idempotentAnswer(result);
     },
   );
 

@@ -6,7 +6,7 @@ import { LINK_TTL_MS, PIN_MAX_ATTEMPTS, newPin, pinHash, sameHash } from '../../
 import { isoTime, randomToken, sha256Hex } from '../../core/ids.ts';
 import { queueEmail } from '../../core/outbox.ts';
 import type { Limits, RateLimiter } from '../../core/rate-limit.ts';
-import type { Db, Tx } from '../../db/database.ts';
+import type { Db, Tables, Tx } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import { formatClassStart, getClass } from '../catalog/store.ts';
 import type { WidgetKeyRow } from '../widget-keys/store.ts';
@@ -23,14 +23,7 @@ export const CANCEL_BEFORE_MS = 24 * HOUR;
  */
 export const EMAIL_CHANGE_TTL_MS = LINK_TTL_MS;
 
-export interface ParticipantRow {
-  id: string;
-  company_id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone: string | null;
-}
+export type ParticipantRow = Omit<Tables['participants'], 'created_at'>;
 
 const PARTICIPANT_COLUMNS = ['id', 'company_id', 'email', 'first_name', 'last_name', 'phone'] as const;
 
