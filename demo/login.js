@@ -14,7 +14,7 @@ if (!token) {
   const seed = await fetch('/dev/seed').then((r) => (r.ok ? r.json() : null), () => null);
   // The link names its application when it is not the first one.
   const appId = url.searchParams.get('app');
-  const apiKey = (appId ? seed?.applications.find((a) => a.application_id === appId) : seed?.rest)?.api_key;
+  const apiKey = (appId ? seed?.applications.find((a) => String(a.application_id) === appId) : seed?.rest)?.api_key;
   if (!apiKey) {
     say(`Received a token (${token.length} characters). Call GET /v1/user with it and your API key to see whose it is.`);
   } else {

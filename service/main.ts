@@ -1,5 +1,6 @@
 /**
- * `npm run serve`: the reference service on PORT (default 8787) until SIGINT or SIGTERM. Settings
+ * `npm run serve` (and `npm start`, in its own process): the reference service on PORT (default
+ * 8787) until SIGINT (Ctrl+C), SIGTERM, or the end of the process that started it. Settings
  * from the environment: PORT, HOST, DATA_DIR, PUBLIC_URL (where its links point), TRUST_PROXY
  * (comma-separated addresses of reverse proxies whose X-Forwarded-For is believed).
  */
@@ -22,11 +23,21 @@ try {
   if (process.env.NODE_ENV === 'production' && !process.env.PUBLIC_URL) {
     console.warn(`PUBLIC_URL is not set: emailed links point to ${service.publicUrl}. Set it to the address people reach the service at.`);
   }
+  let stopping = false;
   const stop = () => {
+    // A second Ctrl+C does not wait for the first to finish.
+    if (stopping) process.exit(130);
+    stopping = true;
     void service.close().then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  // `kill <pid of npm>` ends npm and its shell, but no signal reaches this process: it is handed to
+  // init instead. Noticing the new parent, it stops as on SIGTERM and frees the port.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, 250).unref();
 } catch (err) {
   if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(`Port ${port} is already in use: stop the other server, or start with PORT=<another port>.`);

@@ -9,17 +9,23 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
-import { Clock } from './clock.ts';
-import { sendJson, type AppEnv, type ServiceDeps } from './context.ts';
-import { openStore, type SeedState } from './db.ts';
-import { registerDev } from './dev.ts';
-import { ApiError, errorBody, notFound } from './errors.ts';
-import { Jobs } from './jobs.ts';
+import { methodNotAllowed as allowedMethods } from 'hono/method-not-allowed';
+import { Clock } from './core/clock.ts';
+import { Jobs } from './core/jobs.ts';
+import { RateLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit.ts';
+import { openStore, type SeedState } from './db/database.ts';
+import { registerCatalogRoutes } from './features/catalog/routes.ts';
+import { registerContactRoutes } from './features/contact/routes.ts';
+import { registerDevRoutes } from './features/dev/routes.ts';
+import { registerParticipantRoutes } from './features/participants/routes.ts';
+import { registerRegistrationRoutes } from './features/registrations/routes.ts';
+import { registerRestRoutes } from './features/rest/routes.ts';
+import { sendJson, type AppEnv, type ServiceDeps } from './http/context.ts';
+import { widgetApiCors } from './http/cors.ts';
+import { ApiError, errorBody, methodNotAllowed, notFound } from './http/errors.ts';
+import { ApiRoutes } from './http/routes.ts';
+import { registerStatic } from './http/static.ts';
 import { openApiDocument } from './openapi.ts';
-import { RateLimiter, mergeLimits, type LimitOverrides } from './rate-limit.ts';
-import { registerRestApi } from './rest-api.ts';
-import { registerStatic } from './static.ts';
-import { registerWidgetApi } from './widget-api.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -65,6 +71,18 @@ export interface RunningService {
   jobs: Jobs;
 }
 
+/** Methods in the order an `Allow` header lists them. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The REST API answers no CORS: it is for servers and same-origin tools, because its API key and
+ * client secret identify the application and must not be shipped to browsers on other origins (the
+ * widget API is the public one). A preflight is refused with a message a developer sees in the
+ * network panel.
+ */
+const NO_CORS =
+  'The REST API answers no CORS preflight: it is for servers and same-origin tools, and its API key must never be shipped to a browser. Call it from your server (the widgets use the widget API).';
+
 /** The whole HTTP surface, without a listening socket (tests may call `app.request`). */
 export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -75,12 +93,36 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
   });
 
-  registerWidgetApi(app, deps);
-  registerRestApi(app, deps);
-  if (deps.dev) registerDev(app, deps);
+  widgetApiCors(app, deps);
+  registerCatalogRoutes(app, deps);
+  registerRegistrationRoutes(app, deps);
+  registerParticipantRoutes(app, deps);
+  registerContactRoutes(app, deps);
+  registerRestRoutes(app, deps);
+  if (deps.dev) registerDevRoutes(app, deps);
   registerStatic(app, deps);
-  app.get('/openapi.json', () =>
-    sendJson(openApiDocument(deps.publicUrl), 200, { 'Access-Control-Allow-Origin': '*' }),
+  let document: unknown;
+  app.get('/openapi.json', () => {
+    document ??= openApiDocument(deps.api.specs, deps.publicUrl);
+    return sendJson(document, 200, { 'Access-Control-Allow-Origin': '*' });
+  });
+
+  // Last, so that it wraps nothing but the answers no route gave: a path known for other methods
+  // answers 405 with Allow (Hono's own helper), in the error shape.
+  app.use(
+    allowedMethods({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        // Every widget API path takes a preflight: a path with nothing else is no path.
+        if (methods.every((m) => m === 'OPTIONS')) return c.res;
+        const allow = [...new Set(methods)].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+        const err =
+          c.req.method === 'OPTIONS' && c.req.path.startsWith('/v1/')
+            ? new ApiError(405, 'method-not-allowed', NO_CORS, undefined, { Allow: allow.join(', ') })
+            : methodNotAllowed(allow);
+        return sendJson(err.toBody(), err.status, err.headers);
+      },
+    }),
   );
 
   app.notFound(() => {
@@ -145,6 +187,7 @@ export function serviceDeps(
     log: opts.quiet ? () => {} : (message) => console.log(message),
     logError,
     onReset: new Set([() => limiter.reset()]),
+    api: new ApiRoutes(),
   };
 }
 
@@ -174,7 +217,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   const publicUrl = opts.publicUrl === undefined ? undefined : normalisePublicUrl(opts.publicUrl);
   const clock = new Clock();
   const dataDir = resolve(opts.dataDir ?? join(REPO_ROOT, 'data'));
-  const store = openStore(dataDir, clock);
+  const store = await openStore(dataDir, clock);
   const deps = serviceDeps(store, clock, {
     ...opts,
     distDir: resolve(opts.distDir ?? join(REPO_ROOT, 'dist')),
@@ -199,7 +242,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
       });
     });
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
@@ -232,10 +275,10 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
       closed ??= new Promise<void>((resolveClose) => {
         server.close(() => {
           // Work still queued after the last answers (login emails) is done before the data file closes.
-          void deps.jobs.release().then(() => {
-            store.close();
-            resolveClose();
-          });
+          void deps.jobs
+            .release()
+            .then(() => store.close())
+            .then(() => resolveClose());
         });
         server.closeAllConnections();
       });

@@ -9,71 +9,20 @@
  *   const api = new RestClient({ baseUrl: 'http://localhost:8787', apiKey, onUnauthorized: () => showLogin() });
  *   await api.loginByEmail('olivia.owner@acme.example');        // link + PIN by email
  *   await api.verifyPin('olivia.owner@acme.example', '123456');  // keeps the token
- *   const { courses } = await api.courses({ company: 'c_acme' });
+ *   const { courses } = await api.courses({ company: 1 });             // a company id of user().user.companies
  */
 
-export type Role = 'owner' | 'member' | 'lecturer';
+import type { CoursesResponse, RestClass, Role, TokenResponse, UserResponse } from '../features/rest/schema.ts';
 
-export interface Money {
-  amount: number;
-  currency: string;
-}
-
-export interface ClassInfo {
-  id: string;
-  starts_at: string;
-  ends_at: string;
-  timezone: string;
-  location: string;
-  price: Money;
-  capacity: number;
-  seats_left: number;
-  waitlist: boolean;
-  status: 'open' | 'waitlist' | 'full';
-  registrations: { confirmed: number; waitlisted: number };
-  lecturers: { id: string; first_name: string; last_name: string }[];
-  /** Owners, and lecturers for their own classes, only. */
-  participants?: {
-    registration_id: string;
-    first_name: string;
-    last_name: string;
-    email: string;
-    phone: string | null;
-    status: 'confirmed' | 'waitlisted';
-    registered_at: string;
-  }[];
-}
-
-export interface Course {
-  id: string;
-  title: string;
-  summary: string;
-  category: string;
-  classes: ClassInfo[];
-}
-
-export interface CoursesPage {
-  company: { id: string; name: string; role: Role };
-  courses: Course[];
-  pagination: { page: number; per_page: number; total: number; total_pages: number };
-}
-
-export interface UserInfo {
-  user_valid: boolean;
-  user: {
-    id: string;
-    first_name: string;
-    last_name: string;
-    email: string;
-    companies: { id: string; name: string; role: Role }[];
-  };
-  app: { application_id: string; company_id: string; type: 'application' };
-}
-
-export interface TokenAnswer {
-  message: string;
-  token: string;
-}
+// The answers' types come from the schemas the service validates and documents with (type-only
+// imports: nothing of the service reaches the built client).
+export type { Role };
+export type ClassInfo = RestClass;
+export type Money = ClassInfo['price'];
+export type CoursesPage = CoursesResponse;
+export type Course = CoursesPage['courses'][number];
+export type UserInfo = UserResponse;
+export type TokenAnswer = TokenResponse;
 
 /** Every error answer of the service: `{ error: { code, message, fields? } }` plus the status. */
 export class ServiceApiError extends Error {
@@ -100,8 +49,8 @@ export interface RestClientOptions {
   apiKey: string;
   /** A token kept from an earlier login. */
   token?: string;
-  /** The default company for `courses()`. */
-  company?: string;
+  /** The default company for `courses()`: its id (an integer, from `user().user.companies`). */
+  company?: number;
   /** Called after a 401 to a call made with a token: log in again. */
   onUnauthorized?: (error: ServiceApiError) => void;
   fetch?: typeof fetch;
@@ -109,7 +58,7 @@ export interface RestClientOptions {
 
 export class RestClient {
   token: string | undefined;
-  company: string | undefined;
+  company: number | undefined;
   readonly #base: string;
   readonly #apiKey: string;
   readonly #fetch: typeof fetch;
@@ -151,9 +100,9 @@ export class RestClient {
     return this.#call('GET', '/v1/user', { token: true });
   }
 
-  courses(options: { company?: string; page?: number; perPage?: number } = {}): Promise<CoursesPage> {
+  courses(options: { company?: number; page?: number; perPage?: number } = {}): Promise<CoursesPage> {
     const company = options.company ?? this.company;
-    if (!company) throw new TypeError('courses() needs a company: pass { company } or set client.company.');
+    if (company === undefined) throw new TypeError('courses() needs a company: pass { company } or set client.company.');
     const query = new URLSearchParams();
     if (options.page !== undefined) query.set('page', String(options.page));
     if (options.perPage !== undefined) query.set('per_page', String(options.perPage));
@@ -164,7 +113,7 @@ export class RestClient {
   async #call<T>(
     method: 'GET' | 'POST',
     path: string,
-    options: { body?: unknown; token?: boolean; company?: string },
+    options: { body?: unknown; token?: boolean; company?: number },
   ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json', 'X-SERVICE-API-KEY': this.#apiKey };
     if (options.token) {
@@ -175,7 +124,7 @@ export class RestClient {
       }
       headers['X-SERVICE-TOKEN'] = this.token;
     }
-    if (options.company) headers['X-SERVICE-COMPANY'] = options.company;
+    if (options.company !== undefined) headers['X-SERVICE-COMPANY'] = String(options.company);
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
     let response: Response;

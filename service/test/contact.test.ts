@@ -62,7 +62,7 @@ describe('GET /widget?type=contact', () => {
     const seed = (await svc.json('/dev/seed')).body;
     const key = seed.widget_keys.find((k: Json) => k.key === KEY);
     assert.deepEqual(key.options.topics, (await firstRender()).widget.options.topics);
-    assert.equal(seed.companies.find((c: Json) => c.id === 'c_acme').contact_email, 'hello@acme.example');
+    assert.equal(seed.companies.find((c: Json) => c.public_id === 'c_acme').contact_email, 'hello@acme.example');
   });
 
   test('a widget without topics answers an empty list', async () => {

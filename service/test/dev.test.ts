@@ -31,37 +31,40 @@ describe('GET /dev/seed', () => {
     for (const u of body.users) {
       assert.match(u.email, /@/);
       assert.ok(['owner', 'member', 'lecturer'].includes(u.role));
-      assert.match(u.company_id, /^c_/);
+      assert.ok(Number.isInteger(u.company_id), 'the REST API’s company id, an integer');
+      assert.ok(Number.isInteger(u.id));
     }
-    assert.equal(body.users.find((u: Json) => u.role === 'member').company_id, 'c_acme');
-    const roles = new Set(body.users.filter((u: Json) => u.company_id === 'c_acme').map((u: Json) => u.role));
+    assert.equal(body.users.find((u: Json) => u.role === 'member').company_id, 1);
+    const roles = new Set(body.users.filter((u: Json) => u.company_id === 1).map((u: Json) => u.role));
     assert.deepEqual([...roles].sort(), ['lecturer', 'member', 'owner']);
 
     assert.ok(body.participants.length > 0);
     for (const p of body.participants) {
       assert.match(p.email, /@/);
-      assert.match(p.company_id, /^c_/);
+      assert.ok(Number.isInteger(p.company_id));
     }
 
     for (const k of body.widget_keys) {
       assert.equal(typeof k.key, 'string');
       assert.equal(typeof k.type, 'string');
-      assert.match(k.company_id, /^c_/);
+      assert.ok(Number.isInteger(k.company_id));
       assert.ok(Array.isArray(k.origins) && k.origins.length > 0);
     }
     const acmeTypes = body.widget_keys
-      .filter((k: Json) => k.company_id === 'c_acme' && k.enabled && !k.revoked && k.origins.includes('http://localhost:*'))
+      .filter((k: Json) => k.company_id === 1 && k.enabled && !k.revoked && k.origins.includes('http://localhost:*'))
       .map((k: Json) => k.type);
     assert.deepEqual(new Set(acmeTypes), new Set(['registration', 'profile', 'contact', 'calendar', 'checkout', 'video', 'map']));
     const locked = body.widget_keys.find((k: Json) => k.key === 'wk_demo_registration_example');
     assert.deepEqual(locked.origins, ['https://example.com']);
     assert.ok(body.widget_keys.some((k: Json) => k.revoked));
     assert.ok(body.widget_keys.some((k: Json) => !k.enabled));
-    assert.ok(body.widget_keys.some((k: Json) => k.company_id === 'c_globex'));
+    assert.ok(body.widget_keys.some((k: Json) => k.company_id === 2));
 
     assert.equal(body.classes.five_seats_left, 'cls_web_1');
-    assert.equal(body.companies[0].id, 'c_acme');
+    assert.equal(body.companies[0].id, 1);
+    assert.equal(body.companies[0].public_id, 'c_acme', 'how the widget API names it');
     assert.equal(body.companies[0].name, 'Acme Academy');
+    assert.deepEqual([body.rest.application_id, body.rest.company_id], [201, 1]);
   });
 });
 
@@ -135,13 +138,13 @@ describe('/dev/login-links', () => {
     try {
       const before = (await svc.json('/dev/login-links')).body.applications;
       assert.deepEqual(before.map((a: Json) => [a.application_id, a.login_link]), [
-        ['app_demo', '/demo/login.html'],
-        ['app_globex', '/demo/login.html?app=app_globex'],
+        [201, '/demo/login.html'],
+        [202, '/demo/login.html?app=202'],
       ]);
 
-      const set = await postJson('/dev/login-links', { application_id: 'app_demo', login_link: 'https://Intranet.example/sign-in?from=email#top' });
+      const set = await postJson('/dev/login-links', { application_id: 201, login_link: 'https://Intranet.example/sign-in?from=email#top' });
       assert.equal(set.status, 200);
-      assert.deepEqual(set.body, { application_id: 'app_demo', name: 'Acme demo application', login_link: 'https://intranet.example/sign-in?from=email#top' });
+      assert.deepEqual(set.body, { application_id: 201, name: 'Acme demo application', login_link: 'https://intranet.example/sign-in?from=email#top' });
       assert.equal((await svc.json('/dev/login-links')).body.applications[0].login_link, 'https://intranet.example/sign-in?from=email#top');
 
       const link = await emailLogin('max.member@acme.example');
@@ -158,7 +161,7 @@ describe('/dev/login-links', () => {
       assert.equal(globex.origin, svc.publicUrl);
       assert.equal(globex.pathname, '/demo/login.html');
 
-      assert.equal((await postJson('/dev/login-links', { application_id: 'app_demo', login_link: 'http://localhost:3000/account' })).status, 200, 'http works too');
+      assert.equal((await postJson('/dev/login-links', { application_id: 201, login_link: 'http://localhost:3000/account' })).status, 200, 'http works too');
       await postJson('/dev/reset');
       const restored = await emailLogin('max.member@acme.example');
       assert.equal(`${restored.origin}${restored.pathname}`, `${svc.publicUrl}/demo/login.html`);
@@ -170,19 +173,20 @@ describe('/dev/login-links', () => {
   test('refuses anything but an absolute http(s) URL for a known application, field by field', async () => {
     const cases: [Json, string[]][] = [
       [{}, ['application_id', 'login_link']],
-      [{ application_id: 'app_demo' }, ['login_link']],
+      [{ application_id: 201 }, ['login_link']],
       [{ login_link: 'https://intranet.example/' }, ['application_id']],
-      [{ application_id: 'app_nope', login_link: 'https://intranet.example/' }, ['application_id']],
+      [{ application_id: 999, login_link: 'https://intranet.example/' }, ['application_id']],
+      [{ application_id: 'app_demo', login_link: 'https://intranet.example/' }, ['application_id']],
       [{ application_id: 42, login_link: 'https://intranet.example/' }, ['application_id']],
-      [{ application_id: 'app_demo', login_link: '/demo/login.html' }, ['login_link']],
-      [{ application_id: 'app_demo', login_link: 'intranet.example/sign-in' }, ['login_link']],
-      [{ application_id: 'app_demo', login_link: 'ftp://intranet.example/' }, ['login_link']],
-      [{ application_id: 'app_demo', login_link: 'javascript:alert(1)' }, ['login_link']],
-      [{ application_id: 'app_demo', login_link: 'https://user:secret@intranet.example/' }, ['login_link']],
-      [{ application_id: 'app_demo', login_link: 'https://intranet.example/a b' }, ['login_link']],
-      [{ application_id: 'app_demo', login_link: `https://intranet.example/${'x'.repeat(2000)}` }, ['login_link']],
-      [{ application_id: 'app_demo', login_link: 42 }, ['login_link']],
-      [{ application_id: 'app_demo', login_link: 'https://intranet.example/', key: 'x' }, ['key']],
+      [{ application_id: 201, login_link: '/demo/login.html' }, ['login_link']],
+      [{ application_id: 201, login_link: 'intranet.example/sign-in' }, ['login_link']],
+      [{ application_id: 201, login_link: 'ftp://intranet.example/' }, ['login_link']],
+      [{ application_id: 201, login_link: 'javascript:alert(1)' }, ['login_link']],
+      [{ application_id: 201, login_link: 'https://user:secret@intranet.example/' }, ['login_link']],
+      [{ application_id: 201, login_link: 'https://intranet.example/a b' }, ['login_link']],
+      [{ application_id: 201, login_link: `https://intranet.example/${'x'.repeat(2000)}` }, ['login_link']],
+      [{ application_id: 201, login_link: 42 }, ['login_link']],
+      [{ application_id: 201, login_link: 'https://intranet.example/', key: 'x' }, ['key']],
     ];
     for (const [body, fields] of cases) {
       const res = await postJson('/dev/login-links', body);
@@ -191,10 +195,10 @@ describe('/dev/login-links', () => {
       assert.deepEqual(Object.keys(res.body.error.fields).sort(), fields, JSON.stringify(body));
       for (const message of Object.values(res.body.error.fields)) assert.ok(String(message).length > 10);
     }
-    const ftp = await postJson('/dev/login-links', { application_id: 'app_demo', login_link: 'ftp://x' });
+    const ftp = await postJson('/dev/login-links', { application_id: 201, login_link: 'ftp://x' });
     assert.match(ftp.body.error.fields.login_link, /absolute http:\/\/ or https:\/\/ URL/);
-    const unknown = await postJson('/dev/login-links', { application_id: 'app_nope', login_link: 'https://x.example/' });
-    assert.match(unknown.body.error.fields.application_id, /app_demo, app_globex/);
+    const unknown = await postJson('/dev/login-links', { application_id: 999, login_link: 'https://x.example/' });
+    assert.match(unknown.body.error.fields.application_id, /201, 202/);
     assert.equal((await postJson('/dev/login-links', [])).status, 400);
     assert.equal((await svc.json('/dev/login-links', { method: 'DELETE' })).status, 405);
     const links = (await svc.json('/dev/login-links')).body.applications;

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Clock } from '../clock.ts';
-import { openStore } from '../db.ts';
+import { Clock } from '../core/clock.ts';
+import { openStore } from '../db/database.ts';
 import { buildApp, serviceDeps } from '../server.ts';
 
 test('an unhandled exception answers 500 internal in the error shape, and is logged', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'service-errors-'));
   const clock = new Clock();
-  const store = openStore(dataDir, clock);
+  const store = await openStore(dataDir, clock);
   const logged: unknown[] = [];
   try {
     const app = buildApp({
@@ -30,7 +30,7 @@ test('an unhandled exception answers 500 internal in the error shape, and is log
     assert.match(String(logged[0]), /GET \/widget-api\/v1\/boom/);
     assert.equal((logged[1] as Error).message, 'a bug');
   } finally {
-    store.close();
+    await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

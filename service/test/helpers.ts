@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
 import Database from 'better-sqlite3';
-import type { Jobs } from '../jobs.ts';
+import type { Jobs } from '../core/jobs.ts';
 import { startService, type StartOptions } from '../server.ts';
 
 export const LOCAL_PAGE = 'http://localhost:5173';

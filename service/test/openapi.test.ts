@@ -31,6 +31,9 @@ function check(schema: Json, value: unknown, path = '$'): string[] {
     const passing = schema.oneOf.filter((s: Json) => check(s, value, path).length === 0).length;
     if (passing !== 1) errors.push(`${path}: matches ${passing} of oneOf`);
   }
+  if (schema.anyOf && !schema.anyOf.some((s: Json) => check(s, value, path).length === 0)) {
+    errors.push(`${path}: matches none of anyOf`);
+  }
   if ('const' in schema && value !== schema.const) errors.push(`${path}: not ${JSON.stringify(schema.const)}`);
   if (schema.enum && !schema.enum.includes(value)) errors.push(`${path}: ${JSON.stringify(value)} not in enum`);
   if (schema.type) {
@@ -70,6 +73,11 @@ describe('GET /openapi.json', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.servers[0].url, svc.publicUrl);
     assert.deepEqual(Object.keys(doc.paths).sort(), [
+      '/dev/clock',
+      '/dev/login-links',
+      '/dev/outbox',
+      '/dev/reset',
+      '/dev/tokens/invalidate',
       '/v1/courses',
       '/v1/login',
       '/v1/user',
@@ -141,15 +149,15 @@ describe('GET /openapi.json', () => {
     const owner = { 'X-SERVICE-API-KEY': 'rk_demo_acme', 'X-SERVICE-TOKEN': login.body.token };
     assertDescribes('/v1/user', 'get', await svc.json('/v1/user', { headers: owner }));
     for (const headers of [
-      { ...owner, 'X-SERVICE-COMPANY': 'c_acme' },
-      { ...owner, 'X-SERVICE-COMPANY': 'c_globex' },
-      { 'X-SERVICE-API-KEY': 'rk_demo_acme', 'X-SERVICE-TOKEN': verified.body.token, 'X-SERVICE-COMPANY': 'c_acme' },
+      { ...owner, 'X-SERVICE-COMPANY': '1' },
+      { ...owner, 'X-SERVICE-COMPANY': '2' },
+      { 'X-SERVICE-API-KEY': 'rk_demo_acme', 'X-SERVICE-TOKEN': verified.body.token, 'X-SERVICE-COMPANY': '1' },
     ]) {
       const res = await svc.json('/v1/courses?per_page=3', { headers });
       assert.equal(res.status, 200);
       assertDescribes('/v1/courses', 'get', res);
     }
-    assertDescribes('/v1/courses', 'get', await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': 'c_acme' } }));
+    assertDescribes('/v1/courses', 'get', await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': '1' } }));
   });
 
   test('describes the real answers of the contact widget', async () => {
@@ -263,5 +271,106 @@ describe('the OpenAPI document', () => {
     assert.equal(validator.version, '3.1');
     assert.deepEqual(result.errors ?? [], []);
     assert.equal(result.valid, true);
+  });
+});
+
+describe('the document and the validation cannot drift apart', () => {
+  /** How to reach each operation that takes a JSON body, past its key, token and header checks. */
+  const contexts: Record<string, { key?: string; rest?: boolean; token?: boolean }> = {
+    '/v1/login': { rest: true },
+    '/v1/verify': { rest: true },
+    '/widget-api/v1/registrations': { key: 'wk_demo_registration' },
+    '/widget-api/v1/contact-messages': { key: 'wk_demo_contact' },
+    '/widget-api/v1/participant/login': { key: 'wk_demo_profile' },
+    '/widget-api/v1/participant/verify': { key: 'wk_demo_profile' },
+    '/widget-api/v1/participant/profile': { key: 'wk_demo_profile', token: true },
+    '/widget-api/v1/participant/email/confirm': { key: 'wk_demo_profile', token: true },
+    '/dev/clock': {},
+    '/dev/tokens/invalidate': {},
+    '/dev/login-links': {},
+  };
+
+  /** A property's own schema: a nullable one (`anyOf` with null) by its other member. */
+  const own = (schema: Json): Json => {
+    const s = schema.$ref ? resolve(schema.$ref) : schema;
+    return s.anyOf ? own(s.anyOf.find((m: Json) => m.type !== 'null')) : s;
+  };
+  const example = (schema: Json): unknown =>
+    'const' in schema ? schema.const : schema.examples?.[0] ?? schema.enum?.[0] ?? ({ string: 'text', integer: 1, number: 1, boolean: true } as Json)[schema.type];
+  const wrongType = (schema: Json): unknown => (schema.type === 'string' || schema.enum ? 12345 : 'not the right type');
+
+  test('for every JSON body it describes: a missing required field, an unknown field, a string over its maximum and a wrong type are 422 naming the field', async () => {
+    await svc.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+    const P = '/widget-api/v1/participant';
+    const login = await svc.json(`${P}/login?key=wk_demo_profile`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.org', return_url: 'http://localhost:5173/account' }),
+    });
+    assert.equal(login.status, 202);
+    const { pin } = (await svc.json('/dev/outbox?to=ada@example.org')).body.emails[0];
+    const { token } = (
+      await svc.json(`${P}/verify?key=wk_demo_profile`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.org', pin }),
+      })
+    ).body;
+
+    const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+      METHODS.filter((m) => item[m]?.requestBody).map((method) => ({ path, method, operation: item[method] })),
+    );
+    assert.deepEqual(operations.map((o) => o.path).sort(), Object.keys(contexts).sort(), 'every operation with a body is tried here');
+
+    let tried = 0;
+    for (const { path, method, operation } of operations) {
+      const context = contexts[path]!;
+      const schema = resolve(operation.requestBody.content['application/json'].schema.$ref);
+      const properties = Object.entries(schema.properties as Record<string, Json>).map(([name, s]) => ({ name, schema: own(s) }));
+      const valid = Object.fromEntries(properties.map(({ name, schema: s }) => [name, example(s)]));
+      const send = (body: Json) =>
+        svc.json(`${path}${context.key ? `?key=${context.key}` : ''}`, {
+          method: method.toUpperCase(),
+          headers: {
+            'Content-Type': 'application/json',
+            'Idempotency-Key': uniqueKey(),
+            Origin: 'http://localhost:5173',
+            ...(context.rest ? { 'X-SERVICE-API-KEY': 'rk_demo_acme' } : {}),
+            ...(context.token ? { 'X-Service-Token': token } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+      const expectFault = async (body: Json, field: string, what: string) => {
+        const res = await send(body);
+        const label = `${method.toUpperCase()} ${path}: ${what}`;
+        assert.equal(res.status, 422, `${label}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.error.code, 'validation', label);
+        assert.ok(field in res.body.error.fields, `${label}: names ${field} in ${JSON.stringify(res.body.error.fields)}`);
+        assert.ok(res.body.error.fields[field].length > 10, `${label}: says how to fix it`);
+        tried += 1;
+      };
+
+      for (const name of schema.required ?? []) {
+        const { [name]: _dropped, ...body } = valid;
+        await expectFault(body, name, `without ${name}`);
+      }
+      await expectFault({ ...valid, unknown_field: 1 }, 'unknown_field', 'an unknown field');
+      for (const { name, schema: s } of properties) {
+        if (s.maxLength !== undefined) await expectFault({ ...valid, [name]: 'x'.repeat(s.maxLength + 1) }, name, `${name} over ${s.maxLength}`);
+        await expectFault({ ...valid, [name]: wrongType(s) }, name, `${name} of a wrong type`);
+      }
+    }
+    assert.ok(tried > 60, `${tried} faults tried`);
+  });
+
+  test('without development mode, the document has no /dev paths', async () => {
+    const prod = await startTestService({ dev: false });
+    try {
+      const paths = Object.keys((await prod.json('/openapi.json')).body.paths);
+      assert.ok(paths.length > 10);
+      assert.deepEqual(paths.filter((p) => p.startsWith('/dev/')), []);
+    } finally {
+      await prod.close();
+    }
   });
 });

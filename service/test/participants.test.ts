@@ -277,12 +277,12 @@ describe('POST /participant/verify', () => {
     svc.jobs.hold();
     try {
       const emails = svc.count('SELECT count(*) FROM outbox');
-      const pins = svc.count('SELECT count(*) FROM pins');
+      const pins = svc.count('SELECT count(*) FROM participant_pins');
       for (const email of [ADA, STRANGER]) {
         assert.equal((await call('login', { body: { email, return_url: RETURN_URL } })).status, 202);
       }
       assert.equal(svc.count('SELECT count(*) FROM outbox'), emails, 'nothing sent yet');
-      assert.equal(svc.count('SELECT count(*) FROM pins'), pins, 'nothing stored yet');
+      assert.equal(svc.count('SELECT count(*) FROM participant_pins'), pins, 'nothing stored yet');
       assert.equal(svc.jobs.pending, 2, 'the same work waits for both');
     } finally {
       await svc.jobs.release();
@@ -784,7 +784,7 @@ describe('/dev/seed', () => {
     assert.equal(ada.profile_key, PROFILE_KEY);
     assert.deepEqual(ada.registrations.map((r: Json) => r.id).sort(), ['reg_seed_ada_ts_1', 'reg_seed_ada_web_past']);
     assert.match(ada.note, /cancellable/);
-    const katherine = participants.find((p: Json) => p.company_id === 'c_globex');
+    const katherine = participants.find((p: Json) => p.company_id === 2);
     assert.equal(katherine.profile_key, 'wk_globex_profile');
     // Every listed profile key really signs its participant in.
     for (const p of participants) {

@@ -51,18 +51,18 @@ test("the README's REST block runs as pasted and ends with the user and the cour
   assert.equal(answers.length, 6);
   assert.equal(user.user_valid, true);
   assert.equal(user.user.email, 'olivia.owner@acme.example');
-  assert.deepEqual(courses.company, { id: 'c_acme', name: 'Acme Academy', role: 'owner' });
+  assert.deepEqual(courses.company, { id: 1, name: 'Acme Academy', role: 'owner' });
   assert.equal(courses.courses.length, 5);
   assert.equal(courses.pagination.per_page, 5);
 
   const emails = (await svc.json('/dev/outbox?to=olivia.owner@acme.example')).body.emails;
   assert.equal(emails.length, 1, 'one email login');
-  assert.equal(svc.count("SELECT count(*) FROM pins WHERE email = 'olivia.owner@acme.example' AND used_at IS NOT NULL"), 1, 'its PIN was used');
+  assert.equal(svc.count("SELECT count(*) FROM user_pins WHERE email = 'olivia.owner@acme.example' AND used_at IS NOT NULL"), 1, 'its PIN was used');
 });
 
 test("the README's login-link block sets the page the next emailed link opens", async () => {
   const [set] = await run(shBlock('/dev/login-links'));
-  assert.equal(set.application_id, 'app_demo');
+  assert.equal(set.application_id, 201);
   const login = await svc.json('/v1/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },

@@ -24,10 +24,10 @@ async function tokenFor(email: string, apiKey = API_KEY, secret = SECRET): Promi
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.token;
 }
-const auth = (token: string, company?: string): Record<string, string> => ({
+const auth = (token: string, company?: number | string): Record<string, string> => ({
   'X-SERVICE-API-KEY': API_KEY,
   'X-SERVICE-TOKEN': token,
-  ...(company ? { 'X-SERVICE-COMPANY': company } : {}),
+  ...(company !== undefined ? { 'X-SERVICE-COMPANY': String(company) } : {}),
 });
 const lastEmailTo = async (to: string) => (await svc.json(`/dev/outbox?to=${encodeURIComponent(to)}`)).body.emails[0];
 const advance = (s: number) =>
@@ -42,24 +42,24 @@ describe('POST /v1/login', () => {
     assert.deepEqual(body, {
       user_valid: true,
       user: {
-        id: 'u_olivia',
+        id: 101,
         first_name: 'Olivia',
         last_name: 'Owner',
         email: OWNER,
         companies: [
-          { id: 'c_acme', name: 'Acme Academy', role: 'owner' },
-          { id: 'c_globex', name: 'Globex Institute', role: 'member' },
+          { id: 1, name: 'Acme Academy', role: 'owner' },
+          { id: 2, name: 'Globex Institute', role: 'member' },
         ],
       },
-      app: { application_id: 'app_demo', company_id: 'c_acme', type: 'application' },
+      app: { application_id: 201, company_id: 1, type: 'application' },
     });
   });
 
   test('tokens are stored only as a hash', async () => {
     const token = await tokenFor(OWNER);
     const hash = createHash('sha256').update(token).digest('hex');
-    assert.equal(svc.count('SELECT count(*) FROM tokens WHERE hash = ?', hash), 1);
-    assert.equal(svc.count("SELECT count(*) FROM tokens WHERE hash = ? OR email LIKE '%' || ? || '%'", token, token), 0);
+    assert.equal(svc.count('SELECT count(*) FROM user_tokens WHERE hash = ?', hash), 1);
+    assert.equal(svc.count("SELECT count(*) FROM user_tokens WHERE hash = ? OR email LIKE '%' || ? || '%'", token, token), 0);
   });
 
   test('email: one email with a link whose key is a working token, and a 6-digit PIN that gives another', async () => {
@@ -86,7 +86,7 @@ describe('POST /v1/login', () => {
     assert.equal(verified.status, 200);
     assert.equal(typeof verified.body.message, 'string');
     assert.notEqual(verified.body.token, linkToken);
-    assert.equal((await get('/v1/user', auth(verified.body.token))).body.user.id, 'u_max');
+    assert.equal((await get('/v1/user', auth(verified.body.token))).body.user.id, 102);
   });
 
   test('the emailed link is built from the configured public URL, never from the Host header', async () => {
@@ -145,7 +145,7 @@ describe('POST /v1/login', () => {
       const stranger = await post('/v1/login', { login: 'nobody@acme.example', verification_method: 'email' });
       assert.deepEqual(user.body, stranger.body);
       assert.equal(svc.count('SELECT count(*) FROM outbox'), before, 'nothing sent yet');
-      assert.equal(svc.count('SELECT count(*) FROM tokens'), 0, 'no token issued yet');
+      assert.equal(svc.count('SELECT count(*) FROM user_tokens'), 0, 'no token issued yet');
       assert.equal(svc.jobs.pending, 2);
     } finally {
       await svc.jobs.release();
@@ -158,10 +158,10 @@ describe('POST /v1/login', () => {
     assert.equal(res.status, 200);
     const link = new URL((await lastEmailTo('gina.owner@globex.example')).link);
     assert.equal(link.pathname, '/demo/login.html');
-    assert.equal(link.searchParams.get('app'), 'app_globex');
+    assert.equal(link.searchParams.get('app'), '202');
     const viaLink = await svc.json('/v1/user', { headers: { 'X-SERVICE-API-KEY': 'rk_demo_globex', 'X-SERVICE-TOKEN': link.searchParams.get('key')! } });
-    assert.equal(viaLink.body.user.id, 'u_gina');
-    assert.deepEqual(viaLink.body.app, { application_id: 'app_globex', company_id: 'c_globex', type: 'application' });
+    assert.equal(viaLink.body.user.id, 105);
+    assert.deepEqual(viaLink.body.app, { application_id: 202, company_id: 2, type: 'application' });
   });
 
   test('an email that is not a valid user of the application gets the same answer, and no email', async () => {
@@ -314,7 +314,7 @@ describe('API keys and tokens', () => {
         ['rk_wrong', 'invalid-api-key', /does not know this API key/],
         ['wk_demo_registration', 'invalid-api-key', /widget keys work only for the widgets/],
       ] as const) {
-        const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-SERVICE-TOKEN': token, 'X-SERVICE-COMPANY': 'c_acme' };
+        const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-SERVICE-TOKEN': token, 'X-SERVICE-COMPANY': '1' };
         if (key) headers['X-SERVICE-API-KEY'] = key;
         const isPost = name === 'login' || name === 'verify';
         const res = await svc.json(`/v1/${name}`, {
@@ -333,7 +333,7 @@ describe('API keys and tokens', () => {
     const missing = await get('/v1/user', { 'X-SERVICE-API-KEY': API_KEY });
     assert.equal(missing.status, 401);
     assert.equal(missing.body.error.code, 'missing-token');
-    const unknown = await get('/v1/courses', auth('tok_nope', 'c_acme'));
+    const unknown = await get('/v1/courses', auth('tok_nope', 1));
     assert.equal(unknown.status, 401);
     assert.equal(unknown.body.error.code, 'invalid-token');
   });
@@ -351,7 +351,7 @@ describe('API keys and tokens', () => {
       svc.json('/dev/tokens/invalidate', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
     assert.equal((await invalidate({ token: a })).body.invalidated, 1);
-    for (const res of [await get('/v1/user', auth(a)), await get('/v1/courses', auth(a, 'c_acme'))]) {
+    for (const res of [await get('/v1/user', auth(a)), await get('/v1/courses', auth(a, 1))]) {
       assert.equal(res.status, 401);
       assert.equal(res.body.error.code, 'invalid-token');
     }
@@ -359,7 +359,7 @@ describe('API keys and tokens', () => {
 
     assert.equal((await invalidate({ email: OWNER })).body.invalidated, 1);
     assert.equal((await get('/v1/user', auth(b))).status, 401);
-    assert.equal((await get('/v1/courses', auth(b, 'c_acme'))).status, 401);
+    assert.equal((await get('/v1/courses', auth(b, 1))).status, 401);
     assert.equal((await get('/v1/user', auth(other))).status, 200, "another user's token still works");
 
     const fresh = await tokenFor(OWNER);
@@ -371,9 +371,9 @@ describe('GET /v1/courses', () => {
   const classIds = (body: Json) => body.courses.flatMap((c: Json) => c.classes.map((cl: Json) => cl.id)).sort();
 
   test('owner: every programme and class of the company, with who booked them', async () => {
-    const res = await get('/v1/courses', auth(await tokenFor(OWNER), 'c_acme'));
+    const res = await get('/v1/courses', auth(await tokenFor(OWNER), 1));
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.company, { id: 'c_acme', name: 'Acme Academy', role: 'owner' });
+    assert.deepEqual(res.body.company, { id: 1, name: 'Acme Academy', role: 'owner' });
     const ids = res.body.courses.map((c: Json) => c.id).sort();
     assert.deepEqual(ids, ['crs_data', 'crs_lead', 'crs_open', 'crs_sprint', 'crs_ts', 'crs_web']);
     assert.ok(classIds(res.body).includes('cls_web_past'), 'past classes too');
@@ -382,11 +382,11 @@ describe('GET /v1/courses', () => {
     assert.deepEqual(web1.registrations, { confirmed: 7, waitlisted: 0 });
     assert.equal(web1.participants.length, 7);
     assert.ok(web1.participants.some((p: Json) => p.email === 'grace@example.org'));
-    assert.deepEqual(web1.lecturers.map((l: Json) => l.id), ['u_lena']);
+    assert.deepEqual(web1.lecturers.map((l: Json) => l.id), [103]);
   });
 
   test('member: every programme, numbers only (no participants)', async () => {
-    const res = await get('/v1/courses', auth(await tokenFor(MEMBER), 'c_acme'));
+    const res = await get('/v1/courses', auth(await tokenFor(MEMBER), 1));
     assert.equal(res.status, 200);
     assert.equal(res.body.company.role, 'member');
     assert.equal(res.body.courses.length, 6);
@@ -397,7 +397,7 @@ describe('GET /v1/courses', () => {
   });
 
   test('lecturer: only the classes they are assigned to, and only programmes that have one', async () => {
-    const lena = await get('/v1/courses', auth(await tokenFor(LECTURER), 'c_acme'));
+    const lena = await get('/v1/courses', auth(await tokenFor(LECTURER), 1));
     assert.equal(lena.status, 200);
     assert.equal(lena.body.company.role, 'lecturer');
     assert.deepEqual(lena.body.courses.map((c: Json) => c.id).sort(), ['crs_ts', 'crs_web']);
@@ -405,21 +405,21 @@ describe('GET /v1/courses', () => {
     assert.ok(lena.body.courses[0].classes[0].participants, 'a lecturer sees who attends their classes');
     assert.equal(lena.body.pagination.total, 2);
 
-    const leo = await get('/v1/courses', auth(await tokenFor('leo.lecturer@acme.example'), 'c_acme'));
+    const leo = await get('/v1/courses', auth(await tokenFor('leo.lecturer@acme.example'), 1));
     assert.deepEqual(classIds(leo.body), ['cls_lead_1', 'cls_lead_2']);
   });
 
   test('the company: a second one the user has a role in works; another, unknown or missing one does not', async () => {
     const owner = await tokenFor(OWNER);
-    const globex = await get('/v1/courses', auth(owner, 'c_globex'));
+    const globex = await get('/v1/courses', auth(owner, 2));
     assert.equal(globex.status, 200);
     assert.equal(globex.body.company.role, 'member');
     assert.ok(globex.body.courses.every((c: Json) => c.id.startsWith('crs_gx')));
 
     const member = await tokenFor(MEMBER);
-    for (const company of ['c_globex', 'c_nope']) {
+    for (const company of [2, 999]) {
       const res = await get('/v1/courses', auth(member, company));
-      assert.equal(res.status, 403, company);
+      assert.equal(res.status, 403, String(company));
       assert.equal(res.body.error.code, 'company-not-allowed');
     }
     const missing = await get('/v1/courses', auth(member));
@@ -427,28 +427,45 @@ describe('GET /v1/courses', () => {
     assert.equal(missing.body.error.code, 'missing-company');
   });
 
+  test('X-SERVICE-COMPANY takes the integer id that GET /v1/user lists; anything else is 400 invalid-company, saying so', async () => {
+    const owner = await tokenFor(OWNER);
+    const { companies } = (await get('/v1/user', auth(owner))).body.user;
+    for (const company of companies) {
+      assert.ok(Number.isInteger(company.id));
+      const res = await get('/v1/courses', auth(owner, company.id));
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.company, company);
+    }
+    for (const value of ['c_acme', '1.0', '-1', '0x1', '1 2', '01', '0', '99999999999999999999']) {
+      const res = await get('/v1/courses', auth(owner, value));
+      assert.equal(res.status, 400, value);
+      assert.equal(res.body.error.code, 'invalid-company', value);
+      assert.match(res.body.error.message, /X-SERVICE-COMPANY must be the id of a company, a whole number/);
+    }
+  });
+
   test('pagination: page and per_page, with totals; bad values are 422', async () => {
     const token = await tokenFor(OWNER);
     const seen: string[] = [];
     for (const page of [1, 2, 3]) {
-      const res = await get(`/v1/courses?per_page=2&page=${page}`, auth(token, 'c_acme'));
+      const res = await get(`/v1/courses?per_page=2&page=${page}`, auth(token, 1));
       assert.equal(res.status, 200);
       assert.deepEqual(res.body.pagination, { page, per_page: 2, total: 6, total_pages: 3 });
       assert.equal(res.body.courses.length, 2);
       seen.push(...res.body.courses.map((c: Json) => c.id));
     }
     assert.equal(new Set(seen).size, 6, 'pages do not overlap');
-    const beyond = await get('/v1/courses?per_page=2&page=4', auth(token, 'c_acme'));
+    const beyond = await get('/v1/courses?per_page=2&page=4', auth(token, 1));
     assert.deepEqual(beyond.body.courses, []);
-    const defaults = await get('/v1/courses', auth(token, 'c_acme'));
+    const defaults = await get('/v1/courses', auth(token, 1));
     assert.deepEqual(defaults.body.pagination, { page: 1, per_page: 20, total: 6, total_pages: 1 });
 
     for (const query of ['page=0', 'page=-1', 'page=abc', 'page=1.5', 'per_page=0', 'per_page=101', 'per_page=']) {
-      const res = await get(`/v1/courses?${query}`, auth(token, 'c_acme'));
+      const res = await get(`/v1/courses?${query}`, auth(token, 1));
       assert.equal(res.status, 422, query);
       assert.equal(res.body.error.code, 'validation');
     }
-    assert.equal((await get('/v1/courses?per_page=100', auth(token, 'c_acme'))).status, 200);
+    assert.equal((await get('/v1/courses?per_page=100', auth(token, 1))).status, 200);
   });
 });
 
@@ -523,7 +540,7 @@ describe('routes', () => {
       await post('/v1/login', { login: OWNER, verification_method: 'email' }, page),
       await post('/v1/verify', { action: 'validate_pin', email: OWNER, pin: '000000' }, page),
       await get('/v1/user', { ...auth(token), ...page }),
-      await get('/v1/courses', { ...auth(token, 'c_acme'), ...page }),
+      await get('/v1/courses', { ...auth(token, 1), ...page }),
       await get('/v1/user', { 'X-SERVICE-API-KEY': 'rk_wrong', ...page }),
     ]) {
       assert.equal(res.headers.get('access-control-allow-origin'), null);

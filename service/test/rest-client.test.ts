@@ -21,21 +21,21 @@ function recordingFetch() {
 
 test('client secret login, user and courses, each with the right headers', async () => {
   const { calls, fetchFn } = recordingFetch();
-  const api = new RestClient({ baseUrl: `${svc.url}/`, apiKey: 'rk_demo_acme', company: 'c_acme', fetch: fetchFn });
+  const api = new RestClient({ baseUrl: `${svc.url}/`, apiKey: 'rk_demo_acme', company: 1, fetch: fetchFn });
   const { token } = await api.loginWithClientSecret('olivia.owner@acme.example', 'cs_demo_acme_secret');
   assert.equal(api.token, token);
   const me = await api.user();
-  assert.equal(me.user.id, 'u_olivia');
+  assert.equal(me.user.id, 101);
   const page = await api.courses({ perPage: 2, page: 2 });
   assert.deepEqual(page.pagination, { page: 2, per_page: 2, total: 6, total_pages: 3 });
-  const globex = await api.courses({ company: 'c_globex' });
+  const globex = await api.courses({ company: 2 });
   assert.equal(globex.company.role, 'member');
 
   assert.equal(calls[0]!.headers['X-SERVICE-API-KEY'], 'rk_demo_acme');
   assert.equal(calls[0]!.headers['X-SERVICE-TOKEN'], undefined);
   assert.equal(calls[1]!.headers['X-SERVICE-TOKEN'], token);
   assert.equal(calls[1]!.headers['X-SERVICE-COMPANY'], undefined);
-  assert.equal(calls[2]!.headers['X-SERVICE-COMPANY'], 'c_acme');
+  assert.equal(calls[2]!.headers['X-SERVICE-COMPANY'], '1');
   assert.equal(calls[2]!.url, `${svc.url}/v1/courses?page=2&per_page=2`);
 });
 
@@ -44,7 +44,7 @@ test('email login and verifyPin', async () => {
   await api.loginByEmail('max.member@acme.example');
   const { pin } = (await svc.json('/dev/outbox?to=max.member@acme.example')).body.emails[0];
   await api.verifyPin('max.member@acme.example', pin);
-  assert.equal((await api.user()).user.id, 'u_max');
+  assert.equal((await api.user()).user.id, 102);
 });
 
 test('typed errors; a 401 with a token forgets it and calls onUnauthorized', async () => {
@@ -69,7 +69,7 @@ test('typed errors; a 401 with a token forgets it and calls onUnauthorized', asy
   await assert.rejects(api.user(), { status: 401, code: 'invalid-token' });
   assert.equal(unauthorized.length, 1);
   assert.equal(api.token, undefined);
-  await assert.rejects(api.courses({ company: 'c_acme' }), { status: 401, code: 'missing-token' });
+  await assert.rejects(api.courses({ company: 1 }), { status: 401, code: 'missing-token' });
   assert.equal(unauthorized.length, 2);
 
   const widgetKey = new RestClient({ baseUrl: svc.url, apiKey: 'wk_demo_registration' });

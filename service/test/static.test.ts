@@ -8,6 +8,9 @@ import { rawRequest, startTestService, type TestService } from './helpers.ts';
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+/** Stands for a video: 1,000 bytes whose every position is known. */
+const VIDEO = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
+
 let svc: TestService;
 let dir: string;
 before(async () => {
@@ -24,6 +27,7 @@ before(async () => {
   put('demo/pages/registration.html', '<!doctype html><title>Registration</title>');
   put('demo/app.js', 'console.log(1);');
   put('demo/style.css', 'body{}');
+  put('demo/media/clip.mp4', VIDEO);
   put('demo/.env', 'SECRET=1');
   put('secret.txt', 'do not serve');
   symlinkSync(join(dir, 'secret.txt'), join(dir, 'demo', 'link.txt'));
@@ -134,6 +138,50 @@ describe('the demo', () => {
       assert.notEqual(res.status, 200, path);
       assert.doesNotMatch(res.body, /do not serve|SECRET/, path);
     }
+  });
+});
+
+describe('range requests (a video seeks)', () => {
+  const get = (range?: string, headers: Record<string, string> = {}) =>
+    svc.fetch('/demo/media/clip.mp4', { headers: { ...(range ? { Range: range } : {}), ...headers } });
+
+  test('a whole file says it takes ranges; one range is 206 with exactly those bytes', async () => {
+    const whole = await get();
+    assert.equal(whole.status, 200);
+    assert.equal(whole.headers.get('accept-ranges'), 'bytes');
+    assert.equal(whole.headers.get('content-type'), 'video/mp4');
+    assert.equal(await whole.text(), VIDEO);
+    for (const [range, start, end] of [
+      ['bytes=0-99', 0, 99],
+      ['bytes=500-', 500, 999],
+      ['bytes=-10', 990, 999],
+      ['bytes=900-5000', 900, 999],
+    ] as const) {
+      const res = await get(range);
+      assert.equal(res.status, 206, range);
+      assert.equal(res.headers.get('content-range'), `bytes ${start}-${end}/1000`, range);
+      assert.equal(res.headers.get('content-length'), String(end - start + 1), range);
+      assert.equal(await res.text(), VIDEO.slice(start, end + 1), range);
+    }
+  });
+
+  test('a range past the end is 416 with the size; a malformed or multiple range gets the whole file', async () => {
+    const past = await get('bytes=1000-');
+    assert.equal(past.status, 416);
+    assert.equal(past.headers.get('content-range'), 'bytes */1000');
+    for (const range of ['bytes=0-1,5-9', 'items=0-5', 'bytes=9-1', 'bytes=-']) {
+      const res = await get(range);
+      assert.equal(res.status, 200, range);
+      assert.equal((await res.text()).length, 1000, range);
+    }
+  });
+
+  test('If-Range: a range of the same version is 206, of another version the whole file', async () => {
+    const etag = (await get()).headers.get('etag')!;
+    assert.equal((await get('bytes=0-9', { 'If-Range': etag })).status, 206);
+    const other = await get('bytes=0-9', { 'If-Range': 'W/"an-older-version"' });
+    assert.equal(other.status, 200);
+    assert.equal((await other.text()).length, 1000);
   });
 });
 

@@ -1,0 +1,83 @@
+/**
+ * Idempotent writes: the first request under an Idempotency-Key runs `create` and stores its
+ * answer; the same key with the same body gets that answer again (replayed), with another body
+ * 409 `idempotency-key-reused`. Lookup, `create` and the stored answer share one
+ * transaction (on SQLite `BEGIN IMMEDIATE`), so concurrent retries cannot both create. Failed attempts store
+ * nothing: a retry after a 4xx runs again. A key is remembered for `IDEMPOTENCY_TTL_MS` of the
+ * service clock (a day, far longer than any client retries), then forgotten, so the table stays small.
+ */
+import type { Store, Tx } from '../db/database.ts';
+import { sendJson } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: T;
+}
+
+export interface IdempotentResult extends Answer {
+  replayed: boolean;
+}
+
+/** The answer of an idempotent write; a replay says so in `Idempotent-Replayed`. */
+export function idempotentAnswer(result: IdempotentResult): Response {
+  return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+}
+
+export function runIdempotent(
+  store: Store,
+  opts: {
+    scope: string;
+    key: string;
+    requestHash: string;
+    now: number;
+    create: (tx: Tx) => Promise<Answer>;
+  },
+): Promise<IdempotentResult> {
+  return store.transaction(async (tx): Promise<IdempotentResult> => {
+    await tx.deleteFrom('idempotency').where('created_at', '<=', opts.now - IDEMPOTENCY_TTL_MS).execute();
+    const stored = await tx
+      .selectFrom('idempotency')
+      .select(['request_hash', 'response'])
+      .where('scope', '=', opts.scope)
+      .where('key', '=', opts.key)
+      .executeTakeFirst();
+    if (stored) {
+      if (stored.request_hash !== opts.requestHash) {
+        throw new ApiError(
+          409,
+          'idempotency-key-reused',
+          'This Idempotency-Key was already used for a different request. Use a new key for a new submission.',
+        );
+      }
+      return { status: 200, body: JSON.parse(stored.response) as unknown, replayed: true };
+    }
+    const result = await opts.create(tx);
+    await tx
+      .insertInto('idempotency')
+      .values({
+        scope: opts.scope,
+        key: opts.key,
+        request_hash: opts.requestHash,
+        status: result.status,
+        response: JSON.stringify(result.body),
+        created_at: opts.now,
+      })
+      .execute();
+    return { ...result, replayed: false };
+  });
+}
+
+/**
+ * JSON with object keys sorted, so that key order does not make two bodies differ. No recursion of
+ * ours: JSON.stringify walks the value, and bodies are at most MAX_BODY_DEPTH deep (body.ts).
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * Sliding-window rate limits on the service clock (so a test passes a window with /dev/clock).
+ * In memory: a restart or /dev/reset forgets them. The limits are settings (`StartOptions.limits`);
+ * the defaults below are documented in the README's security section and the OpenAPI document.
+ */
+import type { Clock } from './clock.ts';
+import { ApiError } from '../http/errors.ts';
+
+export interface Rule {
+  max: number;
+  windowMs: number;
+}
+
+export interface Limit extends Rule {
+  /** Bucket name, e.g. `login:email:ada@example.org`. */
+  key: string;
+}
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+
+/** Every limit of the service, per what it counts. */
+export const DEFAULT_LIMITS = {
+  /** Logins (REST users and participants): each one emails a PIN. */
+  login: { perEmail: { max: 5, windowMs: 10 * MINUTE }, perAddress: { max: 50, windowMs: 10 * MINUTE } },
+  /** PIN checks. */
+  verify: { perEmail: { max: 10, windowMs: 10 * MINUTE }, perAddress: { max: 100, windowMs: 10 * MINUTE } },
+  /** Anonymous registrations (idempotent replays are not counted). */
+  registration: { perAddress: { max: 10, windowMs: 10 * MINUTE }, perKey: { max: 1000, windowMs: 10 * MINUTE } },
+  /** Anonymous contact messages. */
+  contact: { perAddress: { max: 5, windowMs: 10 * MINUTE }, perKey: { max: 200, windowMs: 10 * MINUTE } },
+  /** Emails a registration sends to the address typed into the form; beyond this they are not sent. */
+  confirmationEmail: { perRecipient: { max: 5, windowMs: HOUR } },
+  /** A signed-in participant's requests to change their email (each emails the new address). */
+  emailChange: { perParticipant: { max: 5, windowMs: HOUR }, perRecipient: { max: 5, windowMs: HOUR } },
+} satisfies Record<string, Record<string, Rule>>;
+
+export type Limits = typeof DEFAULT_LIMITS;
+export type LimitOverrides = { [K in keyof Limits]?: { [R in keyof Limits[K]]?: Rule } };
+
+/** The limits of an anonymous write (`registration`, `contact`): per client address and per widget key. */
+export function anonymousWriteLimits(limits: Limits, what: 'registration' | 'contact', address: string, widgetKey: string): Limit[] {
+  return [
+    { key: `${what}:address:${address}`, ...limits[what].perAddress },
+    { key: `${what}:key:${widgetKey}`, ...limits[what].perKey },
+  ];
+}
+
+export function mergeLimits(overrides: LimitOverrides = {}): Limits {
+  const merged = structuredClone(DEFAULT_LIMITS) as Record<string, Record<string, Rule>>;
+  for (const [name, rules] of Object.entries(overrides)) Object.assign(merged[name]!, rules);
+  return merged as Limits;
+}
+
+/** "7 minutes", "1 hour", "40 seconds": when to try again, for a person. */
+export function humanWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
+}
+
+export class RateLimiter {
+  readonly #clock: Clock;
+  readonly #hits = new Map<string, number[]>();
+  #calls = 0;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /**
+   * Counts one attempt against every limit, or throws 429 `rate-limited` (with `Retry-After`, and
+   * `retry_after` in seconds in the error object) when any of them is used up; a refused attempt is
+   * not counted. `what` names what was counted, for the message ("registrations").
+   */
+  take(limits: Limit[], what = 'attempts'): void {
+    const wait = this.waitMs(limits);
+    if (wait > 0) {
+      const seconds = Math.max(1, Math.ceil(wait / 1000));
+      throw new ApiError(
+        429,
+        'rate-limited',
+        `Too many ${what} from here. Try again in ${humanWait(seconds)}.`,
+        undefined,
+        { 'Retry-After': String(seconds) },
+        { retry_after: seconds },
+      );
+    }
+    this.count(limits);
+  }
+
+  /** Counts the attempt if every limit has room; false (and nothing counted) if one is used up. */
+  tryTake(limits: Limit[]): boolean {
+    if (this.waitMs(limits) > 0) return false;
+    this.count(limits);
+    return true;
+  }
+
+  reset(): void {
+    this.#hits.clear();
+  }
+
+  /** How long until every limit has room again (0: now). */
+  waitMs(limits: Limit[]): number {
+    const now = this.#clock.now();
+    if (++this.#calls % 1000 === 0) this.#sweep(now);
+    let wait = 0;
+    for (const limit of limits) {
+      const hits = this.#recent(limit.key, now, limit.windowMs);
+      if (hits.length >= limit.max) wait = Math.max(wait, hits[hits.length - limit.max]! + limit.windowMs - now);
+    }
+    return wait;
+  }
+
+  count(limits: Limit[]): void {
+    const now = this.#clock.now();
+    for (const limit of limits) this.#recent(limit.key, now, limit.windowMs).push(now);
+  }
+
+  #recent(key: string, now: number, windowMs: number): number[] {
+    const hits = (this.#hits.get(key) ?? []).filter((t) => t > now - windowMs && t <= now);
+    this.#hits.set(key, hits);
+    return hits;
+  }
+
+  /** Forgets buckets with no hit in the last day, so memory stays bounded. */
+  #sweep(now: number): void {
+    for (const [key, hits] of this.#hits) {
+      if (hits.every((t) => t <= now - 24 * 60 * 60 * 1000)) this.#hits.delete(key);
+    }
+  }
+}

@@ -1,0 +1,526 @@
+/**
+ * The seeded demo data. Everything here is deterministic (ids, keys, credentials) except the class
+ * dates, which are placed relative to the service clock at seed time so that "upcoming" stays true
+ * for a week (a start re-seeds after that).
+ */
+import { sha256Hex } from '../core/ids.ts';
+import { WIDGET_TYPES, type WidgetType } from '../core/widget-types.ts';
+import type { Tables, Tx } from './database.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+
+/** Any page on this machine, any port, http or https. */
+export const LOCAL_ORIGINS = [
+  'http://localhost:*',
+  'https://localhost:*',
+  'http://127.0.0.1:*',
+  'https://127.0.0.1:*',
+];
+
+/**
+ * Companies, users and applications have integer ids, as the REST API's specification says; the
+ * widget API names a company by its public id (`c_acme`). The numbers differ per kind, so that a
+ * test that mixes them up fails.
+ */
+export const ACME = 1;
+export const GLOBEX = 2;
+
+export const SEED_COMPANIES = [
+  { id: ACME, public_id: 'c_acme', name: 'Acme Academy', contact_email: 'hello@acme.example' },
+  { id: GLOBEX, public_id: 'c_globex', name: 'Globex Institute', contact_email: 'hello@globex.example' },
+] as const;
+
+export const SEED_APPLICATIONS = [
+  {
+    id: 201,
+    name: 'Acme demo application',
+    company_id: ACME,
+    companies: [ACME, GLOBEX],
+    api_key: 'rk_demo_acme',
+    client_secret: 'cs_demo_acme_secret',
+    login_link: '/demo/login.html',
+  },
+  {
+    id: 202,
+    name: 'Globex intranet',
+    company_id: GLOBEX,
+    companies: [GLOBEX],
+    api_key: 'rk_demo_globex',
+    client_secret: 'cs_demo_globex_secret',
+    // Each application names the page its emailed link opens (`key=<token>` is added).
+    login_link: '/demo/login.html?app=202',
+  },
+] as const;
+
+type Role = 'owner' | 'member' | 'lecturer';
+interface SeedUser {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  valid: boolean;
+  roles: { company_id: number; role: Role }[];
+  note: string;
+}
+
+export const SEED_USERS: SeedUser[] = [
+  {
+    id: 101,
+    email: 'olivia.owner@acme.example',
+    first_name: 'Olivia',
+    last_name: 'Owner',
+    valid: true,
+    roles: [
+      { company_id: ACME, role: 'owner' },
+      { company_id: GLOBEX, role: 'member' },
+    ],
+    note: 'owner of Acme, member of Globex',
+  },
+  {
+    id: 102,
+    email: 'max.member@acme.example',
+    first_name: 'Max',
+    last_name: 'Member',
+    valid: true,
+    roles: [{ company_id: ACME, role: 'member' }],
+    note: 'member of Acme',
+  },
+  {
+    id: 103,
+    email: 'lena.lecturer@acme.example',
+    first_name: 'Lena',
+    last_name: 'Lecturer',
+    valid: true,
+    roles: [{ company_id: ACME, role: 'lecturer' }],
+    note: 'lecturer of Acme: cls_web_past, cls_web_1, cls_web_2, cls_ts_2 only',
+  },
+  {
+    id: 104,
+    email: 'leo.lecturer@acme.example',
+    first_name: 'Leo',
+    last_name: 'Lecturer',
+    valid: true,
+    roles: [{ company_id: ACME, role: 'lecturer' }],
+    note: 'lecturer of Acme: cls_lead_1, cls_lead_2 only',
+  },
+  {
+    id: 105,
+    email: 'gina.owner@globex.example',
+    first_name: 'Gina',
+    last_name: 'Owner',
+    valid: true,
+    roles: [{ company_id: GLOBEX, role: 'owner' }],
+    note: 'owner of Globex',
+  },
+  {
+    id: 106,
+    email: 'victor.disabled@acme.example',
+    first_name: 'Victor',
+    last_name: 'Disabled',
+    valid: false,
+    roles: [{ company_id: ACME, role: 'member' }],
+    note: 'disabled user: login is refused',
+  },
+];
+
+/** The classes each lecturer teaches (Lena, Leo). */
+export const LECTURER_CLASSES: Record<number, string[]> = {
+  103: ['cls_web_past', 'cls_web_1', 'cls_web_2', 'cls_ts_2'],
+  104: ['cls_lead_1', 'cls_lead_2'],
+};
+
+interface SeedParticipant extends Omit<Tables['participants'], 'created_at'> {
+  bookings: { class_id: string; status: 'confirmed' | 'waitlisted' }[];
+  note: string;
+}
+
+export const SEED_PARTICIPANTS: SeedParticipant[] = [
+  {
+    id: 'p_ada',
+    company_id: ACME,
+    email: 'ada@example.org',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    phone: '+44 20 7946 0001',
+    bookings: [
+      { class_id: 'cls_web_past', status: 'confirmed' },
+      { class_id: 'cls_ts_1', status: 'confirmed' },
+    ],
+    note: 'cls_ts_1 is upcoming and cancellable (cancelling it confirms Grace, first on its waitlist); cls_web_past is past',
+  },
+  {
+    id: 'p_grace',
+    company_id: ACME,
+    email: 'grace@example.org',
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    phone: null,
+    bookings: [
+      { class_id: 'cls_web_1', status: 'confirmed' },
+      { class_id: 'cls_ts_1', status: 'waitlisted' },
+    ],
+    note: 'confirmed in cls_web_1; first on the waitlist of cls_ts_1',
+  },
+  {
+    id: 'p_katherine',
+    company_id: GLOBEX,
+    email: 'katherine@example.net',
+    first_name: 'Katherine',
+    last_name: 'Johnson',
+    phone: null,
+    bookings: [{ class_id: 'cls_gx_safety_1', status: 'confirmed' }],
+    note: 'a participant of Globex (log in with wk_globex_profile)',
+  },
+];
+
+interface SeedCourse {
+  id: string;
+  company_id: number;
+  title: string;
+  summary: string;
+  category: string;
+}
+
+export const SEED_COURSES: SeedCourse[] = [
+  {
+    id: 'crs_web',
+    company_id: ACME,
+    title: 'Web accessibility in practice',
+    summary: 'Two days of hands-on WCAG 2.2 work.',
+    category: 'Design',
+  },
+  {
+    id: 'crs_ts',
+    company_id: ACME,
+    title: 'TypeScript for teams',
+    summary: 'Types, generics and a tidy codebase in three mornings.',
+    category: 'Engineering',
+  },
+  {
+    id: 'crs_open',
+    company_id: ACME,
+    title: 'Open day: meet the trainers',
+    summary: 'A free evening of short talks, questions and a look at the rooms.',
+    category: 'Community',
+  },
+  {
+    id: 'crs_lead',
+    company_id: ACME,
+    title: 'Leading remote teams',
+    summary: 'Rituals, writing and trust for distributed teams.',
+    category: 'Leadership',
+  },
+  {
+    id: 'crs_data',
+    company_id: ACME,
+    title: 'Data literacy basics',
+    summary: 'Read charts, question numbers and avoid the classic traps.',
+    category: 'Data',
+  },
+  {
+    id: 'crs_sprint',
+    company_id: ACME,
+    title: 'Design sprints',
+    summary: 'The five-day sprint method. No new dates planned at the moment.',
+    category: 'Design',
+  },
+  {
+    id: 'crs_gx_safety',
+    company_id: GLOBEX,
+    title: 'Workplace safety essentials',
+    summary: 'Everything a new starter must know, in one morning.',
+    category: 'Safety',
+  },
+  {
+    id: 'crs_gx_sheets',
+    company_id: GLOBEX,
+    title: 'Spreadsheets for planners',
+    summary: 'Formulas, pivot tables and honest charts.',
+    category: 'Office',
+  },
+];
+
+interface SeedClass {
+  id: string;
+  course_id: string;
+  /** Days after the seed day (UTC midnight), and the UTC start hour. */
+  day: number;
+  hour: number;
+  hours: number;
+  timezone: string;
+  location: string;
+  price: number;
+  capacity: number;
+  /** Confirmed places taken by seeded people (including SEED_PARTICIPANTS' bookings). */
+  taken: number;
+  waitlist: false | { capacity: number | null; taken: number };
+}
+
+const BERLIN = 'Berlin, Torstraße 1';
+const HAMBURG = 'Hamburg, Am Sandtorkai 4';
+const VIENNA = 'Vienna, Mariahilfer Straße 10';
+const ONLINE = 'Online (the link comes with the confirmation)';
+
+export const SEED_CLASSES: SeedClass[] = [
+  { id: 'cls_web_past', course_id: 'crs_web', day: -3, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: BERLIN, price: 49000, capacity: 12, taken: 12, waitlist: false },
+  { id: 'cls_web_1', course_id: 'crs_web', day: 6, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: BERLIN, price: 49000, capacity: 12, taken: 7, waitlist: { capacity: null, taken: 0 } },
+  { id: 'cls_web_2', course_id: 'crs_web', day: 20, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: ONLINE, price: 39000, capacity: 20, taken: 3, waitlist: { capacity: null, taken: 0 } },
+  { id: 'cls_ts_1', course_id: 'crs_ts', day: 3, hour: 7, hours: 4, timezone: 'Europe/Berlin', location: HAMBURG, price: 29000, capacity: 8, taken: 8, waitlist: { capacity: 10, taken: 2 } },
+  { id: 'cls_ts_2', course_id: 'crs_ts', day: 17, hour: 7, hours: 4, timezone: 'Europe/Berlin', location: HAMBURG, price: 29000, capacity: 8, taken: 1, waitlist: { capacity: 10, taken: 0 } },
+  { id: 'cls_open_1', course_id: 'crs_open', day: 4, hour: 16, hours: 3, timezone: 'Europe/Berlin', location: BERLIN, price: 0, capacity: 40, taken: 12, waitlist: false },
+  { id: 'cls_lead_1', course_id: 'crs_lead', day: 8, hour: 8, hours: 6, timezone: 'Europe/Vienna', location: VIENNA, price: 69000, capacity: 6, taken: 6, waitlist: false },
+  { id: 'cls_lead_2', course_id: 'crs_lead', day: 30, hour: 8, hours: 6, timezone: 'Europe/Vienna', location: VIENNA, price: 69000, capacity: 6, taken: 0, waitlist: false },
+  { id: 'cls_data_1', course_id: 'crs_data', day: 11, hour: 9, hours: 6, timezone: 'Europe/London', location: 'London, 10 Finsbury Square', price: 19900, capacity: 10, taken: 10, waitlist: { capacity: 2, taken: 2 } },
+  { id: 'cls_data_2', course_id: 'crs_data', day: 25, hour: 9, hours: 3, timezone: 'Europe/London', location: ONLINE, price: 14900, capacity: 30, taken: 0, waitlist: { capacity: null, taken: 0 } },
+  { id: 'cls_sprint_past', course_id: 'crs_sprint', day: -10, hour: 8, hours: 8, timezone: 'Europe/Berlin', location: BERLIN, price: 99000, capacity: 10, taken: 9, waitlist: false },
+  { id: 'cls_gx_safety_1', course_id: 'crs_gx_safety', day: 7, hour: 14, hours: 4, timezone: 'America/Chicago', location: 'Springfield, 742 Evergreen Terrace', price: 15000, capacity: 15, taken: 2, waitlist: false },
+  { id: 'cls_gx_sheets_1', course_id: 'crs_gx_sheets', day: 12, hour: 15, hours: 3, timezone: 'America/Chicago', location: ONLINE, price: 9900, capacity: 10, taken: 0, waitlist: { capacity: null, taken: 0 } },
+];
+
+/** Classes with a known state, for tests and people trying the rules by hand. */
+export const SEED_CLASS_ROLES = {
+  /** Exactly 5 seats left, waitlist open without limit. */
+  five_seats_left: 'cls_web_1',
+  /** Full, waitlist open (status `waitlist`). */
+  full_with_waitlist: 'cls_ts_1',
+  /** Full, no waitlist (status `full`, registering answers 409 class-full). */
+  full_no_waitlist: 'cls_lead_1',
+  /** Full and its waitlist full too (status `full`, 409 class-full). */
+  waitlist_full: 'cls_data_1',
+  /** Costs nothing. */
+  free: 'cls_open_1',
+  /** Started 3 days before the seed (never listed, registering answers 422). */
+  past: 'cls_web_past',
+  /** The first upcoming class of Acme (3 days after the seed). */
+  soonest: 'cls_ts_1',
+  /** A Globex class (a c_acme key must not book it). */
+  other_company: 'cls_gx_safety_1',
+} as const;
+
+/** A programme that has no upcoming class (listed with `classes: []`). */
+export const SEED_COURSE_WITHOUT_CLASSES = 'crs_sprint';
+
+interface SeedWidgetKey {
+  key: string;
+  type: WidgetType;
+  company_id: number;
+  origins: string[];
+  enabled: boolean;
+  revoked: boolean;
+  note: string;
+  /** Handed to the widget as `widget.options`. */
+  options?: Record<string, unknown>;
+}
+
+/** The topics of the seeded Acme contact widget. */
+export const SEED_CONTACT_TOPICS = ['Programmes', 'Invoices', 'Something else'];
+
+const perType: SeedWidgetKey[] = WIDGET_TYPES.map((type) => ({
+  key: `wk_demo_${type}`,
+  type,
+  company_id: ACME,
+  origins: LOCAL_ORIGINS,
+  enabled: true,
+  revoked: false,
+  note: `the ${type} widget of Acme Academy`,
+  ...(type === 'contact' ? { options: { topics: SEED_CONTACT_TOPICS } } : {}),
+}));
+
+export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
+  ...perType,
+  {
+    key: 'wk_demo_registration_example',
+    type: 'registration',
+    company_id: ACME,
+    origins: ['https://example.com'],
+    enabled: true,
+    revoked: false,
+    note: 'serves https://example.com only: on any other page it answers origin-not-allowed',
+  },
+  {
+    key: 'wk_demo_registration_revoked',
+    type: 'registration',
+    company_id: ACME,
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: true,
+    note: 'revoked: answers invalid-key',
+  },
+  {
+    key: 'wk_demo_registration_disabled',
+    type: 'registration',
+    company_id: ACME,
+    origins: LOCAL_ORIGINS,
+    enabled: false,
+    revoked: false,
+    note: 'the registration widget is not enabled for this key: answers not-available',
+  },
+  {
+    key: 'wk_globex_registration',
+    type: 'registration',
+    company_id: GLOBEX,
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the registration widget of Globex Institute',
+  },
+  {
+    key: 'wk_globex_profile',
+    type: 'profile',
+    company_id: GLOBEX,
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the profile widget of Globex Institute: its participants only',
+  },
+  {
+    key: 'wk_globex_contact',
+    type: 'contact',
+    company_id: GLOBEX,
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the contact widget of Globex Institute, without topics',
+  },
+];
+
+/** `reg_seed_ada_ts_1` for p_ada in cls_ts_1. */
+export function seedRegistrationId(participantId: string, classId: string): string {
+  return `reg_seed_${participantId.slice(2)}_${classId.slice(4)}`;
+}
+
+const FIRST_NAMES = ['Alex', 'Sam', 'Robin', 'Kim', 'Charlie', 'Jo', 'Mika', 'Noa', 'Toni', 'Yuki'];
+const LAST_NAMES = ['Berger', 'Novak', 'Okafor', 'Silva', 'Tanaka', 'Weber', 'Kowalski', 'Rossi'];
+
+/** Writes the whole seed into empty tables. `now` is service time. */
+export async function seed(tx: Tx, now: number): Promise<void> {
+  const day0 = Math.floor(now / DAY) * DAY;
+
+  await tx.insertInto('companies').values(SEED_COMPANIES.map((c) => ({ ...c }))).execute();
+  await tx.insertInto('courses').values(SEED_COURSES).execute();
+  await tx
+    .insertInto('classes')
+    .values(
+      SEED_CLASSES.map((c) => {
+        const start = day0 + c.day * DAY + c.hour * HOUR;
+        return {
+          id: c.id,
+          course_id: c.course_id,
+          starts_at: start,
+          ends_at: start + c.hours * HOUR,
+          timezone: c.timezone,
+          location: c.location,
+          price_amount: c.price,
+          currency: 'EUR',
+          capacity: c.capacity,
+          waitlist: c.waitlist ? 1 : 0,
+          waitlist_capacity: c.waitlist ? c.waitlist.capacity : null,
+        };
+      }),
+    )
+    .execute();
+
+  const companyOfClass = new Map(
+    SEED_CLASSES.map((cl) => [cl.id, SEED_COURSES.find((co) => co.id === cl.course_id)!.company_id]),
+  );
+  const createdAt = day0 - 20 * DAY;
+  const participants: Tables['participants'][] = [];
+  const registrations: Tables['registrations'][] = [];
+  const person = (p: Omit<Tables['participants'], 'created_at'>) => participants.push({ ...p, created_at: createdAt });
+  const book = (id: string, class_id: string, p: Omit<Tables['participants'], 'created_at' | 'company_id'>, status: 'confirmed' | 'waitlisted') =>
+    registrations.push({
+      id,
+      class_id,
+      participant_id: p.id,
+      first_name: p.first_name,
+      last_name: p.last_name,
+      email: p.email,
+      phone: p.phone,
+      status,
+      created_at: createdAt,
+      widget_key: null,
+      cancelled_at: null,
+    });
+
+  const named = new Map<string, { confirmed: number; waitlisted: number }>();
+  for (const { bookings, note: _note, ...p } of SEED_PARTICIPANTS) {
+    person(p);
+    for (const b of bookings) {
+      book(seedRegistrationId(p.id, b.class_id), b.class_id, p, b.status);
+      const n = named.get(b.class_id) ?? { confirmed: 0, waitlisted: 0 };
+      n[b.status] += 1;
+      named.set(b.class_id, n);
+    }
+  }
+
+  // Fill each class up to its seeded numbers with anonymous guests.
+  let guest = 0;
+  for (const c of SEED_CLASSES) {
+    const n = named.get(c.id) ?? { confirmed: 0, waitlisted: 0 };
+    const fill = (count: number, status: 'confirmed' | 'waitlisted') => {
+      for (let i = 0; i < count; i++) {
+        guest += 1;
+        const p = {
+          id: `p_guest_${guest}`,
+          first_name: FIRST_NAMES[guest % FIRST_NAMES.length]!,
+          last_name: LAST_NAMES[guest % LAST_NAMES.length]!,
+          email: `guest${guest}@example.net`,
+          phone: null,
+        };
+        person({ ...p, company_id: companyOfClass.get(c.id)! });
+        book(`reg_seed_guest_${guest}`, c.id, p, status);
+      }
+    };
+    fill(c.taken - n.confirmed, 'confirmed');
+    fill((c.waitlist ? c.waitlist.taken : 0) - n.waitlisted, 'waitlisted');
+  }
+  await tx.insertInto('participants').values(participants).execute();
+  await tx.insertInto('registrations').values(registrations).execute();
+
+  await tx
+    .insertInto('widget_keys')
+    .values(
+      SEED_WIDGET_KEYS.map((k) => ({
+        key: k.key,
+        company_id: k.company_id,
+        type: k.type,
+        origins: JSON.stringify(k.origins),
+        options: JSON.stringify(k.options ?? {}),
+        enabled: k.enabled ? 1 : 0,
+        revoked_at: k.revoked ? createdAt : null,
+        note: k.note,
+      })),
+    )
+    .execute();
+
+  await tx
+    .insertInto('users')
+    .values(SEED_USERS.map((u) => ({ id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, valid: u.valid ? 1 : 0 })))
+    .execute();
+  await tx
+    .insertInto('memberships')
+    .values(SEED_USERS.flatMap((u) => u.roles.map((r) => ({ user_id: u.id, company_id: r.company_id, role: r.role }))))
+    .execute();
+  await tx
+    .insertInto('class_lecturers')
+    .values(Object.entries(LECTURER_CLASSES).flatMap(([userId, classIds]) => classIds.map((class_id) => ({ class_id, user_id: Number(userId) }))))
+    .execute();
+  await tx
+    .insertInto('applications')
+    .values(
+      SEED_APPLICATIONS.map((a) => ({
+        id: a.id,
+        company_id: a.company_id,
+        name: a.name,
+        api_key_hash: sha256Hex(a.api_key),
+        client_secret_hash: sha256Hex(a.client_secret),
+        login_link: a.login_link,
+      })),
+    )
+    .execute();
+  await tx
+    .insertInto('application_companies')
+    .values(SEED_APPLICATIONS.flatMap((a) => a.companies.map((company_id) => ({ application_id: a.id, company_id }))))
+    .execute();
+}

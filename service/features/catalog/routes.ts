@@ -1,0 +1,94 @@
+/** `GET /widget-api/v1/widget`: a widget's whole first render in one request. */
+import type { Hono } from 'hono';
+import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
+import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { error } from '../../http/docs.ts';
+import { ApiError, validationError } from '../../http/errors.ts';
+import { contactFirstRender } from '../contact/routes.ts';
+import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey, widgetInfo } from '../widget-keys/checks.ts';
+import { WidgetResponse } from './schema.ts';
+import { courseExists, listCourses, publicClass } from './store.ts';
+
+/** Types whose first render lists the company's programmes. */
+const COURSE_TYPES = new Set<WidgetType>(['registration', 'calendar', 'checkout']);
+
+export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  const { db } = deps.store;
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: `${WIDGET_API_PREFIX}/widget`,
+      tags: ['Widget API'],
+      operationId: 'widget',
+      summary: "A widget's whole first render in one request",
+      description:
+        'A CORS simple request (no preflight). Successful answers carry `Access-Control-Allow-Origin` only for origins the key allows; errors carry it for any origin. Only upcoming classes are listed, sorted by start; programmes by their next class; a programme without upcoming classes is listed with `classes: []`.',
+      security: [{ widgetKey: [] }],
+      parameters: [
+        {
+          name: 'type',
+          in: 'query',
+          required: true,
+          description: 'The widget type the page asked for',
+          schema: { type: 'string', enum: [...WIDGET_TYPES] },
+        },
+        {
+          name: 'course',
+          in: 'query',
+          required: false,
+          description: 'Limit the answer to one programme (`course-not-found` if unknown)',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        '200': { description: 'The widget and its data', schema: WidgetResponse },
+        '400': error('`missing-key`'),
+        '401': error('`invalid-key`: unknown or revoked'),
+        '403': error('`origin-not-allowed`, `type-mismatch`, `not-available`'),
+        '404': error('`course-not-found`'),
+        '422': 'Validation',
+      },
+    },
+    async (c) => {
+      const key = await lookupKey(db, c);
+      checkOrigin(c, key);
+      const type = c.req.query('type');
+      if (type === undefined || type === '') {
+        throw validationError({ type: `Add the widget type, for example type=${key.type}.` });
+      }
+      if (!(WIDGET_TYPES as readonly string[]).includes(type)) {
+        throw validationError({ type: `Unknown widget type "${type}". Use one of: ${WIDGET_TYPES.join(', ')}.` });
+      }
+      checkType(key, type as WidgetType);
+      checkEnabled(key);
+
+      const answer: WidgetResponse = { widget: widgetInfo(key) };
+      if (key.type === 'contact') Object.assign(answer, contactFirstRender(deps, key));
+      if (COURSE_TYPES.has(key.type)) {
+        // An empty `course=` (an unset attribute) means every programme.
+        const courseId = c.req.query('course') || undefined;
+        if (courseId !== undefined && !(await courseExists(db, key.company_id, courseId))) {
+          throw new ApiError(
+            404,
+            'course-not-found',
+            `There is no programme "${courseId}" for this key. Check data-service-course, or remove it to list every programme.`,
+          );
+        }
+        const courses = await listCourses(db, {
+          companyId: key.company_id,
+          ...(courseId !== undefined ? { courseId } : {}),
+          from: deps.clock.now(),
+        });
+        answer.courses = courses.map(({ course, classes }) => ({
+          id: course.id,
+          title: course.title,
+          summary: course.summary,
+          category: course.category,
+          classes: classes.map(publicClass),
+        }));
+      }
+      return sendJson(answer);
+    },
+  );
+}

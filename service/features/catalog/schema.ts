@@ -1,0 +1,58 @@
+/** Programmes and classes as the widget API shows them (the REST API adds to a class). */
+import { z } from 'zod';
+import { named } from '../../http/openapi.ts';
+import { isoTime } from '../../http/schema.ts';
+import { ContactForm } from '../contact/schema.ts';
+import { Widget } from '../widget-keys/schema.ts';
+
+export const Money = named(
+  'Money',
+  z.object({
+    amount: z.int().min(0).meta({ description: 'Minor units (cents)' }),
+    currency: z.string().regex(/^[A-Z]{3}$/).meta({ examples: ['EUR'] }),
+  }),
+);
+
+export const ClassStatus = z.enum(['open', 'waitlist', 'full']).meta({
+  description: 'open: seats left; waitlist: full, waitlist open; full: neither',
+});
+export type ClassStatus = z.output<typeof ClassStatus>;
+
+export const Class = named(
+  'Class',
+  z.object({
+    id: z.string().meta({ examples: ['cls_web_1'] }),
+    starts_at: isoTime(),
+    ends_at: isoTime(),
+    timezone: z.string().meta({ description: 'IANA time zone of the venue', examples: ['Europe/Berlin'] }),
+    location: z.string(),
+    price: Money,
+    capacity: z.int().min(0),
+    seats_left: z.int().min(0),
+    waitlist: z.boolean().meta({ description: 'Whether the class takes a waitlist' }),
+    status: ClassStatus,
+  }),
+);
+export type Class = z.output<typeof Class>;
+
+export const Course = named(
+  'Course',
+  z.object({
+    id: z.string().meta({ examples: ['crs_web'] }),
+    title: z.string(),
+    summary: z.string(),
+    category: z.string(),
+    classes: z.array(Class),
+  }),
+);
+export type Course = z.output<typeof Course>;
+
+export const WidgetResponse = named(
+  'WidgetResponse',
+  z.object({
+    widget: Widget,
+    courses: z.array(Course).optional().meta({ description: 'For registration, calendar and checkout widgets' }),
+    form: ContactForm.optional(),
+  }),
+);
+export type WidgetResponse = z.output<typeof WidgetResponse>;

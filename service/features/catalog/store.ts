@@ -1,0 +1,146 @@
+/** Programmes and classes as the APIs show them: seats and status always computed here. */
+import type { ExpressionBuilder } from 'kysely';
+import { isoTime } from '../../core/ids.ts';
+import type { Db, Tables } from '../../db/database.ts';
+import type { Class, ClassStatus } from './schema.ts';
+
+/** A class with how many hold a seat and a waitlist place in it. */
+export type ClassRow = Tables['classes'] & { confirmed: number; waitlisted: number };
+
+export type CourseRow = Tables['courses'];
+
+export interface ClassState {
+  seats_left: number;
+  status: ClassStatus;
+}
+
+/** open: seats left; waitlist: full but the waitlist takes more; full: neither. */
+export function classState(c: Pick<ClassRow, 'capacity' | 'confirmed' | 'waitlist' | 'waitlist_capacity' | 'waitlisted'>): ClassState {
+  const seats_left = Math.max(0, c.capacity - c.confirmed);
+  if (seats_left > 0) return { seats_left, status: 'open' };
+  const waitlistOpen =
+    c.waitlist === 1 && (c.waitlist_capacity === null || c.waitlisted < c.waitlist_capacity);
+  return { seats_left, status: waitlistOpen ? 'waitlist' : 'full' };
+}
+
+type ClassQuery = ExpressionBuilder<Tables & { cl: Tables['classes'] }, 'cl'>;
+
+/** How many hold a place of this status in the class. */
+const holders = (eb: ClassQuery, status: 'confirmed' | 'waitlisted') =>
+  eb
+    .selectFrom('registrations as r')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('r.class_id', '=', 'cl.id')
+    .where('r.status', '=', status);
+
+const CLASS_COLUMNS = [
+  'cl.id',
+  'cl.course_id',
+  'cl.starts_at',
+  'cl.ends_at',
+  'cl.timezone',
+  'cl.location',
+  'cl.price_amount',
+  'cl.currency',
+  'cl.capacity',
+  'cl.waitlist',
+  'cl.waitlist_capacity',
+] as const;
+
+/** Classes with their counts of confirmed and waitlisted places. */
+const classesWithCounts = (db: Db) =>
+  db
+    .selectFrom('classes as cl')
+    .innerJoin('courses as co', 'co.id', 'cl.course_id')
+    .select(CLASS_COLUMNS)
+    .select((eb) => [holders(eb, 'confirmed').as('confirmed'), holders(eb, 'waitlisted').as('waitlisted')]);
+
+const toClassRow = <R extends { confirmed: unknown; waitlisted: unknown }>(row: R) => ({
+  ...row,
+  confirmed: Number(row.confirmed),
+  waitlisted: Number(row.waitlisted),
+});
+
+export type CompanyClassRow = ClassRow & { company_id: number; title: string };
+
+/** Some classes, with their company and programme title (a seat decision reads them in its transaction). */
+export async function getClasses(db: Db, classIds: readonly string[]): Promise<CompanyClassRow[]> {
+  if (classIds.length === 0) return [];
+  const rows = await classesWithCounts(db)
+    .select(['co.company_id', 'co.title'])
+    .where('cl.id', 'in', classIds)
+    .execute();
+  return rows.map(toClassRow) as CompanyClassRow[];
+}
+
+export async function getClass(db: Db, classId: string): Promise<CompanyClassRow | undefined> {
+  return (await getClasses(db, [classId]))[0];
+}
+
+export function publicClass(c: ClassRow): Class {
+  const { seats_left, status } = classState(c);
+  return {
+    id: c.id,
+    starts_at: isoTime(c.starts_at),
+    ends_at: isoTime(c.ends_at),
+    timezone: c.timezone,
+    location: c.location,
+    price: { amount: c.price_amount, currency: c.currency },
+    capacity: c.capacity,
+    seats_left,
+    waitlist: c.waitlist === 1,
+    status,
+  };
+}
+
+export async function courseExists(db: Db, companyId: number, courseId: string): Promise<boolean> {
+  const row = await db.selectFrom('courses').select('id').where('id', '=', courseId).where('company_id', '=', companyId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * A company's programmes with their classes. `from` keeps classes starting after it (the widget
+ * API lists upcoming ones only); `classIds` narrows to those classes and drops programmes left
+ * without any (a lecturer's view). Programmes are sorted by their next class, then by title.
+ */
+export async function listCourses(
+  db: Db,
+  opts: { companyId: number; courseId?: string; from?: number; classIds?: Set<string> },
+): Promise<{ course: CourseRow; classes: ClassRow[] }[]> {
+  const courses = await db
+    .selectFrom('courses')
+    .selectAll()
+    .where('company_id', '=', opts.companyId)
+    .$if(opts.courseId !== undefined, (q) => q.where('id', '=', opts.courseId!))
+    .execute();
+  const classes = (
+    await classesWithCounts(db)
+      .where('co.company_id', '=', opts.companyId)
+      .$if(opts.courseId !== undefined, (q) => q.where('co.id', '=', opts.courseId!))
+      .$if(opts.from !== undefined, (q) => q.where('cl.starts_at', '>', opts.from!))
+      .orderBy('cl.starts_at')
+      .orderBy('cl.id')
+      .execute()
+  ).map(toClassRow) as ClassRow[];
+
+  const byCourse = new Map(courses.map((course) => [course.id, { course, classes: [] as ClassRow[] }]));
+  for (const cl of classes) {
+    if (opts.classIds && !opts.classIds.has(cl.id)) continue;
+    byCourse.get(cl.course_id)?.classes.push(cl);
+  }
+  let list = [...byCourse.values()];
+  if (opts.classIds) list = list.filter((entry) => entry.classes.length > 0);
+  return list.sort((a, b) => {
+    const an = a.classes[0]?.starts_at ?? Infinity;
+    const bn = b.classes[0]?.starts_at ?? Infinity;
+    if (an !== bn) return an < bn ? -1 : 1;
+    return a.course.title.localeCompare(b.course.title, 'en');
+  });
+}
+
+/** A class's start as people read it, in the venue's time zone ("Monday, 1 December 2026 at 10:00"). */
+export function formatClassStart(startsAt: number, timezone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(
+    startsAt,
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * Development-only endpoints (DESIGN.md, "Reference service extras for development"). They are
+ * registered only when the service runs in development mode; otherwise their paths are 404.
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { isoTime, sha256Hex } from '../../core/ids.ts';
+import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { error } from '../../http/docs.ts';
+import { readBody, type BodyCheck } from '../../http/routes.ts';
+import {
+  ClockRequest,
+  ClockResponse,
+  InvalidateTokensRequest,
+  InvalidateTokensResponse,
+  LoginLinkRequest,
+  LoginLinkResponse,
+  LoginLinksResponse,
+  OutboxResponse,
+  ResetResponse,
+} from './schema.ts';
+import { seedDocument } from './seed-document.ts';
+
+const DEV = ['Development'];
+const BODY_ERRORS = { '400': 'BadRequest', '415': 'UnsupportedMediaType', '422': 'Validation' };
+
+/** Exactly one of `token` and `email`. */
+const tokenOrEmail: BodyCheck = (raw, fields) => {
+  const given = [raw.token, raw.email].filter((v) => v !== undefined).length;
+  if (given !== 1) fields.token = 'Send either token (one token) or email (every token of that person).';
+};
+
+export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  const { store, clock, api } = deps;
+  const { db } = store;
+  const spec = (method: 'get' | 'post', path: string, operationId: string, summary: string) => ({
+    method,
+    path,
+    tags: DEV,
+    operationId,
+    summary,
+    security: [],
+    dev: true,
+  });
+
+  app.use('/dev/*', async (c, next) => {
+    await next();
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
+
+  app.get('/dev/seed', () => sendJson(seedDocument(store.seedState.seededAt, clock.now())));
+
+  api.add(
+    app,
+    {
+      ...spec('get', '/dev/outbox', 'devOutbox', 'The emails the service has “sent”, newest first (`?to=` one address)'),
+      parameters: [{ name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'email' } }],
+      responses: { '200': { description: 'The emails', schema: OutboxResponse } },
+    },
+    async (c) => {
+      // Emails of calls already answered may still be on their way (core/jobs.ts): wait for them.
+      await deps.jobs.idle();
+      const to = c.req.query('to')?.trim().toLowerCase();
+      const rows = await db
+        .selectFrom('outbox')
+        .selectAll()
+        .$if(to !== undefined, (q) => q.where((eb) => eb(eb.fn('lower', ['to_addr']), '=', to!)))
+        .orderBy('id', 'desc')
+        .limit(200)
+        .execute();
+      return sendJson({
+        emails: rows.map((r) => ({ id: r.id, to: r.to_addr, subject: r.subject, text: r.text, link: r.link, pin: r.pin, sent_at: isoTime(r.sent_at) })),
+      });
+    },
+  );
+
+  const clockBody = () => ({ now: isoTime(clock.now()), offset_s: clock.offsetMs / 1000 });
+  api.add(app, { ...spec('get', '/dev/clock', 'devClock', 'The service clock'), responses: { '200': { description: 'The time', schema: ClockResponse } } }, () =>
+    sendJson(clockBody()),
+  );
+  api.add(
+    app,
+    {
+      ...spec('post', '/dev/clock', 'devAdvanceClock', 'Moves the service clock forward'),
+      body: ClockRequest,
+      responses: { '200': { description: 'The time now', schema: ClockResponse }, ...BODY_ERRORS },
+    },
+    async (_c, body) => {
+      clock.advance((await body()).advance_s);
+      return sendJson(clockBody());
+    },
+  );
+
+  api.add(
+    app,
+    {
+      ...spec('post', '/dev/tokens/invalidate', 'devInvalidateTokens', 'Invalidates one token, or every token of an email (users and participants)'),
+      body: InvalidateTokensRequest,
+      responses: { '200': { description: 'How many were invalidated', schema: InvalidateTokensResponse }, ...BODY_ERRORS },
+    },
+    async (_c, body) => {
+      const { token, email } = await body(tokenOrEmail);
+      const now = clock.now();
+      const invalidated = await store.transaction(async (tx) => {
+        let count = 0;
+        for (const table of ['user_tokens', 'participant_tokens'] as const) {
+          const result = await tx
+            .updateTable(table)
+            .set({ invalidated_at: now })
+            .where('invalidated_at', 'is', null)
+            .$if(token !== undefined, (q) => q.where('hash', '=', sha256Hex(token!)))
+            .$if(email !== undefined, (q) => q.where('email', '=', email!.toLowerCase()))
+            .executeTakeFirst();
+          count += Number(result.numUpdatedRows);
+        }
+        return count;
+      });
+      return sendJson({ invalidated });
+    },
+  );
+
+  // The page each REST application's emailed link opens, set without editing the seed.
+  const loginLinks = () => db.selectFrom('applications').select(['id as application_id', 'name', 'login_link']).orderBy('id').execute();
+  api.add(
+    app,
+    {
+      ...spec('get', '/dev/login-links', 'devLoginLinks', 'The page each REST application’s emailed sign-in link opens'),
+      responses: { '200': { description: 'The applications', schema: LoginLinksResponse } },
+    },
+    async () => sendJson({ applications: await loginLinks() }),
+  );
+  api.add(
+    app,
+    {
+      ...spec('post', '/dev/login-links', 'devSetLoginLink', 'Sets the page a REST application’s emailed sign-in link opens'),
+      body: LoginLinkRequest,
+      responses: { '200': { description: 'The application', schema: LoginLinkResponse }, ...BODY_ERRORS },
+    },
+    async (_c, body) => {
+      const known = await loginLinks();
+      const { application_id, login_link } = await body((raw, fields) => {
+        if (!('application_id' in fields) && !known.some((a) => a.application_id === raw.application_id)) {
+          fields.application_id = `Send application_id, one of: ${known.map((a) => a.application_id).join(', ')}.`;
+        }
+      });
+      await db.updateTable('applications').set({ login_link }).where('id', '=', application_id).execute();
+      return sendJson((await loginLinks()).find((a) => a.application_id === application_id));
+    },
+  );
+
+  api.add(
+    app,
+    {
+      ...spec('post', '/dev/reset', 'devReset', 'Restores the seed, empties the outbox, resets the clock and the rate limits'),
+      description: 'Needs `Content-Type: application/json` (the body may be empty), so that no page of another site can send it.',
+      responses: { '200': { description: 'Seeded again', schema: ResetResponse }, '415': error('`unsupported-media-type`') },
+    },
+    async (c) => {
+      // Its JSON content type is required, even with no body: no page of another site can send it.
+      await readBody(c, ResetRequest, undefined, { optional: true });
+      await deps.jobs.idle();
+      clock.reset();
+      await store.reset();
+      for (const hook of deps.onReset) hook();
+      return sendJson({ ok: true, seeded_at: isoTime(store.seedState.seededAt) });
+    },
+  );
+}
+
+/** `POST /dev/reset` takes no fields (an empty body is `{}`). */
+const ResetRequest = z.strictObject({});

@@ -1,0 +1,123 @@
+/** The profile widget's calls: passwordless sign-in, the participant's area, changes, cancelling. */
+import { z } from 'zod';
+import { PERSON_TEXT, httpUrl, personEmail, phone, pin, text } from '../../http/fields.ts';
+import { named } from '../../http/openapi.ts';
+import { isoTime } from '../../http/schema.ts';
+import { RegistrationStatus } from '../registrations/schema.ts';
+import { Widget } from '../widget-keys/schema.ts';
+
+const MISSING_RETURN_URL = 'Send return_url: the address of the page that holds the widget (the emailed link opens it).';
+const BAD_RETURN_URL = 'return_url must be an absolute http(s) address of at most 2000 characters, like https://example.com/account.';
+
+/** The page that holds the widget; whether the key serves it is checked against the key (routes.ts). */
+const returnUrl = (description: string, required: boolean) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? MISSING_RETURN_URL : 'return_url must be text (a JSON string).') })
+    .refine((v) => !required || v !== '', MISSING_RETURN_URL)
+    .max(2000, BAD_RETURN_URL)
+    .refine((v) => v === '' || httpUrl(v) !== undefined, BAD_RETURN_URL)
+    .meta({ format: 'uri', description, examples: ['http://localhost:5173/account'] });
+
+const SIGN_IN_PIN = 'Enter the 6 digits of the PIN from the email.';
+
+export const ParticipantLoginRequest = named(
+  'ParticipantLoginRequest',
+  z.strictObject({
+    email: personEmail(),
+    return_url: returnUrl('The page that holds the widget: an absolute http(s) URL whose origin the key serves', true),
+  }),
+);
+export type ParticipantLoginRequest = z.input<typeof ParticipantLoginRequest>;
+
+export const ParticipantVerifyRequest = named(
+  'ParticipantVerifyRequest',
+  z.strictObject({ email: personEmail(), pin: pin(SIGN_IN_PIN) }),
+);
+export type ParticipantVerifyRequest = z.input<typeof ParticipantVerifyRequest>;
+
+export const Participant = named(
+  'Participant',
+  z.strictObject({
+    id: z.string().meta({ examples: ['p_ada'] }),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string().meta({ format: 'email' }),
+    phone: z.string().nullable(),
+  }),
+);
+export type Participant = z.output<typeof Participant>;
+
+export const ParticipantTokenResponse = named(
+  'ParticipantTokenResponse',
+  z.object({ token: z.string().meta({ examples: ['ptok_…'] }), participant: Participant }),
+);
+export type ParticipantTokenResponse = z.output<typeof ParticipantTokenResponse>;
+
+export const EmailChange = named(
+  'EmailChange',
+  z
+    .object({ email: z.string().meta({ format: 'email' }), expires_at: isoTime() })
+    .nullable()
+    .meta({ description: 'A new email waiting for its confirmation from that mailbox, or null' }),
+);
+export type EmailChange = z.output<typeof EmailChange>;
+
+export const ParticipantResponse = named('ParticipantResponse', z.object({ participant: Participant, email_change: EmailChange }));
+export type ParticipantResponse = z.output<typeof ParticipantResponse>;
+
+export const ParticipantConfirmEmailRequest = named(
+  'ParticipantConfirmEmailRequest',
+  z.strictObject({ pin: pin(SIGN_IN_PIN).meta({ description: 'The PIN of the email sent to the new address' }) }),
+);
+export type ParticipantConfirmEmailRequest = z.input<typeof ParticipantConfirmEmailRequest>;
+
+export const ParticipantRegistration = named(
+  'ParticipantRegistration',
+  z.object({
+    id: z.string(),
+    status: RegistrationStatus,
+    course: z.object({ id: z.string(), title: z.string() }),
+    class: z.object({
+      id: z.string(),
+      starts_at: isoTime(),
+      ends_at: isoTime(),
+      timezone: z.string().meta({ examples: ['Europe/Berlin'] }),
+      location: z.string(),
+    }),
+    past: z.boolean().meta({ description: 'The class has started (by the service clock)' }),
+    cancellable: z.boolean().meta({ description: 'Upcoming and before `cancel_until`' }),
+    cancel_until: isoTime().meta({ description: '24 hours before the class starts' }),
+  }),
+);
+export type ParticipantRegistration = z.output<typeof ParticipantRegistration>;
+
+export const ParticipantMeResponse = named(
+  'ParticipantMeResponse',
+  z.object({
+    widget: Widget,
+    participant: Participant,
+    email_change: EmailChange,
+    registrations: z.array(ParticipantRegistration),
+  }),
+);
+export type ParticipantMeResponse = z.output<typeof ParticipantMeResponse>;
+
+export const ParticipantProfileRequest = named(
+  'ParticipantProfileRequest',
+  z.strictObject({
+    first_name: text(PERSON_TEXT.first_name).optional().meta({ examples: ['Augusta Ada'] }),
+    last_name: text(PERSON_TEXT.last_name).optional().meta({ examples: ['King'] }),
+    email: personEmail().optional(),
+    phone: phone(),
+    return_url: returnUrl('The page that holds the widget (a page the key serves): a new email’s confirmation link opens it', false)
+      .nullable()
+      .optional(),
+  }),
+);
+export type ParticipantProfileRequest = z.input<typeof ParticipantProfileRequest>;
+
+export const CancelResponse = named(
+  'CancelResponse',
+  z.object({ registration: z.object({ id: z.string(), status: z.literal('cancelled') }) }),
+);
+export type CancelResponse = z.output<typeof CancelResponse>;

@@ -1,0 +1,46 @@
+/** `POST /widget-api/v1/registrations` (docs/widget-api.md). */
+import type { Hono } from 'hono';
+import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import { error, widgetWrite } from '../../http/docs.ts';
+import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetKey } from '../widget-keys/checks.ts';
+import { RegistrationRequest, RegistrationResponse } from './schema.ts';
+import { anonymousWrite } from '../widget-keys/write.ts';
+import { createRegistration } from './store.ts';
+
+export function registerRegistrationRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  const path = `${WIDGET_API_PREFIX}/registrations`;
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path,
+      tags: ['Widget API'],
+      operationId: 'createRegistration',
+      summary: 'Register a participant for a class (idempotent)',
+      description:
+        'One transaction decides the seat: concurrent registrations never overbook. A full class waitlists when its waitlist has room, else 409 `class-full` (for everyone, booked or not). An email that already holds a place in the class gets the answer a new registration would get (its existing registration’s id), no second record, and an email that says it was already registered: the answer tells nobody who is booked. The same `Idempotency-Key` with the same body answers the first registration again (200, `Idempotent-Replayed: true`); with another body 409 `idempotency-key-reused`. The participant is emailed a confirmation (at most 5 an hour to one address). Rate-limited per client address and per key.',
+      ...widgetWrite(RegistrationRequest, RegistrationResponse, 'Registered', {
+        '409': error('`class-full`, `idempotency-key-reused`'),
+        '429': 'RateLimited',
+      }),
+    },
+    async (c, body) => {
+      const key = await widgetKey(deps.store.db, c, 'registration');
+      const idempotencyKey = requireIdempotencyKey(c);
+      const input = await body();
+      return anonymousWrite(deps, c, key, {
+        idempotencyKey,
+        request: `POST ${path}`,
+        input,
+        limit: 'registration',
+        counted: 'registrations',
+        create: (tx, countAttempt) =>
+          createRegistration(tx, deps.clock.now(), key, { ...input, phone: input.phone ?? null }, {
+            limiter: deps.limiter,
+            limits: deps.limits,
+            countAttempt,
+          }),
+      });
+    },
+  );
+}

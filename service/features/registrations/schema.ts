@@ -1,0 +1,36 @@
+/** A registration from the registration widget (docs/widget-api.md, `POST /registrations`). */
+import { z } from 'zod';
+import { PERSON_TEXT, consent, personEmail, phone, text } from '../../http/fields.ts';
+import { named } from '../../http/openapi.ts';
+import { isoTime } from '../../http/schema.ts';
+import { ClassStatus } from '../catalog/schema.ts';
+
+export const RegistrationRequest = named(
+  'RegistrationRequest',
+  z.strictObject({
+    class_id: text({ label: 'The class', max: 100, missing: 'Choose a class.' }).meta({ examples: ['cls_web_2'] }),
+    first_name: text(PERSON_TEXT.first_name).meta({ examples: ['Ada'] }),
+    last_name: text(PERSON_TEXT.last_name).meta({ examples: ['Lovelace'] }),
+    email: personEmail(),
+    phone: phone(),
+    consent: consent('Agree to the terms to register.'),
+  }),
+);
+export type RegistrationRequest = z.input<typeof RegistrationRequest>;
+
+export const RegistrationStatus = z.enum(['confirmed', 'waitlisted']);
+
+export const RegistrationResponse = named(
+  'RegistrationResponse',
+  z.object({
+    registration: z.object({
+      id: z.string().meta({ examples: ['reg_Jm3k9Q2xWb7TnA4e'] }),
+      course_id: z.string(),
+      class_id: z.string(),
+      status: RegistrationStatus,
+      created_at: isoTime(),
+    }),
+    class: z.object({ id: z.string(), seats_left: z.int().min(0), status: ClassStatus }),
+  }),
+);
+export type RegistrationResponse = z.output<typeof RegistrationResponse>;

@@ -1,0 +1,68 @@
+/**
+ * The seat decision, in one place: which classes may be booked, and whether each place is a seat,
+ * a waitlist place, or refused because the class is full. A registration books one class; the
+ * checkout will book several in one transaction. Both read the classes inside their transaction
+ * (`bookableClasses`) and decide from what they read (`decideSeats`), so that two bookings at once
+ * cannot both take the last seat.
+ */
+import type { Tx } from '../../db/database.ts';
+import { ApiError, validationError } from '../../http/errors.ts';
+import { classState, getClasses, type ClassState, type CompanyClassRow } from '../catalog/store.ts';
+
+export interface SeatDecision {
+  cls: CompanyClassRow;
+  status: 'confirmed' | 'waitlisted';
+  /** The class's seats and status once this place (and the ones decided before it) are taken. */
+  after: ClassState;
+}
+
+/**
+ * The classes, in the order asked for, each of the company and not yet started; otherwise 422 on
+ * `field` (the request's name for the class). Read inside the booking's transaction.
+ */
+export async function bookableClasses(
+  tx: Tx,
+  opts: { companyId: number; classIds: readonly string[]; now: number; field?: string },
+): Promise<CompanyClassRow[]> {
+  const field = opts.field ?? 'class_id';
+  const found = new Map((await getClasses(tx, [...new Set(opts.classIds)])).map((cls) => [cls.id, cls]));
+  return opts.classIds.map((id) => {
+    const cls = found.get(id);
+    if (!cls || cls.company_id !== opts.companyId) {
+      throw validationError({ [field]: 'There is no such class. Choose a class from the list (it may have been removed).' });
+    }
+    if (cls.starts_at <= opts.now) {
+      throw validationError({ [field]: 'This class has already started. Choose an upcoming class.' });
+    }
+    return cls;
+  });
+}
+
+/**
+ * One place per class given (a class given twice is two places): a seat while seats are left, then
+ * a waitlist place while the waitlist has room, else 409 `class-full` for the whole booking.
+ */
+export function decideSeats(classes: readonly CompanyClassRow[], field = 'class_id'): SeatDecision[] {
+  const taken = new Map<string, { confirmed: number; waitlisted: number }>();
+  return classes.map((cls) => {
+    const counts = taken.get(cls.id) ?? { confirmed: cls.confirmed, waitlisted: cls.waitlisted };
+    const before = classState({ ...cls, ...counts });
+    if (before.status === 'full') {
+      throw new ApiError(
+        409,
+        'class-full',
+        cls.waitlist === 1
+          ? 'This class and its waitlist are full. Choose another date.'
+          : 'This class is full and has no waitlist. Choose another date.',
+        { [field]: 'This class is full. Choose another date.' },
+      );
+    }
+    const status = before.status === 'open' ? 'confirmed' : 'waitlisted';
+    const next = {
+      confirmed: counts.confirmed + (status === 'confirmed' ? 1 : 0),
+      waitlisted: counts.waitlisted + (status === 'waitlisted' ? 1 : 0),
+    };
+    taken.set(cls.id, next);
+    return { cls, status, after: classState({ ...cls, ...next }) };
+  });
+}

@@ -1,0 +1,303 @@
+/**
+ * The REST API of the specification (DESIGN.md, "REST API of the service"): passwordless login by
+ * emailed link + PIN or by client secret, the user, and the company's programmes scoped to the role.
+ * Headers: X-SERVICE-API-KEY (the application), X-SERVICE-TOKEN (the user), X-SERVICE-COMPANY (the
+ * company's integer id). It answers no CORS: it is for servers (see server.ts for its preflight).
+ */
+import type { Hono } from 'hono';
+import { PIN_TTL_MS, sameHash } from '../../core/auth.ts';
+import { sha256Hex } from '../../core/ids.ts';
+import { queueSignInEmail } from '../../core/outbox.ts';
+import type { Limit } from '../../core/rate-limit.ts';
+import { clientAddress } from '../../http/client-address.ts';
+import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { error } from '../../http/docs.ts';
+import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
+import type { BodyCheck } from '../../http/routes.ts';
+import { MessageResponse } from '../../http/schema.ts';
+import { listCourses } from '../catalog/store.ts';
+import { isWidgetKey } from '../widget-keys/store.ts';
+import { CoursesResponse, LoginRequest, LoginResponse, PER_PAGE_DEFAULT, PER_PAGE_MAX, TokenResponse, UserResponse, VerifyRequest } from './schema.ts';
+import {
+  findApplication,
+  findUser,
+  issueToken,
+  lecturerClassIds,
+  restClass,
+  startLogin,
+  userCompanies,
+  userOfToken,
+  verifyPin,
+  type AppRow,
+  type UserRow,
+} from './store.ts';
+
+/**
+ * A link the service builds: an absolute URL as it is, a path under the service's public URL
+ * (configured, never a request's Host).
+ */
+export function serviceLink(publicUrl: string, link: string): URL {
+  return /^https?:\/\//i.test(link) ? new URL(link) : new URL(`${publicUrl}/${link.replace(/^\/+/, '')}`);
+}
+
+/** `client_secret` goes with `verification_method: "client_secret"`, and only with it. */
+const secretWithItsMethod: BodyCheck = (raw, fields) => {
+  if ('client_secret' in fields) return;
+  const secret = raw.client_secret;
+  if (raw.verification_method === 'client_secret' && (typeof secret !== 'string' || secret === '')) {
+    fields.client_secret = 'Send client_secret (the client secret of your application) with verification_method "client_secret".';
+  }
+  if (raw.verification_method === 'email' && secret !== undefined) {
+    fields.client_secret = 'client_secret goes with verification_method "client_secret" only: remove it.';
+  }
+};
+
+/** `X-SERVICE-COMPANY`: the company's id, a whole number (GET /v1/user lists them). */
+function companyHeader(c: AppContext): number {
+  const value = c.req.header('x-service-company')?.trim();
+  if (value === undefined || value === '') {
+    throw new ApiError(400, 'missing-company', 'Send the X-SERVICE-COMPANY header with the id of the company (GET /v1/user lists yours).');
+  }
+  if (!/^[1-9][0-9]{0,14}$/.test(value)) {
+    throw new ApiError(
+      400,
+      'invalid-company',
+      `X-SERVICE-COMPANY must be the id of a company, a whole number such as 1, not "${value.slice(0, 40)}": GET /v1/user lists yours (user.companies[].id).`,
+    );
+  }
+  return Number(value);
+}
+
+export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  const { store, clock, limiter } = deps;
+  const { db } = store;
+
+  app.use('/v1/*', async (c, next) => {
+    await next();
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
+
+  const limit = (c: AppContext, action: 'login' | 'verify', email: string) => {
+    const rules = deps.limits[action];
+    const limits: Limit[] = [
+      { key: `${action}:address:${clientAddress(c, deps.trustProxy)}`, ...rules.perAddress },
+      { key: `${action}:email:${email}`, ...rules.perEmail },
+    ];
+    limiter.take(limits, action === 'login' ? 'logins' : 'PIN checks');
+  };
+
+  const requireApplication = async (c: AppContext): Promise<AppRow> => {
+    const key = c.req.header('x-service-api-key')?.trim();
+    if (!key) throw new ApiError(401, 'missing-api-key', 'Send your REST API key in the X-SERVICE-API-KEY header.');
+    const application = await findApplication(db, key);
+    if (application) return application;
+    throw new ApiError(
+      401,
+      'invalid-api-key',
+      key.startsWith('wk_') || (await isWidgetKey(db, key))
+        ? 'This is a widget key: widget keys work only for the widgets (the widget API), not for the REST API. Send the REST API key of your application.'
+        : 'The service does not know this API key. Check the X-SERVICE-API-KEY header.',
+    );
+  };
+
+  const requireUser = async (c: AppContext, application: AppRow): Promise<UserRow> => {
+    const token = c.req.header('x-service-token')?.trim();
+    if (!token) {
+      throw new ApiError(401, 'missing-token', 'Send the user token in the X-SERVICE-TOKEN header (POST /v1/login gets one).');
+    }
+    const user = await userOfToken(db, application, sha256Hex(token), clock.now());
+    if (!user) throw new ApiError(401, 'invalid-token', 'This token is not valid (any more): log in again with POST /v1/login.');
+    return user;
+  };
+
+  const REST = ['REST API'];
+  const BODY_ERRORS = { '400': 'BadRequest', '413': 'PayloadTooLarge', '415': 'UnsupportedMediaType', '422': 'Validation', '429': 'RateLimited' };
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: '/v1/login',
+      tags: REST,
+      operationId: 'login',
+      summary: 'Log a user in, by emailed link and PIN or by client secret',
+      description:
+        '`email`: the user is emailed a link whose `key` query parameter is a token, and a 6-digit PIN (valid 5 minutes, once, 5 tries; a new login replaces it). The link opens the page the application names (default: the demo’s sign-in page; in development mode `POST /dev/login-links` sets it, an absolute http(s) URL). The answer is the same whether or not the email belongs to a user. `client_secret`: the token in the answer, for server-to-server use.',
+      security: [{ apiKey: [] }],
+      body: LoginRequest,
+      responses: {
+        '200': { description: 'Email sent (`email`), or the token (`client_secret`)', schema: LoginResponse },
+        ...BODY_ERRORS,
+        '401': error('`missing-api-key`, `invalid-api-key` (also for a widget key), `invalid-credentials`'),
+      },
+    },
+    async (c, body) => {
+      const application = await requireApplication(c);
+      const input = await body(secretWithItsMethod);
+      limit(c, 'login', input.login);
+
+      if (input.verification_method === 'client_secret') {
+        const user = await findUser(db, application, input.login);
+        const secretOk = sameHash(sha256Hex(input.client_secret!), application.client_secret_hash);
+        if (!secretOk || !user) throw new ApiError(401, 'invalid-credentials', 'The login or the client secret is not valid.');
+        const token = await issueToken(db, clock.now(), user, application);
+        return sendJson({ message: 'Logged in.', token } satisfies TokenResponse);
+      }
+
+      // The answer is the same whether or not the email belongs to a user, and it goes out before
+      // anything is looked up or written: neither its words nor its time tell which emails do.
+      deps.jobs.add('REST login email', async () => {
+        const user = await findUser(db, application, input.login);
+        if (!user) return;
+        await store.transaction(async (tx) => {
+          const now = clock.now();
+          const { pin, token } = await startLogin(tx, now, user, application, PIN_TTL_MS);
+          const link = serviceLink(deps.publicUrl, application.login_link);
+          link.searchParams.set('key', token);
+          await queueSignInEmail(tx, now, user, { name: application.name, place: application.name, link: link.href, pin });
+        });
+      });
+      return sendJson({
+        message:
+          'If this email belongs to a user of this application, a sign-in link and a 6-digit PIN are on their way. The PIN is valid for 5 minutes.',
+      } satisfies MessageResponse);
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: '/v1/verify',
+      tags: REST,
+      operationId: 'verifyPin',
+      summary: 'Exchange the emailed PIN for a token',
+      security: [{ apiKey: [] }],
+      body: VerifyRequest,
+      responses: {
+        '200': { description: 'The PIN was right', schema: TokenResponse },
+        ...BODY_ERRORS,
+        '401': error('`missing-api-key`, `invalid-api-key`, `invalid-pin` (wrong, used, expired, out of tries, or no PIN for this email)'),
+      },
+    },
+    async (c, body) => {
+      const application = await requireApplication(c);
+      const { email, pin } = await body();
+      limit(c, 'verify', email);
+      const now = clock.now();
+      // Decide and record the attempt in one transaction: parallel guesses cannot share a try.
+      const token = await store.transaction((tx) => verifyPin(tx, now, application, email, pin));
+      if (token === undefined) {
+        throw new ApiError(
+          401,
+          'invalid-pin',
+          'This PIN is wrong, used or expired (a PIN is valid for 5 minutes, once, and for 5 tries). Log in again for a new one.',
+        );
+      }
+      return sendJson({ message: 'PIN accepted.', token } satisfies TokenResponse);
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: '/v1/user',
+      tags: REST,
+      operationId: 'user',
+      summary: 'The logged-in user, their companies and roles, and the application',
+      description: '`user.id`, `user.companies[].id` (the value of `X-SERVICE-COMPANY`), `app.application_id` and `app.company_id` are integers.',
+      security: [{ apiKey: [], userToken: [] }],
+      responses: { '200': { description: 'The user', schema: UserResponse }, '401': 'Unauthorized' },
+    },
+    async (c) => {
+      const application = await requireApplication(c);
+      const user = await requireUser(c, application);
+      return sendJson({
+        user_valid: true,
+        user: {
+          id: user.id,
+          first_name: user.first_name,
+          last_name: user.last_name,
+          email: user.email,
+          companies: await userCompanies(db, application, user.id),
+        },
+        app: { application_id: application.id, company_id: application.company_id, type: 'application' },
+      } satisfies UserResponse);
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: '/v1/courses',
+      tags: REST,
+      operationId: 'courses',
+      summary: "The company's programmes with their classes, scoped to the user's role",
+      security: [{ apiKey: [], userToken: [] }],
+      parameters: [
+        { $ref: '#/components/parameters/Company' },
+        { $ref: '#/components/parameters/Page' },
+        { $ref: '#/components/parameters/PerPage' },
+      ],
+      responses: {
+        '200': { description: 'One page of programmes', schema: CoursesResponse },
+        '400': error('`missing-company`: no X-SERVICE-COMPANY header; `invalid-company`: not a company id (a whole number)'),
+        '401': 'Unauthorized',
+        '403': error('`company-not-allowed`: the user holds no role in this company for this application'),
+        '422': 'Validation',
+      },
+    },
+    async (c) => {
+      const application = await requireApplication(c);
+      const user = await requireUser(c, application);
+      const companyId = companyHeader(c);
+      const company = (await userCompanies(db, application, user.id)).find((co) => co.id === companyId);
+      if (!company) {
+        throw new ApiError(
+          403,
+          'company-not-allowed',
+          'You hold no role in this company for this application. GET /v1/user lists the companies you can use.',
+        );
+      }
+      const { page, perPage } = pagination(c);
+      const classIds = company.role === 'lecturer' ? await lecturerClassIds(db, user.id) : undefined;
+      const all = await listCourses(db, { companyId: company.id, ...(classIds ? { classIds } : {}) });
+      // Owners see who booked every class, lecturers who booked theirs; members see numbers only.
+      const showParticipants = company.role !== 'member';
+      const courses = await Promise.all(
+        all.slice((page - 1) * perPage, page * perPage).map(async ({ course, classes }) => ({
+          id: course.id,
+          title: course.title,
+          summary: course.summary,
+          category: course.category,
+          classes: await Promise.all(classes.map((cl) => restClass(db, cl, showParticipants))),
+        })),
+      );
+      return sendJson({
+        company,
+        courses,
+        pagination: { page, per_page: perPage, total: all.length, total_pages: Math.max(1, Math.ceil(all.length / perPage)) },
+      } satisfies CoursesResponse);
+    },
+  );
+}
+
+
+function pagination(c: AppContext): { page: number; perPage: number } {
+  const fields = newFieldErrors();
+  const parse = (name: string, fallback: number, max: number): number => {
+    const raw = c.req.query(name);
+    if (raw === undefined) return fallback;
+    const n = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+    if (!(n >= 1 && n <= max)) {
+      fields[name] = name === 'page' ? 'page is a whole number from 1.' : `per_page is a whole number from 1 to ${PER_PAGE_MAX}.`;
+    }
+    return n;
+  };
+  const page = parse('page', 1, Number.MAX_SAFE_INTEGER);
+  const perPage = parse('per_page', PER_PAGE_DEFAULT, PER_PAGE_MAX);
+  if (Object.keys(fields).length > 0) throw validationError(fields);
+  return { page, perPage };
+}

@@ -1,0 +1,112 @@
+/**
+ * The REST API of the specification. `user.id`, `companies[].id` (what a client sends in
+ * `X-SERVICE-COMPANY`), `app.application_id` and `app.company_id` are integers.
+ */
+import { z } from 'zod';
+import { apiEmail, pin } from '../../http/fields.ts';
+import { named } from '../../http/openapi.ts';
+import { MessageResponse, isoTime } from '../../http/schema.ts';
+import { Class, Course } from '../catalog/schema.ts';
+
+export const PER_PAGE_DEFAULT = 20;
+export const PER_PAGE_MAX = 100;
+
+const id = (example: number) => z.int().min(1).meta({ examples: [example] });
+
+export const LoginRequest = named(
+  'LoginRequest',
+  z
+    .strictObject({
+      login: apiEmail('login', 'Send login: the email address of the user.'),
+      verification_method: z.enum(['email', 'client_secret'], {
+        error: 'Send verification_method: "email" (a link and a PIN by email) or "client_secret".',
+      }),
+      client_secret: z
+        .string({ error: 'Send client_secret (the client secret of your application) with verification_method "client_secret".' })
+        .max(200, 'This is not the client secret of your application: check client_secret.')
+        .optional()
+        .meta({ description: 'With verification_method `client_secret` only', examples: ['cs_demo_acme_secret'] }),
+    })
+    .meta({ description: '`client_secret` is required with `verification_method: "client_secret"` and refused with `"email"`.' }),
+);
+export type LoginRequest = z.input<typeof LoginRequest>;
+
+export const VerifyRequest = named(
+  'VerifyRequest',
+  z.strictObject({
+    action: z.literal('validate_pin', { error: 'Send action: "validate_pin".' }),
+    email: apiEmail('email', 'Send email: the address the PIN was sent to.'),
+    pin: pin('Send pin: the 6 digits from the email, as a string (for example "042917").'),
+  }),
+);
+export type VerifyRequest = z.input<typeof VerifyRequest>;
+
+export const TokenResponse = named('TokenResponse', z.object({ message: z.string(), token: z.string() }));
+export type TokenResponse = z.output<typeof TokenResponse>;
+
+/** The answer of `POST /v1/login`: a message (`email`) or the token (`client_secret`). */
+export const LoginResponse = named('LoginResponse', z.union([MessageResponse, TokenResponse]));
+export type LoginResponse = z.output<typeof LoginResponse>;
+
+export const Role = named('Role', z.enum(['owner', 'member', 'lecturer']));
+export type Role = z.output<typeof Role>;
+
+export const CompanyRole = named(
+  'CompanyRole',
+  z.object({ id: id(1).meta({ description: 'The company id: send it as X-SERVICE-COMPANY', examples: [1] }), name: z.string(), role: Role }),
+);
+export type CompanyRole = z.output<typeof CompanyRole>;
+
+export const UserResponse = named(
+  'UserResponse',
+  z.object({
+    user_valid: z.boolean(),
+    user: z.object({
+      id: id(101),
+      first_name: z.string(),
+      last_name: z.string(),
+      email: z.string().meta({ format: 'email' }),
+      companies: z.array(CompanyRole),
+    }),
+    app: z.object({ application_id: id(201), company_id: id(1), type: z.literal('application') }),
+  }),
+);
+export type UserResponse = z.output<typeof UserResponse>;
+
+export const ClassParticipant = named(
+  'ClassParticipant',
+  z.object({
+    registration_id: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string().meta({ format: 'email' }),
+    phone: z.string().nullable(),
+    status: z.enum(['confirmed', 'waitlisted']),
+    registered_at: isoTime(),
+  }),
+);
+
+export const RestClass = named(
+  'RestClass',
+  Class.extend({
+    registrations: z.object({ confirmed: z.int().min(0), waitlisted: z.int().min(0) }),
+    lecturers: z.array(z.object({ id: id(103), first_name: z.string(), last_name: z.string() })),
+    participants: z.array(ClassParticipant).optional().meta({ description: 'Owners and the class’s lecturers only' }),
+  }),
+);
+export type RestClass = z.output<typeof RestClass>;
+
+export const CoursesResponse = named(
+  'CoursesResponse',
+  z.object({
+    company: CompanyRole,
+    courses: z.array(Course.extend({ classes: z.array(RestClass) })),
+    pagination: z.object({
+      page: z.int().min(1),
+      per_page: z.int().min(1).max(PER_PAGE_MAX),
+      total: z.int().min(0),
+      total_pages: z.int().min(1),
+    }),
+  }),
+);
+export type CoursesResponse = z.output<typeof CoursesResponse>;

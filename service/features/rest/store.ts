@@ -1,0 +1,193 @@
+/** The REST API's applications, users, their PINs and tokens, and the classes as the roles see them. */
+import { LINK_TTL_MS, PIN_MAX_ATTEMPTS, newPin, pinHash, sameHash } from '../../core/auth.ts';
+import { isoTime, randomToken, sha256Hex } from '../../core/ids.ts';
+import type { Db, Tx } from '../../db/database.ts';
+import { publicClass, type ClassRow } from '../catalog/store.ts';
+import type { CompanyRole, RestClass } from './schema.ts';
+import type { Role } from './tables.ts';
+
+export interface AppRow {
+  id: number;
+  company_id: number;
+  name: string;
+  client_secret_hash: string;
+  login_link: string;
+}
+
+export interface UserRow {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+export function findApplication(db: Db, apiKey: string): Promise<AppRow | undefined> {
+  return db
+    .selectFrom('applications')
+    .select(['id', 'company_id', 'name', 'client_secret_hash', 'login_link'])
+    .where('api_key_hash', '=', sha256Hex(apiKey))
+    .executeTakeFirst();
+}
+
+/** A valid user with a role in at least one company the application serves. */
+export function findUser(db: Db, application: AppRow, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users as u')
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
+    .where('u.email', '=', email)
+    .where('u.valid', '=', 1)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('memberships as m')
+          .innerJoin('application_companies as ac', 'ac.company_id', 'm.company_id')
+          .select('m.user_id')
+          .whereRef('m.user_id', '=', 'u.id')
+          .where('ac.application_id', '=', application.id),
+      ),
+    )
+    .executeTakeFirst();
+}
+
+/** The companies the user holds a role in, of those the application serves (its own first). */
+export async function userCompanies(db: Db, application: AppRow, userId: number): Promise<CompanyRole[]> {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('companies as co', 'co.id', 'm.company_id')
+    .innerJoin('application_companies as ac', (j) =>
+      j.onRef('ac.company_id', '=', 'm.company_id').on('ac.application_id', '=', application.id),
+    )
+    .select(['co.id', 'co.name', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .execute();
+  const own = (c: { id: number }) => (c.id === application.company_id ? 0 : 1);
+  return rows
+    .map((r) => ({ id: r.id, name: r.name, role: r.role as Role }))
+    .sort((a, b) => own(a) - own(b) || a.name.localeCompare(b.name, 'en'));
+}
+
+export async function issueToken(db: Db, now: number, user: UserRow, application: AppRow, opts: { emailed?: boolean } = {}): Promise<string> {
+  const token = randomToken('tok');
+  await db
+    .insertInto('user_tokens')
+    .values({
+      hash: sha256Hex(token),
+      user_id: user.id,
+      email: user.email,
+      application_id: application.id,
+      created_at: now,
+      invalidated_at: null,
+      emailed: opts.emailed ? 1 : 0,
+      used_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/** A new login's PIN (it replaces the previous one) and the token of its link. */
+export async function startLogin(tx: Tx, now: number, user: UserRow, application: AppRow, pinTtlMs: number): Promise<{ pin: string; token: string }> {
+  await tx
+    .updateTable('user_pins')
+    .set({ used_at: now })
+    .where('email', '=', user.email)
+    .where('application_id', '=', application.id)
+    .where('used_at', 'is', null)
+    .execute();
+  const pin = newPin();
+  await tx
+    .insertInto('user_pins')
+    .values({
+      user_id: user.id,
+      email: user.email,
+      application_id: application.id,
+      pin_hash: pinHash(user.email, pin),
+      expires_at: now + pinTtlMs,
+      used_at: null,
+    })
+    .execute();
+  return { pin, token: await issueToken(tx, now, user, application, { emailed: true }) };
+}
+
+/** The token for a right PIN; undefined for a wrong, used, expired or locked one (a wrong try counts). */
+export async function verifyPin(tx: Tx, now: number, application: AppRow, email: string, pin: string): Promise<string | undefined> {
+  const row = await tx
+    .selectFrom('user_pins')
+    .select(['id', 'pin_hash', 'expires_at', 'attempts'])
+    .where('email', '=', email)
+    .where('application_id', '=', application.id)
+    .where('used_at', 'is', null)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row || row.expires_at <= now || row.attempts >= PIN_MAX_ATTEMPTS) return undefined;
+  if (!sameHash(pinHash(email, pin), row.pin_hash)) {
+    await tx.updateTable('user_pins').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+    return undefined;
+  }
+  const user = await findUser(tx, application, email);
+  if (!user) return undefined;
+  await tx.updateTable('user_pins').set({ used_at: now }).where('id', '=', row.id).execute();
+  return issueToken(tx, now, user, application);
+}
+
+/**
+ * The user of a token of this application. An emailed link's token never used within LINK_TTL_MS is
+ * dead; its first use keeps it. The user may have been disabled, or lost every role, since.
+ */
+export async function userOfToken(db: Db, application: AppRow, hash: string, now: number): Promise<UserRow | undefined> {
+  const row = await db
+    .selectFrom('user_tokens')
+    .select(['email', 'emailed', 'used_at'])
+    .where('hash', '=', hash)
+    .where('invalidated_at', 'is', null)
+    .where('application_id', '=', application.id)
+    .where((eb) => eb.or([eb('emailed', '=', 0), eb('used_at', 'is not', null), eb('created_at', '>', now - LINK_TTL_MS)]))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (row.emailed === 1 && row.used_at === null) {
+    await db.updateTable('user_tokens').set({ used_at: now }).where('hash', '=', hash).where('used_at', 'is', null).execute();
+  }
+  return findUser(db, application, row.email);
+}
+
+export async function lecturerClassIds(db: Db, userId: number): Promise<Set<string>> {
+  const rows = await db.selectFrom('class_lecturers').select('class_id').where('user_id', '=', userId).execute();
+  return new Set(rows.map((r) => r.class_id));
+}
+
+/** A class as the REST API shows it: with its numbers and lecturers, and who booked it when shown. */
+export async function restClass(db: Db, cl: ClassRow, showParticipants: boolean): Promise<RestClass> {
+  const lecturers = await db
+    .selectFrom('class_lecturers as l')
+    .innerJoin('users as u', 'u.id', 'l.user_id')
+    .select(['u.id', 'u.first_name', 'u.last_name'])
+    .where('l.class_id', '=', cl.id)
+    .orderBy('u.last_name')
+    .orderBy('u.first_name')
+    .execute();
+  const base = {
+    ...publicClass(cl),
+    registrations: { confirmed: cl.confirmed, waitlisted: cl.waitlisted },
+    lecturers,
+  };
+  if (!showParticipants) return base;
+  const participants = await db
+    .selectFrom('registrations')
+    .select(['id', 'first_name', 'last_name', 'email', 'phone', 'status', 'created_at'])
+    .where('class_id', '=', cl.id)
+    .where('status', 'in', ['confirmed', 'waitlisted'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return {
+    ...base,
+    participants: participants.map((r) => ({
+      registration_id: r.id,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      email: r.email,
+      phone: r.phone,
+      status: r.status as 'confirmed' | 'waitlisted',
+      registered_at: isoTime(r.created_at),
+    })),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The widget key checks every widget API route makes, in the documented order: `missing-key`,
+ * `invalid-key`, `origin-not-allowed`, then `type-mismatch` and `not-available`.
+ */
+import type { WidgetType } from '../../core/widget-types.ts';
+import { originAllowed, pageOrigin } from '../../core/origins.ts';
+import type { Db } from '../../db/database.ts';
+import type { AppContext } from '../../http/context.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { Widget } from './schema.ts';
+import { findWidgetKey, type WidgetKeyRow } from './store.ts';
+
+export type { WidgetKeyRow };
+
+export const WIDGET_API_PREFIX = '/widget-api/v1';
+
+export async function lookupKey(db: Db, c: AppContext): Promise<WidgetKeyRow> {
+  const key = c.req.query('key');
+  if (key === undefined || key.trim() === '') {
+    throw new ApiError(
+      400,
+      'missing-key',
+      'No widget key: add the key=... parameter (the data-service-id of the placeholder).',
+    );
+  }
+  const row = key.length <= 200 ? await findWidgetKey(db, key) : undefined;
+  if (!row || row.revoked_at !== null) {
+    throw new ApiError(
+      401,
+      'invalid-key',
+      'The service does not know this widget key, or it was revoked. Copy the key again from the widget settings of the service.',
+    );
+  }
+  return row;
+}
+
+export function keyOrigins(key: WidgetKeyRow): string[] {
+  return JSON.parse(key.origins) as string[];
+}
+
+export function checkOrigin(c: AppContext, key: WidgetKeyRow): void {
+  const origin = pageOrigin(c);
+  if (origin === undefined) return;
+  if (!originAllowed(origin, keyOrigins(key))) {
+    const where =
+      origin === 'unknown' ? 'this page (the browser did not send its origin)' : `pages on ${origin}`;
+    throw new ApiError(
+      403,
+      'origin-not-allowed',
+      `This widget key does not serve ${where}. Add the page's origin to the key's allowed origins in the widget settings of the service.`,
+    );
+  }
+  c.set('allowedOrigin', c.req.header('origin'));
+}
+
+export function checkType(key: WidgetKeyRow, type: WidgetType): void {
+  if (key.type !== type) {
+    throw new ApiError(
+      403,
+      'type-mismatch',
+      `This key belongs to a ${key.type} widget, not a ${type} widget. Use data-service-widget="${key.type}", or the key of a ${type} widget.`,
+    );
+  }
+}
+
+export function checkEnabled(key: WidgetKeyRow): void {
+  if (key.enabled !== 1) {
+    throw new ApiError(
+      403,
+      'not-available',
+      `The ${key.type} widget is not enabled for this key. Enable it in the widget settings of the service.`,
+    );
+  }
+}
+
+/** The key, its page origin, its type (when the route belongs to one) and whether it is enabled. */
+export async function widgetKey(db: Db, c: AppContext, type?: WidgetType): Promise<WidgetKeyRow> {
+  const key = await lookupKey(db, c);
+  checkOrigin(c, key);
+  if (type !== undefined) checkType(key, type);
+  checkEnabled(key);
+  return key;
+}
+
+export function requireIdempotencyKey(c: AppContext): string {
+  const value = c.req.header('idempotency-key');
+  if (value === undefined || value.length < 8 || value.length > 200) {
+    throw new ApiError(
+      400,
+      'missing-idempotency-key',
+      'Send an Idempotency-Key header (8 to 200 characters, for example a UUID) that stays the same when this submission is retried.',
+    );
+  }
+  return value;
+}
+
+/** The `widget` object of a first render. */
+export function widgetInfo(key: WidgetKeyRow): Widget {
+  return {
+    type: key.type,
+    company: { id: key.company_public_id, name: key.company_name },
+    options: JSON.parse(key.options) as Widget['options'],
+  };
+}

@@ -1,0 +1,43 @@
+/** Widget keys as the widget API reads them. */
+import type { Db } from '../../db/database.ts';
+import type { WidgetType } from '../../core/widget-types.ts';
+
+export interface WidgetKeyRow {
+  key: string;
+  company_id: number;
+  /** The company's id in the widget API (`c_acme`). */
+  company_public_id: string;
+  company_name: string;
+  type: WidgetType;
+  /** JSON array of origin patterns. */
+  origins: string;
+  /** JSON object. */
+  options: string;
+  enabled: 0 | 1;
+  revoked_at: number | null;
+}
+
+export async function findWidgetKey(db: Db, key: string): Promise<WidgetKeyRow | undefined> {
+  const row = await db
+    .selectFrom('widget_keys as k')
+    .innerJoin('companies as co', 'co.id', 'k.company_id')
+    .select([
+      'k.key',
+      'k.company_id',
+      'co.public_id as company_public_id',
+      'co.name as company_name',
+      'k.type',
+      'k.origins',
+      'k.options',
+      'k.enabled',
+      'k.revoked_at',
+    ])
+    .where('k.key', '=', key)
+    .executeTakeFirst();
+  return row as WidgetKeyRow | undefined;
+}
+
+/** Whether `value` is a widget key (a REST call made with one is told so). */
+export async function isWidgetKey(db: Db, value: string): Promise<boolean> {
+  return (await db.selectFrom('widget_keys').select('key').where('key', '=', value).executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,32 @@
+/** The client address the rate limits count by. */
+import { isIP } from 'node:net';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { AppContext } from './context.ts';
+
+/** `::ffff:127.0.0.1` is 127.0.0.1. */
+const plainAddress = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').toLowerCase();
+
+/**
+ * The address of the client, for rate limits: the connection's peer, unless that peer is a trusted
+ * proxy; then `X-Forwarded-For` is read from the right, past every trusted proxy, to the first
+ * address a trusted proxy saw. Anyone else's `X-Forwarded-For` is ignored: it is whatever the
+ * client wanted to write.
+ */
+export function clientAddress(c: AppContext, trustProxy: readonly string[] = []): string {
+  let peer: string;
+  try {
+    peer = plainAddress(getConnInfo(c).remote.address ?? 'unknown');
+  } catch {
+    peer = 'unknown';
+  }
+  const trusted = (address: string) => trustProxy.includes(address);
+  if (!trusted(peer)) return peer;
+  const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((hop) => plainAddress(hop.trim())).filter(Boolean);
+  let client = peer;
+  while (hops.length > 0 && trusted(client)) {
+    const hop = hops.pop()!;
+    // Something that is no address ends the chain: count it as is (bounded), never as the proxy.
+    client = isIP(hop) ? hop : `invalid:${hop.slice(0, 64)}`;
+  }
+  return client;
+}

@@ -1,0 +1,123 @@
+/**
+ * The field rules the request schemas are built from, each with messages that say how to fix the
+ * fault: the same rule (and the same words) wherever a name, an email or a phone number is asked for.
+ */
+import { z } from 'zod';
+
+export const EMAIL =
+  /^[^\s@"<>(),;:\\\p{C}]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/iu;
+
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+/** Control characters other than line breaks and tabs (which a message may hold). */
+export const CONTROL_CHARS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/**
+ * Characters that change the direction of the text around them (embeddings, overrides, isolates):
+ * `Ada\u202Egnp.exe` shows as "Adaexe.png". Nobody types them into a form field.
+ */
+export const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+
+/** A letter or digit of any script: what makes text visible, where invisible characters do not. */
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+const LETTER = /\p{L}/u;
+
+/** `missing` for an absent or null value, `wrong` for any other value of the wrong type. */
+const typeError = (missing: string, wrong: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined || issue.input === null ? missing : wrong;
+
+export interface TextRule {
+  /** Starts a sentence ("First name"). */
+  label: string;
+  max: number;
+  /** What to enter. */
+  missing: string;
+  min?: number;
+  tooShort?: string;
+  /** Line breaks and tabs allowed. */
+  multiline?: boolean;
+  /** A person's name: at least one letter. */
+  name?: boolean;
+}
+
+/**
+ * Trimmed text. It must show something (not only invisible characters), a name must hold a letter,
+ * and no text may hold control characters or direction controls. Faults in this order; each field
+ * reports its first.
+ */
+export function text(rule: TextRule) {
+  const label = rule.label.toLowerCase();
+  let schema = z
+    .string({ error: typeError(rule.missing, `${rule.label} must be text (a JSON string).`) })
+    .trim()
+    .min(1, rule.missing);
+  if (rule.min !== undefined && rule.min > 1) {
+    schema = schema.min(rule.min, rule.tooShort ?? `Write at least ${rule.min} characters in ${label}.`);
+  }
+  return schema
+    .max(rule.max, `Shorten ${label} to at most ${rule.max} characters.`)
+    .refine((v) => !(rule.multiline ? CONTROL_CHARS_BUT_LINES : CONTROL_CHARS).test(v), `Remove the control characters from ${label}.`)
+    .refine((v) => !DIRECTION_CONTROLS.test(v), `Remove the invisible characters that change the text direction from ${label}.`)
+    .refine((v) => (rule.name ? LETTER : VISIBLE).test(v), rule.name ? `${rule.label} needs at least one letter.` : rule.missing);
+}
+
+const INVALID_EMAIL = 'Enter a valid email address, like name@example.org.';
+
+/** The rules of a person's name and email: the registration form's, the profile's and the contact form's. */
+export const PERSON_TEXT = {
+  first_name: { label: 'First name', max: 100, missing: 'Enter your first name.', name: true },
+  last_name: { label: 'Last name', max: 100, missing: 'Enter your last name.', name: true },
+  email: { label: 'Email', max: 254, missing: 'Enter your email address.' },
+} as const;
+
+/** A person's email as a form asks for it: trimmed, lower-cased, with the form's messages. */
+export const personEmail = () =>
+  text(PERSON_TEXT.email)
+    .refine((v) => EMAIL.test(v), INVALID_EMAIL)
+    .transform((v) => v.toLowerCase())
+    .meta({ format: 'email', examples: ['ada@example.org'] });
+
+/** An email an API client sends (`login`, `email`): trimmed and lower-cased. */
+export const apiEmail = (name: string, missing: string) =>
+  z
+    .string({ error: typeError(missing, `${name} must be text (a JSON string).`) })
+    .trim()
+    .min(1, missing)
+    .max(254, INVALID_EMAIL)
+    .refine((v) => EMAIL.test(v), INVALID_EMAIL)
+    .transform((v) => v.toLowerCase())
+    .meta({ format: 'email', examples: ['olivia.owner@acme.example'] });
+
+/** An optional phone number: absent, `null` or `""` is no phone. */
+export const phone = () =>
+  z
+    .string({ error: 'Phone must be text (a JSON string).' })
+    .trim()
+    .max(40, 'Shorten the phone number to at most 40 characters.')
+    .regex(/^[+0-9 ()\-./]*$/, 'Use digits, spaces and + ( ) - . / only in the phone number.')
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional()
+    .meta({ examples: ['+49 30 1234567'] });
+
+/** `true`, the only consent there is. */
+export const consent = (missing: string) =>
+  z.literal(true, {
+    error: (issue) => (issue.input === undefined || issue.input === false || issue.input === null ? missing : 'Consent must be the JSON value true.'),
+  });
+
+/** Six digits as a string; anything else is `message`. */
+export const pin = (message: string) => z.string({ error: message }).regex(/^\d{6}$/, message).meta({ examples: ['042917'] });
+
+/** An absolute http(s) URL without user or password, at most `max` characters. */
+export function httpUrl(value: string, max = 2000): URL | undefined {
+  if (value.length > max) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password ? url : undefined;
+}
+
+export { typeError };

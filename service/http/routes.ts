@@ -1,0 +1,94 @@
+/**
+ * Routes declared once: a route's spec registers its Hono handler and is its part of
+ * `/openapi.json` (http/openapi.ts), and its body schema is what the handler's body is validated
+ * with. A documented route therefore exists, and its documented body is the one it accepts.
+ */
+import type { Hono } from 'hono';
+import type { z } from 'zod';
+import { readJsonObject, type JsonObject } from './body.ts';
+import type { AppContext, AppEnv } from './context.ts';
+import { newFieldErrors, validationError, type FieldErrors } from './errors.ts';
+
+/** A body schema: a flat JSON object whose unknown fields are refused. */
+export type BodySchema = z.ZodObject;
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  headers?: Record<string, unknown>;
+}
+
+export interface RouteSpec<B extends BodySchema | undefined = BodySchema | undefined> {
+  method: 'get' | 'post';
+  /** OpenAPI style: `/widget-api/v1/participant/registrations/{id}/cancel`. */
+  path: string;
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  security: Record<string, string[]>[];
+  /** OpenAPI parameter objects (query, header, path), or references to shared ones. */
+  parameters?: unknown[];
+  body?: B;
+  /** By status; a string names a shared response of the document (`Validation`). */
+  responses: Record<string, ResponseDoc | string>;
+  /** Shown only in development mode (the /dev endpoints). */
+  dev?: boolean;
+}
+
+/**
+ * Checks that need more than the body (the widget key's origins, its topics, another field): they
+ * add a message for a field that has none yet, so that every fault is reported at once.
+ */
+export type BodyCheck = (raw: JsonObject, fields: FieldErrors) => void;
+
+type Body<B> = B extends BodySchema ? (check?: BodyCheck) => Promise<z.output<B>> : never;
+
+export class ApiRoutes {
+  readonly specs: RouteSpec[] = [];
+
+  add<B extends BodySchema | undefined>(
+    app: Hono<AppEnv>,
+    spec: RouteSpec<B>,
+    handler: (c: AppContext, body: Body<B>) => Response | Promise<Response>,
+  ): void {
+    this.specs.push(spec);
+    const path = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    const body = spec.body;
+    app.on(spec.method.toUpperCase(), path, (c) =>
+      handler(c, ((check?: BodyCheck) => (body ? readBody(c, body, check) : undefined)) as Body<B>),
+    );
+  }
+}
+
+/**
+ * Reads and validates a JSON body, in this order of refusal: 415 not JSON, 413 too large, 400 not a
+ * JSON object (body.ts), then 422 `validation` with a message for every field at fault.
+ */
+export async function readBody<S extends BodySchema>(
+  c: AppContext,
+  schema: S,
+  check?: BodyCheck,
+  opts: { optional?: boolean } = {},
+): Promise<z.output<S>> {
+  return validateBody(schema, await readJsonObject(c, opts), check);
+}
+
+/** The schema's verdict and the checks', every field at once, each with its first fault. */
+export function validateBody<S extends BodySchema>(schema: S, raw: JsonObject, check?: BodyCheck): z.output<S> {
+  const result = schema.safeParse(raw);
+  const fields = newFieldErrors();
+  if (!result.success) {
+    const allowed = Object.keys(schema.shape).join(', ');
+    for (const issue of result.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) fields[key] ??= `Unknown field "${key}": remove it. Allowed: ${allowed}.`;
+      } else {
+        fields[String(issue.path[0])] ??= issue.message;
+      }
+    }
+  }
+  check?.(raw, fields);
+  if (Object.keys(fields).length > 0 || !result.success) throw validationError(fields);
+  return result.data;
+}

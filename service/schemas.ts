@@ -1,0 +1,36 @@
+/**
+ * The types of the APIs' requests and answers, from the schemas the service validates with and
+ * documents in /openapi.json. Widgets and clients take them with `import type` (nothing of the
+ * service reaches a bundle):
+ *
+ *   import type { WidgetResponse, RegistrationRequest } from '../../service/schemas.ts';
+ */
+export type { ErrorResponse, MessageResponse } from './http/schema.ts';
+export type { Class, ClassStatus, Course, WidgetResponse } from './features/catalog/schema.ts';
+export type { Widget } from './features/widget-keys/schema.ts';
+export type { RegistrationRequest, RegistrationResponse } from './features/registrations/schema.ts';
+export type { ContactForm, ContactMessageRequest, ContactMessageResponse } from './features/contact/schema.ts';
+export type {
+  CancelResponse,
+  EmailChange,
+  Participant,
+  ParticipantConfirmEmailRequest,
+  ParticipantLoginRequest,
+  ParticipantMeResponse,
+  ParticipantProfileRequest,
+  ParticipantRegistration,
+  ParticipantResponse,
+  ParticipantTokenResponse,
+  ParticipantVerifyRequest,
+} from './features/participants/schema.ts';
+export type {
+  CompanyRole,
+  CoursesResponse,
+  LoginRequest,
+  LoginResponse,
+  RestClass,
+  Role,
+  TokenResponse,
+  UserResponse,
+  VerifyRequest,
+} from './features/rest/schema.ts';
