@@ -16,7 +16,12 @@ export const builtTypes = Object.keys(WIDGET_TYPES).filter((type) => existsSync(
 
 /** A real CSS minifier (lightningcss, which Vite brings), for the browsers the widgets support. */
 const minifyCss = (text: string) =>
-  transformCss({ filename: 'widget.css', code: Buffer.from(text), minify: true, targets: { chrome: 111 << 16, firefox: 113 << 16, safari: (16 << 16) | (4 << 8) } }).code.toString();
+  transformCss({
+    filename: 'widget.css',
+    code: Buffer.from(text),
+    minify: true,
+    targets: { chrome: 111 << 16, firefox: 113 << 16, safari: (16 << 16) | (4 << 8) },
+  }).code.toString();
 
 /**
  * Lit leaves its templates as written. This minifies the static text of the widgets' `css` and
@@ -40,7 +45,14 @@ const minifyTemplates = (): Plugin => ({
         edits.push({ start: start + 1, end: end - 1, text: minifyCss(code.slice(start + 1, end - 1)) });
       } else if (tag === 'html') {
         for (const { start, end } of n.quasi!.quasis)
-          edits.push({ start, end, text: code.slice(start, end).replace(/>\s*\n\s*</g, '><').replace(/\s*\n\s*/g, ' ') });
+          edits.push({
+            start,
+            end,
+            text: code
+              .slice(start, end)
+              .replace(/>\s*\n\s*</g, '><')
+              .replace(/\s*\n\s*/g, ' '),
+          });
       }
       for (const value of Object.values(n)) walk(value);
     };
@@ -61,7 +73,8 @@ const renameTrustedTypesPolicy = (): Plugin => ({
   transform(code, id) {
     if (!/[\\/]lit-html[\\/]lit-html\.js$/.test(id)) return;
     const renamed = code.replace(/createPolicy\((['"`])lit-html\1/, `createPolicy('${TRUSTED_TYPES_POLICY}'`);
-    if (renamed === code) this.error(`lit-html's createPolicy('lit-html', …) was not found in ${id}: rename the Trusted Types policy anew.`);
+    if (renamed === code)
+      this.error(`lit-html's createPolicy('lit-html', …) was not found in ${id}: rename the Trusted Types policy anew.`);
     return { code: renamed, map: null };
   },
 });
@@ -75,7 +88,10 @@ const renameTrustedTypesPolicy = (): Plugin => ({
  * checked, not shipped unread.
  */
 const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
-  [/[\\/]lit-html[\\/]lit-html\.js$/, [[/,\w+=\w+\.litHtmlPolyfillSupport;\w+\?\.\(\w+,\w+\),\(\w+\.litHtmlVersions\?\?=\[\]\)\.push\("[\d.]+"\)/, '']]],
+  [
+    /[\\/]lit-html[\\/]lit-html\.js$/,
+    [[/,\w+=\w+\.litHtmlPolyfillSupport;\w+\?\.\(\w+,\w+\),\(\w+\.litHtmlVersions\?\?=\[\]\)\.push\("[\d.]+"\)/, '']],
+  ],
   [
     /[\\/]reactive-element[\\/]reactive-element\.js$/,
     [
@@ -86,7 +102,10 @@ const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
   [
     /[\\/]lit-element[\\/]lit-element\.js$/,
     [
-      [/,\w+\.litElementHydrateSupport\?\.\(\{LitElement:\w+\}\);const \w+=\w+\.litElementPolyfillSupport;\w+\?\.\(\{LitElement:\w+\}\)/, ''],
+      [
+        /,\w+\.litElementHydrateSupport\?\.\(\{LitElement:\w+\}\);const \w+=\w+\.litElementPolyfillSupport;\w+\?\.\(\{LitElement:\w+\}\)/,
+        '',
+      ],
       [/\(\w+\.litElementVersions\?\?=\[\]\)\.push\("[\d.]+"\);/, ''],
     ],
   ],

@@ -24,7 +24,12 @@ const service = await startService({
   limits: { registration: roomy, contact: roomy, confirmationEmail: { perRecipient: roomy.perAddress } },
 });
 const tight = { perAddress: { max: 1, windowMs: 600_000 } };
-const strict = await startService({ port: 0, dataDir: strictDataDir, quiet: true, limits: { registration: tight, contact: tight } });
+const strict = await startService({
+  port: 0,
+  dataDir: strictDataDir,
+  quiet: true,
+  limits: { registration: tight, contact: tight },
+});
 const seed = await (await fetch(`${service.url}/dev/seed`)).json();
 
 export default {
@@ -39,11 +44,18 @@ export default {
     async (ctx, next) => {
       const target = ctx.path.startsWith('/dev/') ? service : ctx.path.startsWith('/strict/dev/') ? strict : undefined;
       if (!target) return next();
-      const body = ctx.method === 'POST' ? await new Promise((resolve) => {
-        let data = '';
-        ctx.req.on('data', (chunk) => (data += chunk)).on('end', () => resolve(data));
-      }) : undefined;
-      const answer = await fetch(`${target.url}${ctx.url.replace(/^\/strict/, '')}`, { method: ctx.method, headers: { 'Content-Type': 'application/json' }, body });
+      const body =
+        ctx.method === 'POST'
+          ? await new Promise((resolve) => {
+              let data = '';
+              ctx.req.on('data', (chunk) => (data += chunk)).on('end', () => resolve(data));
+            })
+          : undefined;
+      const answer = await fetch(`${target.url}${ctx.url.replace(/^\/strict/, '')}`, {
+        method: ctx.method,
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
       ctx.status = answer.status;
       ctx.type = answer.headers.get('content-type') ?? 'application/json';
       ctx.body = await answer.text();
@@ -75,7 +87,13 @@ export default {
       product: 'chromium',
       launchOptions: {
         executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-        args: ['--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+        args: [
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--no-first-run',
+        ],
       },
     }),
   ],

@@ -10,7 +10,10 @@ const text = (tag, content, attributes = {}) => {
   return node;
 };
 
-const seed = await fetch('/dev/seed').then((r) => (r.ok ? r.json() : null), () => null);
+const seed = await fetch('/dev/seed').then(
+  (r) => (r.ok ? r.json() : null),
+  () => null,
+);
 
 // --- Snippet builder -------------------------------------------------------------------------
 const versions = seed?.widget_types ?? {};
@@ -41,7 +44,8 @@ const render = () => {
     .map(([name, value]) => `${name}="${value.replace(/"/g, '&quot;')}"`)
     .join(' ');
   $('#snippet-code').textContent = `<div ${attrs}></div>\n<script async src="${origin}/widgets/${version}/loader.js"></script>`;
-  $('#version-note').textContent = `${type} belongs to the ${version} loader. On your own site, keep both lines; the script may also stand in <head>.`;
+  $('#version-note').textContent =
+    `${type} belongs to the ${version} loader. On your own site, keep both lines; the script may also stand in <head>.`;
 };
 
 const preview = () => {

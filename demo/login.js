@@ -1,6 +1,7 @@
 // Reads `key` from the emailed link, removes it from the address bar, and shows whose token it is.
 const result = document.querySelector('#result');
-const say = (...lines) => result.replaceChildren(...lines.map((line) => Object.assign(document.createElement('p'), { textContent: line })));
+const say = (...lines) =>
+  result.replaceChildren(...lines.map((line) => Object.assign(document.createElement('p'), { textContent: line })));
 
 const url = new URL(location.href);
 const token = url.searchParams.get('key');
@@ -11,7 +12,10 @@ history.replaceState(null, '', url);
 if (!token) {
   say('This address holds no key parameter: open the link from the login email (see /dev/outbox).');
 } else {
-  const seed = await fetch('/dev/seed').then((r) => (r.ok ? r.json() : null), () => null);
+  const seed = await fetch('/dev/seed').then(
+    (r) => (r.ok ? r.json() : null),
+    () => null,
+  );
   // The link names its application when it is not the first one.
   const appId = url.searchParams.get('app');
   const apiKey = (appId ? seed?.applications.find((a) => String(a.application_id) === appId) : seed?.rest)?.api_key;

@@ -47,7 +47,12 @@ const place = async (attributes: Record<string, string>, inner = '', mount?: (di
   return { div, event: await outcome };
 };
 
-const expectError = async (attributes: Record<string, string>, code: string, says: RegExp, mount?: (div: HTMLElement) => void) => {
+const expectError = async (
+  attributes: Record<string, string>,
+  code: string,
+  says: RegExp,
+  mount?: (div: HTMLElement) => void,
+) => {
   const { div, event } = await place(attributes, '<a href="/book">Book on our site</a>', mount);
   expect(event.type).to.equal('service-widget-error');
   expect(event.detail.code).to.equal(code);
@@ -89,7 +94,11 @@ describe('loader v1', () => {
   });
 
   it('passes data-service-* options to the widget, live', async () => {
-    const { div } = await place({ 'data-service-widget': 'registration', 'data-service-id': keyOf('registration'), 'data-service-course': 'crs_ts' });
+    const { div } = await place({
+      'data-service-widget': 'registration',
+      'data-service-id': keyOf('registration'),
+      'data-service-course': 'crs_ts',
+    });
     const el = div.querySelector('service-registration')!;
     expect(el.getAttribute('course')).to.equal('crs_ts');
     div.setAttribute('data-service-course', 'crs_open');
@@ -192,11 +201,19 @@ describe('loader v1', () => {
   });
 
   it('unknown-type lists the known types, and no inherited name counts as a type', async () => {
-    await expectError({ 'data-service-widget': 'constructor', 'data-service-id': 'x' }, 'unknown-type', /Unknown widget type "constructor"/);
+    await expectError(
+      { 'data-service-widget': 'constructor', 'data-service-id': 'x' },
+      'unknown-type',
+      /Unknown widget type "constructor"/,
+    );
   });
 
   it('unknown-type lists the known types', async () => {
-    await expectError({ 'data-service-widget': 'calender', 'data-service-id': 'x' }, 'unknown-type', /registration, profile, contact, calendar/);
+    await expectError(
+      { 'data-service-widget': 'calender', 'data-service-id': 'x' },
+      'unknown-type',
+      /registration, profile, contact, calendar/,
+    );
   });
 
   it('mount() on a div without data-service-widget does not throw: unknown-type says which attribute to set', async () => {
@@ -207,17 +224,29 @@ describe('loader v1', () => {
       (div) => widgets().mount(div),
     );
     expect(errors[0]).to.match(/^\[service-widgets\] \(no type\): Unknown widget type ""/);
-    const rows = widgets().diagnose().filter((r) => r.element === div);
-    expect(rows.map(({ element, ...row }) => row)).to.deep.equal([{ type: '', version: '', state: 'error', error: 'unknown-type' }]);
+    const rows = widgets()
+      .diagnose()
+      .filter((r) => r.element === div);
+    expect(rows.map(({ element, ...row }) => row)).to.deep.equal([
+      { type: '', version: '', state: 'error', error: 'unknown-type' },
+    ]);
   });
 
   it('wrong-loader names the script to use instead', async () => {
-    const div = await expectError({ 'data-service-widget': 'calendar', 'data-service-id': keyOf('calendar') }, 'wrong-loader', /v2/);
+    const div = await expectError(
+      { 'data-service-widget': 'calendar', 'data-service-id': keyOf('calendar') },
+      'wrong-loader',
+      /v2/,
+    );
     expect(div.innerText).to.contain(`${service.url}widgets/v2/loader.js`);
   });
 
   it('missing-key says which attribute to add, and leaves the owner’s min-height alone', async () => {
-    const div = await expectError({ 'data-service-widget': 'registration', style: 'min-height: 123px' }, 'missing-key', /data-service-id=/);
+    const div = await expectError(
+      { 'data-service-widget': 'registration', style: 'min-height: 123px' },
+      'missing-key',
+      /data-service-id=/,
+    );
     expect(div.style.minHeight).to.equal('123px');
   });
 
@@ -228,7 +257,10 @@ describe('loader v1', () => {
     ['not-available', keyOf('registration', 'disabled')],
   ]) {
     it(`${code} from the service's answer`, async () => {
-      const { div, event } = await place({ 'data-service-widget': 'registration', 'data-service-id': key! }, '<a href="/book">Book</a>');
+      const { div, event } = await place(
+        { 'data-service-widget': 'registration', 'data-service-id': key! },
+        '<a href="/book">Book</a>',
+      );
       expect(event.detail.code).to.equal(code);
       expect(div.dataset.serviceError).to.equal(code);
       expect(div.querySelector('a')).to.not.equal(null);
@@ -260,7 +292,12 @@ describe('loader v1', () => {
       console.table = originalTable;
     }
     expect(tables).to.have.length(1);
-    expect(rows.find((r) => r.element === div)).to.include({ type: 'calender', version: '', state: 'error', error: 'unknown-type' });
+    expect(rows.find((r) => r.element === div)).to.include({
+      type: 'calender',
+      version: '',
+      state: 'error',
+      error: 'unknown-type',
+    });
     div.remove();
     // A placeholder added after the removal: once the loader has reported it, it has seen the removal.
     const { div: added } = await place({ 'data-service-widget': 'calender', 'data-service-id': 'y' });
@@ -275,7 +312,13 @@ describe('loader v1', () => {
     const sent = new Promise<{ url: string; outcome: Promise<string> }>((resolve) => {
       window.fetch = (input, init) => {
         const answer = realFetch(input, init);
-        resolve({ url: String(input), outcome: answer.then(() => 'answered', (error: Error) => error.name) });
+        resolve({
+          url: String(input),
+          outcome: answer.then(
+            () => 'answered',
+            (error: Error) => error.name,
+          ),
+        });
         return answer;
       };
     });
@@ -308,7 +351,11 @@ describe('loader v1', () => {
       expect(div.querySelectorAll('service-registration')).to.have.length(1);
       expect(div.querySelector('service-registration') === el).to.equal(true);
       expect(events).to.deep.equal(['service-widget-ready']);
-      expect(widgets().diagnose().filter((r) => r.element === div)).to.have.length(1);
+      expect(
+        widgets()
+          .diagnose()
+          .filter((r) => r.element === div),
+      ).to.have.length(1);
     } finally {
       window.fetch = realFetch;
     }

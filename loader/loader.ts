@@ -46,7 +46,7 @@ interface Placeholder {
   options?: string[];
 }
 
-/** `window.ServiceWidgets`, shared by both loaders (a contract: see DESIGN.md). */
+/** `window.ServiceWidgets`, shared by both loaders (a contract: docs/architecture.md). */
 export interface ServiceWidgets {
   versions: string[];
   scan(root?: ParentNode): void;
@@ -80,7 +80,7 @@ const install = (): ServiceWidgets => {
     div.dataset.serviceState = state;
     if (code) div.dataset.serviceError = code;
     else delete div.dataset.serviceError;
-    if (state != 'loading')
+    if (state !== 'loading')
       div.dispatchEvent(
         new CustomEvent('service-widget-' + state, { bubbles: true, detail: code ? { type, code, message } : { type } }),
       );
@@ -109,10 +109,10 @@ const install = (): ServiceWidgets => {
   // (its observedAttributes): `data-service-onclick` must not become an event handler.
   const forward = ({ div, el, options }: Placeholder, attribute: string) => {
     const option = attribute.slice(PREFIX.length);
-    const name = option == 'id' ? 'key' : option;
-    if (!attribute.startsWith(PREFIX) || name == 'base-url' || !options!.includes(name)) return;
+    const name = option === 'id' ? 'key' : option;
+    if (!attribute.startsWith(PREFIX) || name === 'base-url' || !options!.includes(name)) return;
     const value = div.getAttribute(attribute);
-    if (value == null) el!.removeAttribute(name);
+    if (value === null) el!.removeAttribute(name);
     else el!.setAttribute(name, value);
   };
 
@@ -126,7 +126,7 @@ const install = (): ServiceWidgets => {
     placeholders.set(div, p);
     set(p, 'loading');
     // The other version's loader may still arrive (it can stand later in the page): decide at load.
-    if (version && !handler && document.readyState != 'complete') return;
+    if (version && !handler && document.readyState !== 'complete') return;
     claims.set(div, p);
     // install() runs in the first loader on the page: the other version's loader stands beside it.
     if (!version) return void fail(p, 'unknown-type');
@@ -149,10 +149,15 @@ const install = (): ServiceWidgets => {
     // came but failed to run (a page's Trusted Types policy, a browser too old) is not fetched again.
     const load = (attempt: number): Promise<unknown> =>
       Promise.all(
-        chunks.map((c, i) => import(/* @vite-ignore */ new URL(`../chunks/${c}.js${attempt && !i ? '?' + attempt : ''}`, handler.src).href)),
+        chunks.map(
+          (c, i) =>
+            import(/* @vite-ignore */ new URL(`../chunks/${c}.js${attempt && !i ? '?' + attempt : ''}`, handler.src).href),
+        ),
       ).catch((error: Error) =>
         /dynamically imported|module script failed/.test(error.message)
-          ? new Promise((retry, giveUp) => (attempt > 1 ? giveUp(0) : setTimeout(retry, 300 * ++attempt))).then(() => load(attempt))
+          ? new Promise((retry, giveUp) => (attempt > 1 ? giveUp(0) : setTimeout(retry, 300 * ++attempt))).then(() =>
+              load(attempt),
+            )
           : Promise.reject(error),
       );
     load(0).then(
@@ -168,11 +173,11 @@ const install = (): ServiceWidgets => {
             errorCode?: string;
             errorMessage?: string;
           };
-          if (loadState == p.state && errorCode == p.error) return;
+          if (loadState === p.state && errorCode === p.error) return;
           el.hidden = false;
           if (errorCode) div.style.minHeight = ownHeight;
           // The widget replaces the owner's fallback content only once it has something to show.
-          if (loadState == 'ready') for (const n of [...div.childNodes]) if (n != el) n.remove();
+          if (loadState === 'ready') for (const n of [...div.childNodes]) if (n !== el) n.remove();
           set(p, loadState, errorCode, errorMessage);
         });
         div.append(el);
@@ -229,7 +234,7 @@ const install = (): ServiceWidgets => {
       this.versions.push('v' + version);
       // A loader that arrives after the page loaded takes back the divs refused as wrong-loader.
       for (const p of placeholders.values())
-        if (p.error == 'wrong-loader' && p.version == version) {
+        if (p.error === 'wrong-loader' && p.version === version) {
           p.div.querySelector(`[${PREFIX}message]`)?.remove();
           claims.delete(p.div);
           placeholders.delete(p.div);

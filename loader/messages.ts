@@ -44,11 +44,14 @@ const visitor = {
  * owner finds theirs in the console and in `ServiceWidgets.diagnose()`.
  */
 export const isDevelopmentPage = () =>
-  location.protocol == 'file:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(location.hostname);
+  location.protocol === 'file:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(location.hostname);
 
 /** `[the owner's line, the line shown in the div]` for a placeholder that failed with `code`. */
 export const explain = (code: ErrorCode, facts: Facts, div: HTMLElement): [string, string] => {
   const message = fixes[code]!(facts);
-  const lang = (div.getAttribute(ATTRIBUTES.locale) || div.closest('[lang]')?.getAttribute('lang') || navigator.language).slice(0, 2);
-  return [message, isDevelopmentPage() ? message : visitor[lang == 'de' ? 'de' : 'en']];
+  const lang = (div.getAttribute(ATTRIBUTES.locale) || div.closest('[lang]')?.getAttribute('lang') || navigator.language).slice(
+    0,
+    2,
+  );
+  return [message, isDevelopmentPage() ? message : visitor[lang === 'de' ? 'de' : 'en']];
 };

@@ -76,9 +76,16 @@ async function main() {
 
     const results = {
       date: new Date().toISOString(),
-      commit: git(root, ['rev-parse', '--short', 'HEAD']) + (git(root, ['status', '--porcelain']) ? ' (with uncommitted changes)' : ''),
+      commit:
+        git(root, ['rev-parse', '--short', 'HEAD']) + (git(root, ['status', '--porcelain']) ? ' (with uncommitted changes)' : ''),
       // Other work on the machine skews every figure: the 1-minute load average says how busy it was.
-      machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model.trim() ?? 'unknown', chromium: '', loadAtStart: loadavg()[0] },
+      machine: {
+        node: process.version,
+        cpus: cpus().length,
+        cpu: cpus()[0]?.model.trim() ?? 'unknown',
+        chromium: '',
+        loadAtStart: loadavg()[0],
+      },
       settings,
       sizes: measureSizes(),
       pages: [],
@@ -88,7 +95,13 @@ async function main() {
     console.log(`Chromium: ${settings.runs} runs per widget, cold and warm cache…`);
     const browser = await chromium.launch({
       executablePath: chrome,
-      args: ['--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
     cleanups.push(() => browser.close());
     results.machine.chromium = browser.version();
@@ -132,8 +145,12 @@ function git(root, args) {
 
 /** Builds as `npm start` does, but only when a built file is missing or older than a source. */
 function ensureBuilt(root) {
-  const outputs = ['widgets/v1/loader.js', 'widgets/v2/loader.js', 'widgets/.vite/manifest.json'].map((f) => join(root, 'dist', f));
-  const inputs = ['loader', 'widgets', 'vite.config.ts', 'scripts/build.ts', 'package-lock.json', 'tsconfig.json'].map((f) => join(root, f));
+  const outputs = ['widgets/v1/loader.js', 'widgets/v2/loader.js', 'widgets/.vite/manifest.json'].map((f) =>
+    join(root, 'dist', f),
+  );
+  const inputs = ['loader', 'widgets', 'vite.config.ts', 'scripts/build.ts', 'package-lock.json', 'tsconfig.json'].map((f) =>
+    join(root, f),
+  );
   const newest = (path) => {
     const stat = statSync(path);
     if (!stat.isDirectory()) return path.endsWith('.test.ts') ? 0 : stat.mtimeMs;
@@ -184,7 +201,8 @@ function recordWidget() {
   document.addEventListener('service-widget-ready', () => (bench.ready ??= performance.now()));
   document.addEventListener('service-widget-error', (e) => (bench.error ??= e.detail));
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) bench.shifts.push({ at: entry.startTime, value: entry.value });
+    for (const entry of list.getEntries())
+      if (!entry.hadRecentInput) bench.shifts.push({ at: entry.startTime, value: entry.value });
   }).observe({ type: 'layout-shift', buffered: true });
 }
 
@@ -197,16 +215,26 @@ async function loadPage(context, url, type) {
   const page = await context.newPage();
   try {
     await page.goto(url, { waitUntil: 'commit', timeout: PAGE_TIMEOUT_MS });
-    await page.waitForFunction(() => window.__bench.ready !== null || window.__bench.error !== null, null, { timeout: PAGE_TIMEOUT_MS });
+    await page.waitForFunction(() => window.__bench.ready !== null || window.__bench.error !== null, null, {
+      timeout: PAGE_TIMEOUT_MS,
+    });
     const seen = await page.evaluate(
-      (settle) => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(window.__bench), settle)))),
+      (settle) =>
+        new Promise((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(window.__bench), settle))),
+        ),
       SETTLE_MS,
     );
     if (seen.error) throw new Error(`the ${type} widget failed to show: ${seen.error.code} (${seen.error.message})`);
     const total = (shifts) => Number(shifts.reduce((sum, s) => sum + s.value, 0).toFixed(6));
-    return { readyMs: seen.ready, shift: total(seen.shifts), shiftBeforeReady: total(seen.shifts.filter((s) => s.at < seen.ready)) };
+    return {
+      readyMs: seen.ready,
+      shift: total(seen.shifts),
+      shiftBeforeReady: total(seen.shifts.filter((s) => s.at < seen.ready)),
+    };
   } catch (err) {
-    if (err instanceof Error && err.name === 'TimeoutError') throw new Error(`the ${type} widget was not ready after ${PAGE_TIMEOUT_MS / 1000} s`);
+    if (err instanceof Error && err.name === 'TimeoutError')
+      throw new Error(`the ${type} widget was not ready after ${PAGE_TIMEOUT_MS / 1000} s`);
     throw err;
   } finally {
     await page.close();
@@ -250,7 +278,10 @@ async function measurePages(browser, siteUrl, runs) {
     } finally {
       await context.close();
     }
-    for (const [cache, loads] of [['cold', cold], ['warm', warm]]) {
+    for (const [cache, loads] of [
+      ['cold', cold],
+      ['warm', warm],
+    ]) {
       results.push({
         type,
         cache,
@@ -302,7 +333,11 @@ async function timeLogins(serviceUrl) {
   for (const login of logins) {
     const time = async (email) => {
       const start = performance.now();
-      const response = await fetch(login.url, { method: 'POST', headers: login.headers, body: JSON.stringify(login.body(email)) });
+      const response = await fetch(login.url, {
+        method: 'POST',
+        headers: login.headers,
+        body: JSON.stringify(login.body(email)),
+      });
       await response.arrayBuffer();
       if (response.status >= 300) throw new Error(`${login.name} answered ${response.status}`);
       return performance.now() - start;
@@ -313,13 +348,21 @@ async function timeLogins(serviceUrl) {
     let knownSlower = 0;
     for (let i = 0; i < LOGIN_PAIRS; i++) {
       // Alternating which goes first, so that order is no signal either.
-      const pair = i % 2 ? [await time(login.known), await time(`stranger-${i}@example.org`)] : [NaN, await time(`stranger-${i}@example.org`)];
+      const pair =
+        i % 2
+          ? [await time(login.known), await time(`stranger-${i}@example.org`)]
+          : [NaN, await time(`stranger-${i}@example.org`)];
       if (!(i % 2)) pair[0] = await time(login.known);
       known.push(pair[0]);
       stranger.push(pair[1]);
       if (pair[0] > pair[1]) knownSlower++;
     }
-    results.push({ name: login.name, knownMs: summary(known), strangerMs: summary(stranger), knownSlowerShare: knownSlower / LOGIN_PAIRS });
+    results.push({
+      name: login.name,
+      knownMs: summary(known),
+      strangerMs: summary(stranger),
+      knownSlowerShare: knownSlower / LOGIN_PAIRS,
+    });
   }
   return results;
 }
@@ -337,7 +380,12 @@ async function measureService(serviceUrl, settings) {
 
   const endpoints = [
     { name: 'GET widget (registration)', url: `${api}/widget?key=wk_demo_registration&type=registration`, expect: 200 },
-    { name: `POST registration (${target.id})`, url: `${api}/registrations?key=wk_demo_registration`, expect: 201, classId: target.id },
+    {
+      name: `POST registration (${target.id})`,
+      url: `${api}/registrations?key=wk_demo_registration`,
+      expect: 201,
+      classId: target.id,
+    },
   ];
   const results = [];
   for (const endpoint of endpoints) {
@@ -370,7 +418,13 @@ async function load({ url, expect, classId, concurrency, seconds, warmupSeconds 
     return {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
-      body: JSON.stringify({ class_id: classId, first_name: 'Bench', last_name: 'Runner', email: `bench-${run}-${n}@example.org`, consent: true }),
+      body: JSON.stringify({
+        class_id: classId,
+        first_name: 'Bench',
+        last_name: 'Runner',
+        email: `bench-${run}-${n}@example.org`,
+        consent: true,
+      }),
     };
   };
   const measureFrom = performance.now() + warmupSeconds * 1000;
@@ -464,7 +518,12 @@ function report({ commit, machine, settings, sizes, pages, service, loginTiming 
     `Login timing: a known email against a stranger's, ${LOGIN_PAIRS} pairs, one request at a time (50 % slower is no signal)`,
     table(
       ['', 'known median', 'stranger median', 'known slower in'],
-      loginTiming.map((l) => [l.name, `${l.knownMs.median.toFixed(2)} ms`, `${l.strangerMs.median.toFixed(2)} ms`, `${Math.round(l.knownSlowerShare * 100)} %`]),
+      loginTiming.map((l) => [
+        l.name,
+        `${l.knownMs.median.toFixed(2)} ms`,
+        `${l.strangerMs.median.toFixed(2)} ms`,
+        `${Math.round(l.knownSlowerShare * 100)} %`,
+      ]),
     ),
   ].join('\n');
 }

@@ -1,6 +1,7 @@
-// The three-pass build (see TOOLCHAIN.md): an IIFE cannot split code, so the widget chunks are built
+// The three-pass build (docs/architecture.md, "Chunks"): an IIFE cannot split code, so the widget chunks are built
 // once as ES modules, then each classic-script loader is built with its chunk map injected. A fourth
 // pass builds the typed REST client as an ES module, for the demo and for developers' pages.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -42,7 +43,9 @@ const chunksOf = (type: string) => {
 // Passes 2 and 3: the two classic-script loaders.
 for (const version of [1, 2]) {
   const own = Object.fromEntries(
-    builtTypes.filter((type) => WIDGET_TYPES[type as WidgetType] === version).map((type) => [type, [RESERVED_HEIGHT[type as WidgetType], ...chunksOf(type)]]),
+    builtTypes
+      .filter((type) => WIDGET_TYPES[type as WidgetType] === version)
+      .map((type) => [type, [RESERVED_HEIGHT[type as WidgetType], ...chunksOf(type)]]),
   );
   await build({
     configFile: false,
@@ -78,4 +81,13 @@ await build({
     lib: { entry: `${root}service/client/rest-client.ts`, formats: ['es'], fileName: () => 'rest-client.js' },
   },
 });
-console.log(`built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}; and dist/client/rest-client.js`);
+// The custom-elements manifest, from the widgets' JSDoc (custom-elements-manifest.config.mjs).
+const manifestRun = spawnSync(
+  process.execPath,
+  [`${root}node_modules/@custom-elements-manifest/analyzer/cem.js`, 'analyze', '--quiet'],
+  { cwd: root, stdio: 'inherit' },
+);
+if (manifestRun.status !== 0) process.exit(manifestRun.status ?? 1);
+console.log(
+  `built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json`,
+);

@@ -65,7 +65,8 @@ function aptInstall(name, why) {
   if (!which('apt-get') || !(isRoot || which('sudo'))) return '';
   console.log(`${why}: installing Debian’s ${name} package…`);
   const sudo = isRoot ? [] : ['sudo', '-n'];
-  const run = (args) => spawnSync(sudo[0] ?? args[0], [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], { stdio: 'inherit' });
+  const run = (args) =>
+    spawnSync(sudo[0] ?? args[0], [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], { stdio: 'inherit' });
   if (run(['apt-get', 'update']).status !== 0 || run(['apt-get', 'install', '-y', name]).status !== 0) return '';
   return which(name);
 }
@@ -79,7 +80,9 @@ function fail(message) {
 /** The version of a tool, for the log; never fails. */
 export const versionOf = (file, args = ['--version']) => {
   try {
-    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0];
+    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split('\n')[0];
   } catch {
     return 'unknown';
   }

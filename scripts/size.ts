@@ -70,17 +70,31 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const rows: { name: string; bytes: number; budget: number; ok: boolean }[] = [];
   const check = (name: string, bytes: number, budget: number) => rows.push({ name, bytes, budget, ok: bytes <= budget });
   for (const loader of loaders) check(loader.file, loader.gzip, LOADER_BUDGET);
-  rows.push({ name: `  loaders, on error: ${messages.file.replace('chunks/', '')}`, bytes: messages.gzip, budget: Infinity, ok: true });
+  rows.push({
+    name: `  loaders, on error: ${messages.file.replace('chunks/', '')}`,
+    bytes: messages.gzip,
+    budget: Infinity,
+    ok: true,
+  });
   for (const widget of widgets) {
     const parts = widget.files.map((f) => `${f.file.replace('chunks/', '')} ${f.gzip}`);
     check(`${widget.type}: loader + ${parts.join(' + ')}`, widget.gzip, WIDGET_PAGE_BUDGET);
     for (const lazy of widget.onDemand) {
-      rows.push({ name: `  ${widget.type}, on demand: ${lazy.file.replace('chunks/', '')}`, bytes: lazy.gzip, budget: Infinity, ok: true });
+      rows.push({
+        name: `  ${widget.type}, on demand: ${lazy.file.replace('chunks/', '')}`,
+        bytes: lazy.gzip,
+        budget: Infinity,
+        ok: true,
+      });
     }
   }
 
   for (const { name, bytes, budget, ok } of rows) {
-    console.log(budget === Infinity ? `     ${String(bytes).padStart(6)} B gzip  ${name}` : `${ok ? 'ok  ' : 'OVER'} ${String(bytes).padStart(6)} / ${budget} B gzip  ${name}`);
+    console.log(
+      budget === Infinity
+        ? `     ${String(bytes).padStart(6)} B gzip  ${name}`
+        : `${ok ? 'ok  ' : 'OVER'} ${String(bytes).padStart(6)} / ${budget} B gzip  ${name}`,
+    );
   }
   const checked = rows.filter((r) => r.budget !== Infinity);
   const over = checked.filter((r) => !r.ok).length;

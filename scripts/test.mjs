@@ -30,10 +30,28 @@ const run = (command, args) =>
 
 const lastMatch = (text, pattern) => [...text.matchAll(pattern)].at(-1);
 
+/** Passed, failed and skipped of a `node --test` run, from its spec reporter's summary. */
+const nodeTestCount = ({ output }) => {
+  const pass = lastMatch(output, /^ℹ pass (\d+)/gm);
+  const fail = lastMatch(output, /^ℹ fail (\d+)/gm);
+  const skipped = lastMatch(output, /^ℹ skipped (\d+)/gm);
+  const todo = lastMatch(output, /^ℹ todo (\d+)/gm);
+  return pass && fail ? [, pass[1], fail[1], String(Number(skipped?.[1] ?? 0) + Number(todo?.[1] ?? 0))] : null;
+};
+
 // Each step: how to run it and how to count what it checked.
 const steps = [
   { name: 'type check', run: () => run(bin('tsc'), ['--noEmit']), count: 'one' },
-  { name: 'lint', run: () => run(bin('eslint'), ['--max-warnings', '0', '.']), count: 'one' },
+  {
+    name: 'lint',
+    // ESLint's rules, then Prettier's formatting (`npm run format` fixes the latter).
+    run: async () => {
+      const eslint = await run(bin('eslint'), ['--max-warnings', '0', '.']);
+      const prettier = await run(bin('prettier'), ['--check', '.']);
+      return { code: eslint.code || prettier.code, output: eslint.output + prettier.output };
+    },
+    count: 'one',
+  },
   { name: 'build', run: () => run(bin('tsx'), ['scripts/build.ts']), count: 'one' },
   {
     name: 'size budgets',
@@ -41,18 +59,20 @@ const steps = [
     count: ({ output }) => lastMatch(output, /^(\d+) passed, (\d+) failed/gm),
   },
   {
+    // The README against the build's custom-elements manifest.
+    name: 'docs tests',
+    run: () => run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/docs/manifest.test.ts']),
+    count: nodeTestCount,
+  },
+  {
     name: 'service tests',
     run: () => {
-      const files = readdirSync(`${root}service/test`).filter((f) => f.endsWith('.test.ts')).map((f) => `service/test/${f}`);
+      const files = readdirSync(`${root}service/test`)
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => `service/test/${f}`);
       return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
     },
-    count: ({ output }) => {
-      const pass = lastMatch(output, /^ℹ pass (\d+)/gm);
-      const fail = lastMatch(output, /^ℹ fail (\d+)/gm);
-      const skipped = lastMatch(output, /^ℹ skipped (\d+)/gm);
-      const todo = lastMatch(output, /^ℹ todo (\d+)/gm);
-      return pass && fail ? [, pass[1], fail[1], String(Number(skipped?.[1] ?? 0) + Number(todo?.[1] ?? 0))] : null;
-    },
+    count: nodeTestCount,
   },
   {
     name: 'browser tests',
@@ -80,7 +100,9 @@ for (const step of steps) {
   console.log(`\n=== ${step.name} ===`);
   const stepStart = Date.now();
   const outcome = await step.run();
-  let passed, failed, skipped = 0;
+  let passed,
+    failed,
+    skipped = 0;
   if (step.count === 'one') [passed, failed] = outcome.code === 0 ? [1, 0] : [0, 1];
   else {
     const counted = step.count(outcome);
@@ -95,7 +117,9 @@ for (const step of steps) {
 
 console.log('\n=== summary ===');
 for (const r of results) {
-  console.log(`${r.failed ? 'FAIL' : 'ok  '} ${r.name.padEnd(18)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed${r.skipped ? ` ${r.skipped} skipped` : ''}  (${r.seconds.toFixed(1)} s)`);
+  console.log(
+    `${r.failed ? 'FAIL' : 'ok  '} ${r.name.padEnd(18)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed${r.skipped ? ` ${r.skipped} skipped` : ''}  (${r.seconds.toFixed(1)} s)`,
+  );
 }
 const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
 console.log(`in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -12,7 +12,11 @@ export function plainSummary() {
       for (const session of sessions) {
         count(session.testResults);
         // A file that failed to load or threw outside a test counts as one failure.
-        if (session.errors?.length || (!session.passed && !session.testResults?.tests?.length && !session.testResults?.suites?.length)) counts.failed++;
+        if (
+          session.errors?.length ||
+          (!session.passed && !session.testResults?.tests?.length && !session.testResults?.suites?.length)
+        )
+          counts.failed++;
       }
     },
     stop() {

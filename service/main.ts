@@ -21,7 +21,9 @@ try {
     ...(process.env.TRUST_PROXY ? { trustProxy: process.env.TRUST_PROXY.split(',') } : {}),
   });
   if (process.env.NODE_ENV === 'production' && !process.env.PUBLIC_URL) {
-    console.warn(`PUBLIC_URL is not set: emailed links point to ${service.publicUrl}. Set it to the address people reach the service at.`);
+    console.warn(
+      `PUBLIC_URL is not set: emailed links point to ${service.publicUrl}. Set it to the address people reach the service at.`,
+    );
   }
   let stopping = false;
   const stop = () => {

@@ -51,13 +51,30 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
     },
     serverUrl,
     tags: [
-      { name: 'REST API', description: 'For company users and their tools, from servers and same-origin pages only (no CORS; never ship the API key to a browser): API key, then a user token.' },
+      {
+        name: 'REST API',
+        description:
+          'For company users and their tools, from servers and same-origin pages only (no CORS; never ship the API key to a browser): API key, then a user token.',
+      },
       { name: 'Widget API', description: 'For the embedded widgets: the public widget key only.' },
-      ...(dev ? [{ name: 'Development', description: 'Development mode only (not with NODE_ENV=production): the outbox, the clock, tokens, login links, reset.' }] : []),
+      ...(dev
+        ? [
+            {
+              name: 'Development',
+              description:
+                'Development mode only (not with NODE_ENV=production): the outbox, the clock, tokens, login links, reset.',
+            },
+          ]
+        : []),
     ],
     securitySchemes: {
       apiKey: { type: 'apiKey', in: 'header', name: 'X-SERVICE-API-KEY', description: 'The REST API key of the application' },
-      userToken: { type: 'apiKey', in: 'header', name: 'X-SERVICE-TOKEN', description: 'A user token from /v1/login or /v1/verify' },
+      userToken: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-SERVICE-TOKEN',
+        description: 'A user token from /v1/login or /v1/verify',
+      },
       widgetKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The public widget key (`data-service-id`)' },
       participantToken: {
         type: 'apiKey',
@@ -78,7 +95,8 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
         name: 'X-SERVICE-COMPANY',
         in: 'header',
         required: true,
-        description: 'The company id, a whole number (GET /v1/user lists the user’s companies); anything else is 400 `invalid-company`',
+        description:
+          'The company id, a whole number (GET /v1/user lists the user’s companies); anything else is 400 `invalid-company`',
         schema: { type: 'integer', minimum: 1, examples: [1] },
       },
       Page: { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },

@@ -227,10 +227,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   const app = buildApp(deps);
 
   // Node answers a request without Host itself, with an empty body: it comes to badHost instead.
-  const server = createServer(
-    { requireHostHeader: false },
-    getRequestListener(app.fetch, { errorHandler: () => badHost() }),
-  );
+  const server = createServer({ requireHostHeader: false }, getRequestListener(app.fetch, { errorHandler: () => badHost() }));
   server.on('clientError', answerClientError);
   const host = opts.host ?? '127.0.0.1';
   try {
@@ -246,8 +243,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
-  const urlHost =
-    host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const urlHost = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
   const seed = store.seedState;
   const seedLine =
@@ -259,9 +255,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   const shownHost = urlHost === '127.0.0.1' ? 'localhost' : urlHost;
   deps.publicUrl = publicUrl ?? `http://${shownHost}:${port}`;
   deps.log(`Service widgets running at http://${shownHost}:${port}/`);
-  deps.log(
-    `Data: ${store.file} (${seedLine}).${deps.dev ? ` Demo credentials: http://${shownHost}:${port}/dev/seed` : ''}`,
-  );
+  deps.log(`Data: ${store.file} (${seedLine}).${deps.dev ? ` Demo credentials: http://${shownHost}:${port}/dev/seed` : ''}`);
 
   let closed: Promise<void> | undefined;
   return {

@@ -37,7 +37,10 @@ export function runIdempotent(
   },
 ): Promise<IdempotentResult> {
   return store.transaction(async (tx): Promise<IdempotentResult> => {
-    await tx.deleteFrom('idempotency').where('created_at', '<=', opts.now - IDEMPOTENCY_TTL_MS).execute();
+    await tx
+      .deleteFrom('idempotency')
+      .where('created_at', '<=', opts.now - IDEMPOTENCY_TTL_MS)
+      .execute();
     const stored = await tx
       .selectFrom('idempotency')
       .select(['request_hash', 'response'])

@@ -40,8 +40,6 @@ export function originAllowed(origin: string, patterns: readonly string[]): bool
     } catch {
       return false;
     }
-    return (
-      p.protocol === url.protocol && p.hostname === url.hostname && (anyPort || p.port === url.port)
-    );
+    return p.protocol === url.protocol && p.hostname === url.hostname && (anyPort || p.port === url.port);
   });
 }

@@ -39,7 +39,12 @@ export type Limits = typeof DEFAULT_LIMITS;
 export type LimitOverrides = { [K in keyof Limits]?: { [R in keyof Limits[K]]?: Rule } };
 
 /** The limits of an anonymous write (`registration`, `contact`): per client address and per widget key. */
-export function anonymousWriteLimits(limits: Limits, what: 'registration' | 'contact', address: string, widgetKey: string): Limit[] {
+export function anonymousWriteLimits(
+  limits: Limits,
+  what: 'registration' | 'contact',
+  address: string,
+  widgetKey: string,
+): Limit[] {
   return [
     { key: `${what}:address:${address}`, ...limits[what].perAddress },
     { key: `${what}:key:${widgetKey}`, ...limits[what].perKey },

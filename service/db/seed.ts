@@ -11,12 +11,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
 /** Any page on this machine, any port, http or https. */
-export const LOCAL_ORIGINS = [
-  'http://localhost:*',
-  'https://localhost:*',
-  'http://127.0.0.1:*',
-  'https://127.0.0.1:*',
-];
+export const LOCAL_ORIGINS = ['http://localhost:*', 'https://localhost:*', 'http://127.0.0.1:*', 'https://127.0.0.1:*'];
 
 /**
  * Companies, users and applications have integer ids, as the REST API's specification says; the
@@ -263,19 +258,175 @@ const VIENNA = 'Vienna, Mariahilfer Straße 10';
 const ONLINE = 'Online (the link comes with the confirmation)';
 
 export const SEED_CLASSES: SeedClass[] = [
-  { id: 'cls_web_past', course_id: 'crs_web', day: -3, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: BERLIN, price: 49000, capacity: 12, taken: 12, waitlist: false },
-  { id: 'cls_web_1', course_id: 'crs_web', day: 6, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: BERLIN, price: 49000, capacity: 12, taken: 7, waitlist: { capacity: null, taken: 0 } },
-  { id: 'cls_web_2', course_id: 'crs_web', day: 20, hour: 8, hours: 7, timezone: 'Europe/Berlin', location: ONLINE, price: 39000, capacity: 20, taken: 3, waitlist: { capacity: null, taken: 0 } },
-  { id: 'cls_ts_1', course_id: 'crs_ts', day: 3, hour: 7, hours: 4, timezone: 'Europe/Berlin', location: HAMBURG, price: 29000, capacity: 8, taken: 8, waitlist: { capacity: 10, taken: 2 } },
-  { id: 'cls_ts_2', course_id: 'crs_ts', day: 17, hour: 7, hours: 4, timezone: 'Europe/Berlin', location: HAMBURG, price: 29000, capacity: 8, taken: 1, waitlist: { capacity: 10, taken: 0 } },
-  { id: 'cls_open_1', course_id: 'crs_open', day: 4, hour: 16, hours: 3, timezone: 'Europe/Berlin', location: BERLIN, price: 0, capacity: 40, taken: 12, waitlist: false },
-  { id: 'cls_lead_1', course_id: 'crs_lead', day: 8, hour: 8, hours: 6, timezone: 'Europe/Vienna', location: VIENNA, price: 69000, capacity: 6, taken: 6, waitlist: false },
-  { id: 'cls_lead_2', course_id: 'crs_lead', day: 30, hour: 8, hours: 6, timezone: 'Europe/Vienna', location: VIENNA, price: 69000, capacity: 6, taken: 0, waitlist: false },
-  { id: 'cls_data_1', course_id: 'crs_data', day: 11, hour: 9, hours: 6, timezone: 'Europe/London', location: 'London, 10 Finsbury Square', price: 19900, capacity: 10, taken: 10, waitlist: { capacity: 2, taken: 2 } },
-  { id: 'cls_data_2', course_id: 'crs_data', day: 25, hour: 9, hours: 3, timezone: 'Europe/London', location: ONLINE, price: 14900, capacity: 30, taken: 0, waitlist: { capacity: null, taken: 0 } },
-  { id: 'cls_sprint_past', course_id: 'crs_sprint', day: -10, hour: 8, hours: 8, timezone: 'Europe/Berlin', location: BERLIN, price: 99000, capacity: 10, taken: 9, waitlist: false },
-  { id: 'cls_gx_safety_1', course_id: 'crs_gx_safety', day: 7, hour: 14, hours: 4, timezone: 'America/Chicago', location: 'Springfield, 742 Evergreen Terrace', price: 15000, capacity: 15, taken: 2, waitlist: false },
-  { id: 'cls_gx_sheets_1', course_id: 'crs_gx_sheets', day: 12, hour: 15, hours: 3, timezone: 'America/Chicago', location: ONLINE, price: 9900, capacity: 10, taken: 0, waitlist: { capacity: null, taken: 0 } },
+  {
+    id: 'cls_web_past',
+    course_id: 'crs_web',
+    day: -3,
+    hour: 8,
+    hours: 7,
+    timezone: 'Europe/Berlin',
+    location: BERLIN,
+    price: 49000,
+    capacity: 12,
+    taken: 12,
+    waitlist: false,
+  },
+  {
+    id: 'cls_web_1',
+    course_id: 'crs_web',
+    day: 6,
+    hour: 8,
+    hours: 7,
+    timezone: 'Europe/Berlin',
+    location: BERLIN,
+    price: 49000,
+    capacity: 12,
+    taken: 7,
+    waitlist: { capacity: null, taken: 0 },
+  },
+  {
+    id: 'cls_web_2',
+    course_id: 'crs_web',
+    day: 20,
+    hour: 8,
+    hours: 7,
+    timezone: 'Europe/Berlin',
+    location: ONLINE,
+    price: 39000,
+    capacity: 20,
+    taken: 3,
+    waitlist: { capacity: null, taken: 0 },
+  },
+  {
+    id: 'cls_ts_1',
+    course_id: 'crs_ts',
+    day: 3,
+    hour: 7,
+    hours: 4,
+    timezone: 'Europe/Berlin',
+    location: HAMBURG,
+    price: 29000,
+    capacity: 8,
+    taken: 8,
+    waitlist: { capacity: 10, taken: 2 },
+  },
+  {
+    id: 'cls_ts_2',
+    course_id: 'crs_ts',
+    day: 17,
+    hour: 7,
+    hours: 4,
+    timezone: 'Europe/Berlin',
+    location: HAMBURG,
+    price: 29000,
+    capacity: 8,
+    taken: 1,
+    waitlist: { capacity: 10, taken: 0 },
+  },
+  {
+    id: 'cls_open_1',
+    course_id: 'crs_open',
+    day: 4,
+    hour: 16,
+    hours: 3,
+    timezone: 'Europe/Berlin',
+    location: BERLIN,
+    price: 0,
+    capacity: 40,
+    taken: 12,
+    waitlist: false,
+  },
+  {
+    id: 'cls_lead_1',
+    course_id: 'crs_lead',
+    day: 8,
+    hour: 8,
+    hours: 6,
+    timezone: 'Europe/Vienna',
+    location: VIENNA,
+    price: 69000,
+    capacity: 6,
+    taken: 6,
+    waitlist: false,
+  },
+  {
+    id: 'cls_lead_2',
+    course_id: 'crs_lead',
+    day: 30,
+    hour: 8,
+    hours: 6,
+    timezone: 'Europe/Vienna',
+    location: VIENNA,
+    price: 69000,
+    capacity: 6,
+    taken: 0,
+    waitlist: false,
+  },
+  {
+    id: 'cls_data_1',
+    course_id: 'crs_data',
+    day: 11,
+    hour: 9,
+    hours: 6,
+    timezone: 'Europe/London',
+    location: 'London, 10 Finsbury Square',
+    price: 19900,
+    capacity: 10,
+    taken: 10,
+    waitlist: { capacity: 2, taken: 2 },
+  },
+  {
+    id: 'cls_data_2',
+    course_id: 'crs_data',
+    day: 25,
+    hour: 9,
+    hours: 3,
+    timezone: 'Europe/London',
+    location: ONLINE,
+    price: 14900,
+    capacity: 30,
+    taken: 0,
+    waitlist: { capacity: null, taken: 0 },
+  },
+  {
+    id: 'cls_sprint_past',
+    course_id: 'crs_sprint',
+    day: -10,
+    hour: 8,
+    hours: 8,
+    timezone: 'Europe/Berlin',
+    location: BERLIN,
+    price: 99000,
+    capacity: 10,
+    taken: 9,
+    waitlist: false,
+  },
+  {
+    id: 'cls_gx_safety_1',
+    course_id: 'crs_gx_safety',
+    day: 7,
+    hour: 14,
+    hours: 4,
+    timezone: 'America/Chicago',
+    location: 'Springfield, 742 Evergreen Terrace',
+    price: 15000,
+    capacity: 15,
+    taken: 2,
+    waitlist: false,
+  },
+  {
+    id: 'cls_gx_sheets_1',
+    course_id: 'crs_gx_sheets',
+    day: 12,
+    hour: 15,
+    hours: 3,
+    timezone: 'America/Chicago',
+    location: ONLINE,
+    price: 9900,
+    capacity: 10,
+    taken: 0,
+    waitlist: { capacity: null, taken: 0 },
+  },
 ];
 
 /** Classes with a known state, for tests and people trying the rules by hand. */
@@ -397,7 +548,10 @@ const LAST_NAMES = ['Berger', 'Novak', 'Okafor', 'Silva', 'Tanaka', 'Weber', 'Ko
 export async function seed(tx: Tx, now: number): Promise<void> {
   const day0 = Math.floor(now / DAY) * DAY;
 
-  await tx.insertInto('companies').values(SEED_COMPANIES.map((c) => ({ ...c }))).execute();
+  await tx
+    .insertInto('companies')
+    .values(SEED_COMPANIES.map((c) => ({ ...c })))
+    .execute();
   await tx.insertInto('courses').values(SEED_COURSES).execute();
   await tx
     .insertInto('classes')
@@ -428,7 +582,12 @@ export async function seed(tx: Tx, now: number): Promise<void> {
   const participants: Tables['participants'][] = [];
   const registrations: Tables['registrations'][] = [];
   const person = (p: Omit<Tables['participants'], 'created_at'>) => participants.push({ ...p, created_at: createdAt });
-  const book = (id: string, class_id: string, p: Omit<Tables['participants'], 'created_at' | 'company_id'>, status: 'confirmed' | 'waitlisted') =>
+  const book = (
+    id: string,
+    class_id: string,
+    p: Omit<Tables['participants'], 'created_at' | 'company_id'>,
+    status: 'confirmed' | 'waitlisted',
+  ) =>
     registrations.push({
       id,
       class_id,
@@ -496,7 +655,15 @@ export async function seed(tx: Tx, now: number): Promise<void> {
 
   await tx
     .insertInto('users')
-    .values(SEED_USERS.map((u) => ({ id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, valid: u.valid ? 1 : 0 })))
+    .values(
+      SEED_USERS.map((u) => ({
+        id: u.id,
+        email: u.email,
+        first_name: u.first_name,
+        last_name: u.last_name,
+        valid: u.valid ? 1 : 0,
+      })),
+    )
     .execute();
   await tx
     .insertInto('memberships')
@@ -504,7 +671,11 @@ export async function seed(tx: Tx, now: number): Promise<void> {
     .execute();
   await tx
     .insertInto('class_lecturers')
-    .values(Object.entries(LECTURER_CLASSES).flatMap(([userId, classIds]) => classIds.map((class_id) => ({ class_id, user_id: Number(userId) }))))
+    .values(
+      Object.entries(LECTURER_CLASSES).flatMap(([userId, classIds]) =>
+        classIds.map((class_id) => ({ class_id, user_id: Number(userId) })),
+      ),
+    )
     .execute();
   await tx
     .insertInto('applications')

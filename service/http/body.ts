@@ -25,10 +25,7 @@ export type JsonObject = Record<string, unknown>;
  * 400 (it is gone and reads nothing). `optional` lets an empty body stand for `{}` (for
  * `POST /dev/reset`), still with the JSON content type, so that no cross-site form can send it.
  */
-export async function readJsonObject(
-  c: Context,
-  opts: { optional?: boolean } = {},
-): Promise<JsonObject> {
+export async function readJsonObject(c: Context, opts: { optional?: boolean } = {}): Promise<JsonObject> {
   requireJsonContentType(c.req.header('content-type'));
 
   const declared = c.req.header('content-length');
@@ -75,7 +72,8 @@ export function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      if (ch === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x5b || ch === 0x7b) deepest = Math.max(deepest, ++depth);
@@ -87,11 +85,7 @@ export function nestingDepth(text: string): number {
 function requireJsonContentType(type: string | undefined): void {
   const mediaType = type?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
-    throw new ApiError(
-      415,
-      'unsupported-media-type',
-      'Send the body as JSON with the header "Content-Type: application/json".',
-    );
+    throw new ApiError(415, 'unsupported-media-type', 'Send the body as JSON with the header "Content-Type: application/json".');
   }
 }
 
@@ -119,9 +113,15 @@ async function readLimited(stream: ReadableStream<Uint8Array> | null, timeoutMs:
     timer = setTimeout(
       () =>
         reject(
-          new ApiError(408, 'request-timeout', 'The request body stopped arriving (is its Content-Length right?): send it again.', undefined, {
-            Connection: 'close',
-          }),
+          new ApiError(
+            408,
+            'request-timeout',
+            'The request body stopped arriving (is its Content-Length right?): send it again.',
+            undefined,
+            {
+              Connection: 'close',
+            },
+          ),
         ),
       timeoutMs,
     );

@@ -21,7 +21,10 @@ export function clientAddress(c: AppContext, trustProxy: readonly string[] = [])
   }
   const trusted = (address: string) => trustProxy.includes(address);
   if (!trusted(peer)) return peer;
-  const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((hop) => plainAddress(hop.trim())).filter(Boolean);
+  const hops = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((hop) => plainAddress(hop.trim()))
+    .filter(Boolean);
   let client = peer;
   while (hops.length > 0 && trusted(client)) {
     const hop = hops.pop()!;

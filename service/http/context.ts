@@ -45,11 +45,7 @@ export interface AppEnv {
 export type AppContext = Context<AppEnv>;
 
 /** JSON with an explicit charset, the one content type of every API answer. */
-export function sendJson(
-  body: unknown,
-  status = 200,
-  headers: Record<string, string> = {},
-): Response {
+export function sendJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },

@@ -25,7 +25,9 @@ export const WIDGET_WRITE_ERRORS: Record<string, ResponseDoc | string> = {
 /** The refusals of a participant call: the key's, then 401 for a token the service does not know. */
 export const TOKEN_ERRORS: Record<string, ResponseDoc | string> = {
   '400': error('`missing-key`; `missing-idempotency-key` where an `Idempotency-Key` is required'),
-  '401': error('`invalid-key`; `invalid-token`: no token, or one the service does not know (signed out, expired, invalidated, another company’s): sign in again'),
+  '401': error(
+    '`invalid-key`; `invalid-token`: no token, or one the service does not know (signed out, expired, invalidated, another company’s): sign in again',
+  ),
   '403': error('`origin-not-allowed`, `not-available`'),
 };
 

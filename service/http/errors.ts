@@ -47,12 +47,7 @@ export class ApiError extends Error {
   }
 }
 
-export function errorBody(
-  code: string,
-  message: string,
-  fields?: FieldErrors,
-  extra: Record<string, unknown> = {},
-): ErrorBody {
+export function errorBody(code: string, message: string, fields?: FieldErrors, extra: Record<string, unknown> = {}): ErrorBody {
   return fields && Object.keys(fields).length > 0
     ? { error: { code, message, fields, ...extra } }
     : { error: { code, message, ...extra } };
@@ -61,8 +56,7 @@ export function errorBody(
 /** A 422 whose message names the fault when there is one, and counts them otherwise. */
 export function validationError(fields: FieldErrors): ApiError {
   const entries = Object.values(fields);
-  const message =
-    entries.length === 1 ? entries[0]! : `${entries.length} fields need attention: see "fields".`;
+  const message = entries.length === 1 ? entries[0]! : `${entries.length} fields need attention: see "fields".`;
   return new ApiError(422, 'validation', message, fields);
 }
 
@@ -71,11 +65,7 @@ export function notFound(message = 'Nothing here. Check the path and the method.
 }
 
 export function methodNotAllowed(allow: string[]): ApiError {
-  return new ApiError(
-    405,
-    'method-not-allowed',
-    `This path accepts ${allow.join(', ')} only.`,
-    undefined,
-    { Allow: allow.join(', ') },
-  );
+  return new ApiError(405, 'method-not-allowed', `This path accepts ${allow.join(', ')} only.`, undefined, {
+    Allow: allow.join(', '),
+  });
 }

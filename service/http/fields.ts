@@ -55,7 +55,10 @@ export function text(rule: TextRule) {
   }
   return schema
     .max(rule.max, `Shorten ${label} to at most ${rule.max} characters.`)
-    .refine((v) => !(rule.multiline ? CONTROL_CHARS_BUT_LINES : CONTROL_CHARS).test(v), `Remove the control characters from ${label}.`)
+    .refine(
+      (v) => !(rule.multiline ? CONTROL_CHARS_BUT_LINES : CONTROL_CHARS).test(v),
+      `Remove the control characters from ${label}.`,
+    )
     .refine((v) => !DIRECTION_CONTROLS.test(v), `Remove the invisible characters that change the text direction from ${label}.`)
     .refine((v) => (rule.name ? LETTER : VISIBLE).test(v), rule.name ? `${rule.label} needs at least one letter.` : rule.missing);
 }
@@ -102,11 +105,18 @@ export const phone = () =>
 /** `true`, the only consent there is. */
 export const consent = (missing: string) =>
   z.literal(true, {
-    error: (issue) => (issue.input === undefined || issue.input === false || issue.input === null ? missing : 'Consent must be the JSON value true.'),
+    error: (issue) =>
+      issue.input === undefined || issue.input === false || issue.input === null
+        ? missing
+        : 'Consent must be the JSON value true.',
   });
 
 /** Six digits as a string; anything else is `message`. */
-export const pin = (message: string) => z.string({ error: message }).regex(/^\d{6}$/, message).meta({ examples: ['042917'] });
+export const pin = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^\d{6}$/, message)
+    .meta({ examples: ['042917'] });
 
 /** An absolute http(s) URL without user or password, at most `max` characters. */
 export function httpUrl(value: string, max = 2000): URL | undefined {

@@ -30,7 +30,11 @@ function componentSchemas(): Record<string, JsonSchema> {
 function schemaRef(schema: z.ZodType): JsonSchema {
   const id = components.get(schema)?.id;
   if (id !== undefined) return { $ref: SCHEMA_URI(id) };
-  const { $schema: _s, ...inline } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', metadata: components }) as JsonSchema;
+  const { $schema: _s, ...inline } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    metadata: components,
+  }) as JsonSchema;
   return inline;
 }
 

@@ -9,7 +9,12 @@ export const ErrorResponse = named(
       code: z.string().meta({ examples: ['validation'] }),
       message: z.string().meta({ examples: ['Enter your first name.'] }),
       fields: z.record(z.string(), z.string()).optional(),
-      attempts_left: z.int().min(1).max(4).optional().meta({ description: '`pin-wrong` only: wrong tries left before the PIN is locked' }),
+      attempts_left: z
+        .int()
+        .min(1)
+        .max(4)
+        .optional()
+        .meta({ description: '`pin-wrong` only: wrong tries left before the PIN is locked' }),
       retry_after: z.int().min(1).optional().meta({ description: '`rate-limited` only: seconds to wait, as in `Retry-After`' }),
       retry_after_ms: z.int().min(1).optional().meta({ description: '`too-fast` only: milliseconds until the form may be sent' }),
     }),

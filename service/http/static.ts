@@ -56,11 +56,7 @@ export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
       'Cross-Origin-Resource-Policy': 'cross-origin',
     };
     if (!(await isDirectory(widgetsRoot))) {
-      return text(
-        404,
-        'The widgets are not built yet: run `npm run build` (or `npm start`, which builds them first).\n',
-        cors,
-      );
+      return text(404, 'The widgets are not built yet: run `npm run build` (or `npm start`, which builds them first).\n', cors);
     }
     const rest = rawPath(c.req.url).slice('/widgets/'.length);
     // Hashed chunk names never change content, so they may be cached for good.
@@ -69,7 +65,13 @@ export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
   });
 
   app.get('/client/*', (c) =>
-    serveFile(c.req.raw, join(deps.distDir, 'client'), rawPath(c.req.url).slice('/client/'.length), { 'Cache-Control': 'no-cache' }, 'The REST client'),
+    serveFile(
+      c.req.raw,
+      join(deps.distDir, 'client'),
+      rawPath(c.req.url).slice('/client/'.length),
+      { 'Cache-Control': 'no-cache' },
+      'The REST client',
+    ),
   );
 
   const demo = (rest: string) => (c: { req: { raw: Request } }) =>
@@ -194,10 +196,7 @@ async function resolveInside(root: string, rest: string): Promise<string | undef
   };
   if (!inside(root, file)) return undefined;
   // A symlink may point anywhere: compare real paths when the file exists.
-  const [realRoot, realFile] = await Promise.all([
-    realpath(root).catch(() => undefined),
-    realpath(file).catch(() => undefined),
-  ]);
+  const [realRoot, realFile] = await Promise.all([realpath(root).catch(() => undefined), realpath(file).catch(() => undefined)]);
   if (realRoot !== undefined && realFile !== undefined && !inside(realRoot, realFile)) return undefined;
   return file;
 }

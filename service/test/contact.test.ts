@@ -41,8 +41,7 @@ const stored = (spam?: 0 | 1) =>
   spam === undefined
     ? svc.count('SELECT count(*) FROM contact_messages')
     : svc.count('SELECT count(*) FROM contact_messages WHERE spam = ?', spam);
-const notifications = async (to = 'hello@acme.example'): Promise<Json[]> =>
-  (await svc.json(`/dev/outbox?to=${to}`)).body.emails;
+const notifications = async (to = 'hello@acme.example'): Promise<Json[]> => (await svc.json(`/dev/outbox?to=${to}`)).body.emails;
 
 describe('GET /widget?type=contact', () => {
   test('answers the topics and a signed form token with its minimum fill time', async () => {
@@ -83,7 +82,13 @@ describe('POST /contact-messages', () => {
     const [email] = await notifications();
     assert.equal(email.to, 'hello@acme.example');
     assert.match(email.subject, /A question about invoices/);
-    for (const part of ['Ada Lovelace', 'ada@example.org', 'Invoices', 'A question about invoices', 'with our VAT number on it?']) {
+    for (const part of [
+      'Ada Lovelace',
+      'ada@example.org',
+      'Invoices',
+      'A question about invoices',
+      'with our VAT number on it?',
+    ]) {
       assert.ok(email.text.includes(part), part);
     }
     assert.ok(email.text.includes(res.body.message.id));
@@ -94,12 +99,19 @@ describe('POST /contact-messages', () => {
     const token = await readyToken();
     const res = await send(message(token, { topic: undefined, message: '  Line one\nLine two\n\tthree  ' }));
     assert.equal(res.status, 201);
-    assert.equal(svc.count("SELECT count(*) FROM contact_messages WHERE message = ? AND topic IS NULL", 'Line one\nLine two\n\tthree'), 1);
+    assert.equal(
+      svc.count('SELECT count(*) FROM contact_messages WHERE message = ? AND topic IS NULL', 'Line one\nLine two\n\tthree'),
+      1,
+    );
     assert.doesNotMatch((await notifications())[0].text, /Topic:/);
   });
 
   test('goes to the company of the key', async () => {
-    const res = await send(message(await readyToken('wk_globex_contact'), { topic: null }), uniqueKey(), '/widget-api/v1/contact-messages?key=wk_globex_contact');
+    const res = await send(
+      message(await readyToken('wk_globex_contact'), { topic: null }),
+      uniqueKey(),
+      '/widget-api/v1/contact-messages?key=wk_globex_contact',
+    );
     assert.equal(res.status, 201);
     assert.equal((await notifications('hello@globex.example')).length, 1);
     assert.equal((await notifications()).length, 0);
@@ -107,10 +119,27 @@ describe('POST /contact-messages', () => {
 
   test('validates every field at once, and stores nothing', async () => {
     const token = await readyToken();
-    const res = await send({ name: '', email: 'ada@', subject: 'x'.repeat(151), topic: 'Weather', message: 'Too short', consent: false, form_token: token, extra: 1 });
+    const res = await send({
+      name: '',
+      email: 'ada@',
+      subject: 'x'.repeat(151),
+      topic: 'Weather',
+      message: 'Too short',
+      consent: false,
+      form_token: token,
+      extra: 1,
+    });
     assert.equal(res.status, 422);
     assert.equal(res.body.error.code, 'validation');
-    assert.deepEqual(Object.keys(res.body.error.fields).sort(), ['consent', 'email', 'extra', 'message', 'name', 'subject', 'topic']);
+    assert.deepEqual(Object.keys(res.body.error.fields).sort(), [
+      'consent',
+      'email',
+      'extra',
+      'message',
+      'name',
+      'subject',
+      'topic',
+    ]);
     assert.equal(stored(), 0);
     assert.equal((await notifications()).length, 0);
   });
@@ -154,14 +183,23 @@ describe('POST /contact-messages', () => {
     }
     // Each message sent hands out the form token of the next.
     let next = token;
-    for (const overrides of [{ name: 'x'.repeat(100) }, { subject: 'x'.repeat(150) }, { message: 'x'.repeat(5000) }, { message: '1234567890' }]) {
+    for (const overrides of [
+      { name: 'x'.repeat(100) },
+      { subject: 'x'.repeat(150) },
+      { message: 'x'.repeat(5000) },
+      { message: '1234567890' },
+    ]) {
       const res = await send(message(next, overrides));
       assert.equal(res.status, 201, JSON.stringify(overrides).slice(0, 40));
       next = res.body.form.token;
       await advance(res.body.form.min_fill_ms / 1000);
     }
     // A widget without topics takes none.
-    const gx = await send(message(await readyToken('wk_globex_contact')), uniqueKey(), '/widget-api/v1/contact-messages?key=wk_globex_contact');
+    const gx = await send(
+      message(await readyToken('wk_globex_contact')),
+      uniqueKey(),
+      '/widget-api/v1/contact-messages?key=wk_globex_contact',
+    );
     assert.equal(gx.status, 422);
     assert.deepEqual(Object.keys(gx.body.error.fields), ['topic']);
   });
@@ -194,7 +232,10 @@ describe('POST /contact-messages', () => {
     assert.equal(fast.status, 422);
     assert.equal(fast.body.error.code, 'too-fast');
     assert.equal(fast.body.error.fields, undefined);
-    assert.ok(fast.body.error.retry_after_ms > 1000 && fast.body.error.retry_after_ms <= 1500, String(fast.body.error.retry_after_ms));
+    assert.ok(
+      fast.body.error.retry_after_ms > 1000 && fast.body.error.retry_after_ms <= 1500,
+      String(fast.body.error.retry_after_ms),
+    );
     await advance(1);
     const still = await send(body, idem);
     assert.equal(still.body.error.code, 'too-fast');

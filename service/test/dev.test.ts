@@ -21,7 +21,7 @@ const postJson = (path: string, body?: unknown) =>
   });
 
 describe('GET /dev/seed', () => {
-  test("answers DESIGN.md's shape", async () => {
+  test('answers the documented shape', async () => {
     const { status, body } = await svc.json('/dev/seed');
     assert.equal(status, 200);
     assert.equal(typeof body.rest.api_key, 'string');
@@ -77,7 +77,13 @@ describe('/dev/clock', () => {
     assert.equal(moved.body.offset_s, start.offset_s + 3600);
     assert.ok(Date.parse(moved.body.now) - Date.parse(start.now) >= 3600_000);
 
-    for (const body of [{}, { advance_s: -1 }, { advance_s: '60' }, { advance_s: 60, extra: 1 }, JSON.parse('{"advance_s":60,"__proto__":{}}')]) {
+    for (const body of [
+      {},
+      { advance_s: -1 },
+      { advance_s: '60' },
+      { advance_s: 60, extra: 1 },
+      JSON.parse('{"advance_s":60,"__proto__":{}}'),
+    ]) {
       const res = await postJson('/dev/clock', body);
       assert.equal(res.status, 422, JSON.stringify(body));
       assert.equal(res.body.error.code, 'validation');
@@ -98,7 +104,10 @@ describe('/dev/outbox and /dev/reset', () => {
     }
     await postJson('/dev/clock', { advance_s: 86400 });
     const { emails } = (await svc.json('/dev/outbox')).body;
-    assert.deepEqual(emails.slice(0, 2).map((e: Json) => e.to), ['second@example.org', 'first@example.org']);
+    assert.deepEqual(
+      emails.slice(0, 2).map((e: Json) => e.to),
+      ['second@example.org', 'first@example.org'],
+    );
     for (const key of ['to', 'subject', 'text', 'link', 'pin', 'sent_at']) assert.ok(key in emails[0], key);
 
     const reset = await svc.json('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
@@ -128,7 +137,11 @@ describe('/dev/tokens/invalidate', () => {
 describe('/dev/login-links', () => {
   const REST = { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' };
   const emailLogin = async (email: string, headers = REST) => {
-    const res = await svc.json('/v1/login', { method: 'POST', headers, body: JSON.stringify({ login: email, verification_method: 'email' }) });
+    const res = await svc.json('/v1/login', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ login: email, verification_method: 'email' }),
+    });
     assert.equal(res.status, 200);
     return new URL((await svc.json(`/dev/outbox?to=${email}`)).body.emails[0].link);
   };
@@ -137,15 +150,28 @@ describe('/dev/login-links', () => {
     await postJson('/dev/reset');
     try {
       const before = (await svc.json('/dev/login-links')).body.applications;
-      assert.deepEqual(before.map((a: Json) => [a.application_id, a.login_link]), [
-        [201, '/demo/login.html'],
-        [202, '/demo/login.html?app=202'],
-      ]);
+      assert.deepEqual(
+        before.map((a: Json) => [a.application_id, a.login_link]),
+        [
+          [201, '/demo/login.html'],
+          [202, '/demo/login.html?app=202'],
+        ],
+      );
 
-      const set = await postJson('/dev/login-links', { application_id: 201, login_link: 'https://Intranet.example/sign-in?from=email#top' });
+      const set = await postJson('/dev/login-links', {
+        application_id: 201,
+        login_link: 'https://Intranet.example/sign-in?from=email#top',
+      });
       assert.equal(set.status, 200);
-      assert.deepEqual(set.body, { application_id: 201, name: 'Acme demo application', login_link: 'https://intranet.example/sign-in?from=email#top' });
-      assert.equal((await svc.json('/dev/login-links')).body.applications[0].login_link, 'https://intranet.example/sign-in?from=email#top');
+      assert.deepEqual(set.body, {
+        application_id: 201,
+        name: 'Acme demo application',
+        login_link: 'https://intranet.example/sign-in?from=email#top',
+      });
+      assert.equal(
+        (await svc.json('/dev/login-links')).body.applications[0].login_link,
+        'https://intranet.example/sign-in?from=email#top',
+      );
 
       const link = await emailLogin('max.member@acme.example');
       assert.equal(`${link.origin}${link.pathname}`, 'https://intranet.example/sign-in');
@@ -161,7 +187,11 @@ describe('/dev/login-links', () => {
       assert.equal(globex.origin, svc.publicUrl);
       assert.equal(globex.pathname, '/demo/login.html');
 
-      assert.equal((await postJson('/dev/login-links', { application_id: 201, login_link: 'http://localhost:3000/account' })).status, 200, 'http works too');
+      assert.equal(
+        (await postJson('/dev/login-links', { application_id: 201, login_link: 'http://localhost:3000/account' })).status,
+        200,
+        'http works too',
+      );
       await postJson('/dev/reset');
       const restored = await emailLogin('max.member@acme.example');
       assert.equal(`${restored.origin}${restored.pathname}`, `${svc.publicUrl}/demo/login.html`);

@@ -14,7 +14,13 @@ test('an unhandled exception answers 500 internal in the error shape, and is log
   const logged: unknown[] = [];
   try {
     const app = buildApp({
-      ...serviceDeps(store, clock, { dev: true, distDir: dataDir, demoDir: dataDir, publicUrl: 'http://localhost:1', quiet: true }),
+      ...serviceDeps(store, clock, {
+        dev: true,
+        distDir: dataDir,
+        demoDir: dataDir,
+        publicUrl: 'http://localhost:1',
+        quiet: true,
+      }),
       logError: (message, err) => logged.push(message, err),
     });
     app.get('/widget-api/v1/boom', () => {

@@ -56,7 +56,12 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     count(sql, ...params) {
       const db = new Database(service.dataFile, { readonly: true });
       try {
-        return (db.prepare(sql).pluck().get(...params) as number | undefined) ?? 0;
+        return (
+          (db
+            .prepare(sql)
+            .pluck()
+            .get(...params) as number | undefined) ?? 0
+        );
       } finally {
         db.close();
       }
@@ -87,7 +92,10 @@ export function useTestService(opts: StartOptions = {}): TestService {
   });
   after(() => svc?.close());
   beforeEach(async () => {
-    assert.equal((await svc!.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } })).status, 200);
+    assert.equal(
+      (await svc!.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } })).status,
+      200,
+    );
   });
   const started = () => {
     if (!svc) throw new Error('The test service starts before the first test: use it inside tests and hooks.');

@@ -52,15 +52,19 @@ describe('the Host header', () => {
 
 describe('request bodies', () => {
   // The service runs with a body timeout of 300 ms: without one, Node held the connection 5 minutes.
-  test('a body that stops arriving (shorter than its Content-Length) is 408 after the body timeout, and the connection closes', { timeout: 5000 }, async () => {
-    const answer = await rawExchange(
-      svc.url,
-      `POST ${PATH} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nIdempotency-Key: ${uniqueKey()}\r\nContent-Length: 400\r\n\r\n{"class_id":`,
-    );
-    const { status, body } = parse(answer);
-    assert.equal(status, 408);
-    assert.equal(JSON.parse(body).error.code, 'request-timeout');
-  });
+  test(
+    'a body that stops arriving (shorter than its Content-Length) is 408 after the body timeout, and the connection closes',
+    { timeout: 5000 },
+    async () => {
+      const answer = await rawExchange(
+        svc.url,
+        `POST ${PATH} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nIdempotency-Key: ${uniqueKey()}\r\nContent-Length: 400\r\n\r\n{"class_id":`,
+      );
+      const { status, body } = parse(answer);
+      assert.equal(status, 408);
+      assert.equal(JSON.parse(body).error.code, 'request-timeout');
+    },
+  );
 
   test('an oversized body from a slow client that reads only after sending gets its 413, not a closed connection', async () => {
     // Many HTTP clients send the whole body before they read the answer. This one sends 320 KiB
@@ -116,7 +120,11 @@ describe('request bodies', () => {
         });
       }
       // The service still answers, and has had the time to handle the cut-off requests.
-      const res = await svc.json(PATH, { method: 'POST', headers: writeHeaders(uniqueKey()), body: JSON.stringify(registrationBody()) });
+      const res = await svc.json(PATH, {
+        method: 'POST',
+        headers: writeHeaders(uniqueKey()),
+        body: JSON.stringify(registrationBody()),
+      });
       assert.equal(res.status, 201);
       await svc.json('/dev/seed');
     } finally {
@@ -134,6 +142,9 @@ describe('/dev/reset', () => {
       assert.equal(res.status, 415, JSON.stringify(headers));
     }
     assert.equal((await svc.json('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } })).status, 200);
-    assert.equal((await svc.json('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, 200);
+    assert.equal(
+      (await svc.json('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status,
+      200,
+    );
   });
 });

@@ -52,7 +52,8 @@ function check(schema: Json, value: unknown, path = '$'): string[] {
       for (const name of Object.keys(obj)) if (!(name in (schema.properties ?? {}))) errors.push(`${path}.${name}: not allowed`);
     }
   }
-  if (Array.isArray(value) && schema.items) value.forEach((item, i) => errors.push(...check(schema.items, item, `${path}[${i}]`)));
+  if (Array.isArray(value) && schema.items)
+    value.forEach((item, i) => errors.push(...check(schema.items, item, `${path}[${i}]`)));
   return errors;
 }
 
@@ -128,23 +129,40 @@ describe('GET /openapi.json', () => {
     const post = (path: string, body: Json, headers: Record<string, string>) =>
       svc.json(path, { method: 'POST', headers, body: JSON.stringify(body) });
     const idem = uniqueKey();
-    const reg = () => post('/widget-api/v1/registrations?key=wk_demo_registration', registrationBody({ email: 'doc@example.org' }), writeHeaders(idem));
+    const reg = () =>
+      post(
+        '/widget-api/v1/registrations?key=wk_demo_registration',
+        registrationBody({ email: 'doc@example.org' }),
+        writeHeaders(idem),
+      );
     assertDescribes('/widget-api/v1/registrations', 'post', await reg());
-    assertDescribes('/widget-api/v1/registrations', 'post', await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
-      method: 'POST',
-      headers: writeHeaders(uniqueKey()),
-      body: JSON.stringify(registrationBody({ email: 'doc@example.org' })),
-    }));
+    assertDescribes(
+      '/widget-api/v1/registrations',
+      'post',
+      await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+        method: 'POST',
+        headers: writeHeaders(uniqueKey()),
+        body: JSON.stringify(registrationBody({ email: 'doc@example.org' })),
+      }),
+    );
 
     const rest = { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' };
-    const login = await post('/v1/login', { login: 'olivia.owner@acme.example', verification_method: 'client_secret', client_secret: 'cs_demo_acme_secret' }, rest);
+    const login = await post(
+      '/v1/login',
+      { login: 'olivia.owner@acme.example', verification_method: 'client_secret', client_secret: 'cs_demo_acme_secret' },
+      rest,
+    );
     assertDescribes('/v1/login', 'post', login);
     const emailLogin = await post('/v1/login', { login: 'lena.lecturer@acme.example', verification_method: 'email' }, rest);
     assertDescribes('/v1/login', 'post', emailLogin);
     const { pin } = (await svc.json('/dev/outbox?to=lena.lecturer@acme.example')).body.emails[0];
     const verified = await post('/v1/verify', { action: 'validate_pin', email: 'lena.lecturer@acme.example', pin }, rest);
     assertDescribes('/v1/verify', 'post', verified);
-    assertDescribes('/v1/verify', 'post', await post('/v1/verify', { action: 'validate_pin', email: 'x@example.org', pin: '000000' }, rest));
+    assertDescribes(
+      '/v1/verify',
+      'post',
+      await post('/v1/verify', { action: 'validate_pin', email: 'x@example.org', pin: '000000' }, rest),
+    );
 
     const owner = { 'X-SERVICE-API-KEY': 'rk_demo_acme', 'X-SERVICE-TOKEN': login.body.token };
     assertDescribes('/v1/user', 'get', await svc.json('/v1/user', { headers: owner }));
@@ -157,7 +175,11 @@ describe('GET /openapi.json', () => {
       assert.equal(res.status, 200);
       assertDescribes('/v1/courses', 'get', res);
     }
-    assertDescribes('/v1/courses', 'get', await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': '1' } }));
+    assertDescribes(
+      '/v1/courses',
+      'get',
+      await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': '1' } }),
+    );
   });
 
   test('describes the real answers of the contact widget', async () => {
@@ -165,7 +187,11 @@ describe('GET /openapi.json', () => {
     assert.ok(widget.body.form.token);
     assertDescribes('/widget-api/v1/widget', 'get', widget);
     const send = (body: Json, idem = uniqueKey()) =>
-      svc.json('/widget-api/v1/contact-messages?key=wk_demo_contact', { method: 'POST', headers: writeHeaders(idem), body: JSON.stringify(body) });
+      svc.json('/widget-api/v1/contact-messages?key=wk_demo_contact', {
+        method: 'POST',
+        headers: writeHeaders(idem),
+        body: JSON.stringify(body),
+      });
     const body = {
       name: 'Ada',
       email: 'ada@example.org',
@@ -178,7 +204,11 @@ describe('GET /openapi.json', () => {
     };
     const idem = uniqueKey();
     assertDescribes('/widget-api/v1/contact-messages', 'post', await send(body, idem));
-    await svc.json('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_s: 3 }) });
+    await svc.json('/dev/clock', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advance_s: 3 }),
+    });
     const sent = await send(body, idem);
     assert.equal(sent.status, 201);
     assertDescribes('/widget-api/v1/contact-messages', 'post', sent);
@@ -232,7 +262,11 @@ describe('GET /openapi.json', () => {
     const profile = await call('profile', { phone: null }, { ...token, 'Idempotency-Key': uniqueKey() });
     assert.equal(profile.status, 200);
     assertDescribes(`${P}/profile`, 'post', profile);
-    const change = await call('profile', { email: 'countess@example.org', return_url: 'http://localhost:5173/account' }, { ...token, 'Idempotency-Key': uniqueKey() });
+    const change = await call(
+      'profile',
+      { email: 'countess@example.org', return_url: 'http://localhost:5173/account' },
+      { ...token, 'Idempotency-Key': uniqueKey() },
+    );
     assert.equal(change.body.email_change.email, 'countess@example.org');
     assertDescribes(`${P}/profile`, 'post', change);
     assertDescribes(`${P}/me`, 'post', await call('me', undefined, token));
@@ -248,8 +282,16 @@ describe('GET /openapi.json', () => {
     assert.equal(cancelled.status, 200);
     assertDescribes(`${P}/registrations/{id}/cancel`, 'post', cancelled);
     const past = me.body.registrations.find((reg: Json) => !reg.cancellable);
-    assertDescribes(`${P}/registrations/{id}/cancel`, 'post', await call(`registrations/${past.id}/cancel`, undefined, { ...token, 'Idempotency-Key': uniqueKey() }));
-    assertDescribes(`${P}/registrations/{id}/cancel`, 'post', await call('registrations/reg_nope/cancel', undefined, { ...token, 'Idempotency-Key': uniqueKey() }));
+    assertDescribes(
+      `${P}/registrations/{id}/cancel`,
+      'post',
+      await call(`registrations/${past.id}/cancel`, undefined, { ...token, 'Idempotency-Key': uniqueKey() }),
+    );
+    assertDescribes(
+      `${P}/registrations/{id}/cancel`,
+      'post',
+      await call('registrations/reg_nope/cancel', undefined, { ...token, 'Idempotency-Key': uniqueKey() }),
+    );
     const logout = await svc.fetch(`${P}/logout?key=wk_demo_profile`, { method: 'POST', headers: token });
     assert.equal(logout.status, 204);
     assert.ok(doc.paths[`${P}/logout`].post.responses['204']);
@@ -296,7 +338,11 @@ describe('the document and the validation cannot drift apart', () => {
     return s.anyOf ? own(s.anyOf.find((m: Json) => m.type !== 'null')) : s;
   };
   const example = (schema: Json): unknown =>
-    'const' in schema ? schema.const : schema.examples?.[0] ?? schema.enum?.[0] ?? ({ string: 'text', integer: 1, number: 1, boolean: true } as Json)[schema.type];
+    'const' in schema
+      ? schema.const
+      : (schema.examples?.[0] ??
+        schema.enum?.[0] ??
+        ({ string: 'text', integer: 1, number: 1, boolean: true } as Json)[schema.type]);
   const wrongType = (schema: Json): unknown => (schema.type === 'string' || schema.enum ? 12345 : 'not the right type');
 
   test('for every JSON body it describes: a missing required field, an unknown field, a string over its maximum and a wrong type are 422 naming the field', async () => {
@@ -320,7 +366,11 @@ describe('the document and the validation cannot drift apart', () => {
     const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
       METHODS.filter((m) => item[m]?.requestBody).map((method) => ({ path, method, operation: item[method] })),
     );
-    assert.deepEqual(operations.map((o) => o.path).sort(), Object.keys(contexts).sort(), 'every operation with a body is tried here');
+    assert.deepEqual(
+      operations.map((o) => o.path).sort(),
+      Object.keys(contexts).sort(),
+      'every operation with a body is tried here',
+    );
 
     let tried = 0;
     for (const { path, method, operation } of operations) {
@@ -356,7 +406,8 @@ describe('the document and the validation cannot drift apart', () => {
       }
       await expectFault({ ...valid, unknown_field: 1 }, 'unknown_field', 'an unknown field');
       for (const { name, schema: s } of properties) {
-        if (s.maxLength !== undefined) await expectFault({ ...valid, [name]: 'x'.repeat(s.maxLength + 1) }, name, `${name} over ${s.maxLength}`);
+        if (s.maxLength !== undefined)
+          await expectFault({ ...valid, [name]: 'x'.repeat(s.maxLength + 1) }, name, `${name} over ${s.maxLength}`);
         await expectFault({ ...valid, [name]: wrongType(s) }, name, `${name} of a wrong type`);
       }
     }
@@ -368,7 +419,10 @@ describe('the document and the validation cannot drift apart', () => {
     try {
       const paths = Object.keys((await prod.json('/openapi.json')).body.paths);
       assert.ok(paths.length > 10);
-      assert.deepEqual(paths.filter((p) => p.startsWith('/dev/')), []);
+      assert.deepEqual(
+        paths.filter((p) => p.startsWith('/dev/')),
+        [],
+      );
     } finally {
       await prod.close();
     }

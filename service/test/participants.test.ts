@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  FOREIGN_PAGE,
-  LOCAL_PAGE,
-  registrationBody,
-  useTestService,
-  uniqueKey,
-  writeHeaders,
-  type Json,
-} from './helpers.ts';
+import { FOREIGN_PAGE, LOCAL_PAGE, registrationBody, useTestService, uniqueKey, writeHeaders, type Json } from './helpers.ts';
 
 const PROFILE_KEY = 'wk_demo_profile';
 const RETURN_URL = `${LOCAL_PAGE}/account?tab=bookings#top`;
@@ -327,7 +319,10 @@ describe('POST /participant/me', () => {
     assert.equal(res.body.participant.id, 'p_ada');
 
     const regs = res.body.registrations;
-    assert.deepEqual(regs.map((r: Json) => r.class.id), ['cls_web_past', 'cls_ts_1']);
+    assert.deepEqual(
+      regs.map((r: Json) => r.class.id),
+      ['cls_web_past', 'cls_ts_1'],
+    );
     const [past, upcoming] = regs;
     assert.equal(past.id, 'reg_seed_ada_web_past');
     assert.equal(past.cancellable, false);
@@ -369,7 +364,10 @@ describe('POST /participant/me', () => {
     const katherine = await signIn('katherine@example.net', 'wk_globex_profile');
     const gx = await call('me', { token: katherine, key: 'wk_globex_profile' });
     assert.equal(gx.status, 200);
-    assert.deepEqual(gx.body.registrations.map((r: Json) => r.class.id), ['cls_gx_safety_1']);
+    assert.deepEqual(
+      gx.body.registrations.map((r: Json) => r.class.id),
+      ['cls_gx_safety_1'],
+    );
     assert.equal((await call('me', { token: katherine })).status, 401);
   });
 });
@@ -459,8 +457,15 @@ describe('POST /participant/profile', () => {
     });
     const me = await call('me', { token });
     assert.deepEqual(me.body.participant, res.body.participant);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND first_name = 'Augusta Ada'"), 1);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND first_name = 'Ada'"), 1, 'the past stays');
+    assert.equal(
+      svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND first_name = 'Augusta Ada'"),
+      1,
+    );
+    assert.equal(
+      svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND first_name = 'Ada'"),
+      1,
+      'the past stays',
+    );
 
     for (const phone of ['', null]) {
       const cleared = await update(token, { phone });
@@ -535,9 +540,16 @@ describe('POST /participant/profile', () => {
     assert.equal(me.body.participant.email, ADA);
     assert.ok(!me.body.registrations.some((r: Json) => r.class.id === 'cls_web_1'), 'Grace’s booking is not in Ada’s account');
     // A registration made later with that address stays out of Ada's account too.
-    assert.equal((await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
-      method: 'POST', headers: writeHeaders(uniqueKey()), body: JSON.stringify(registrationBody({ class_id: 'cls_web_2', email: GRACE })),
-    })).status, 201);
+    assert.equal(
+      (
+        await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+          method: 'POST',
+          headers: writeHeaders(uniqueKey()),
+          body: JSON.stringify(registrationBody({ class_id: 'cls_web_2', email: GRACE })),
+        })
+      ).status,
+      201,
+    );
     assert.ok(!(await call('me', { token })).body.registrations.some((r: Json) => r.class.id === 'cls_web_2'));
 
     const toGrace = (await emailsTo(GRACE)).find((e) => /Someone asked to use this address/.test(e.subject));
@@ -569,8 +581,15 @@ describe('POST /participant/profile', () => {
     const me = await call('me', { token });
     assert.equal(me.body.participant.email, 'countess@example.org');
     assert.equal(me.body.email_change, null);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND email = 'countess@example.org'"), 1);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND email = ?", ADA), 1, 'the past stays');
+    assert.equal(
+      svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND email = 'countess@example.org'"),
+      1,
+    );
+    assert.equal(
+      svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND email = ?", ADA),
+      1,
+      'the past stays',
+    );
     assert.match((await emailsTo(ADA))[0].subject, /Your email address at Acme Academy has changed/);
     assert.equal((await call('email/confirm', { token, body: { pin } })).body.error.code, 'pin-used');
 
@@ -677,7 +696,10 @@ describe('POST /participant/registrations/{id}/cancel', () => {
     assert.match((await emailsTo(ADA))[0].subject, /^Registration cancelled/);
 
     const me = await call('me', { token });
-    assert.deepEqual(me.body.registrations.map((r: Json) => r.id), ['reg_seed_ada_web_past']);
+    assert.deepEqual(
+      me.body.registrations.map((r: Json) => r.id),
+      ['reg_seed_ada_web_past'],
+    );
 
     const outbox = svc.count('SELECT count(*) FROM outbox');
     const retry = await cancel(token, 'reg_seed_ada_ts_1', idem);

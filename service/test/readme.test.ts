@@ -30,10 +30,14 @@ async function run(block: string): Promise<Json[]> {
     env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}` },
   }).catch((err: { code?: string; stderr?: string }) => {
     if (err.code === 'ENOENT') assert.fail('bash is missing');
-    if (/curl: (command )?not found/.test(err.stderr ?? '')) assert.fail('curl is missing: `npm test` installs it (scripts/setup.mjs)');
+    if (/curl: (command )?not found/.test(err.stderr ?? ''))
+      assert.fail('curl is missing: `npm test` installs it (scripts/setup.mjs)');
     throw err;
   });
-  return stdout.trim().split('\n').map((line) => JSON.parse(line));
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 test("the README's REST block runs as pasted and ends with the user and the courses", async () => {
@@ -57,7 +61,11 @@ test("the README's REST block runs as pasted and ends with the user and the cour
 
   const emails = (await svc.json('/dev/outbox?to=olivia.owner@acme.example')).body.emails;
   assert.equal(emails.length, 1, 'one email login');
-  assert.equal(svc.count("SELECT count(*) FROM user_pins WHERE email = 'olivia.owner@acme.example' AND used_at IS NOT NULL"), 1, 'its PIN was used');
+  assert.equal(
+    svc.count("SELECT count(*) FROM user_pins WHERE email = 'olivia.owner@acme.example' AND used_at IS NOT NULL"),
+    1,
+    'its PIN was used',
+  );
 });
 
 test("the README's login-link block sets the page the next emailed link opens", async () => {

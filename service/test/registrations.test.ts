@@ -105,7 +105,10 @@ describe('POST /widget-api/v1/registrations', () => {
 
   test('a full class answers class-full alike for a person booked in it and for a stranger', async () => {
     const classId = seed.classes.full_no_waitlist;
-    const [booked] = svc.rows<{ email: string }>("SELECT email FROM registrations WHERE class_id = ? AND status = 'confirmed' LIMIT 1", classId);
+    const [booked] = svc.rows<{ email: string }>(
+      "SELECT email FROM registrations WHERE class_id = ? AND status = 'confirmed' LIMIT 1",
+      classId,
+    );
     const bookedAnswer = await register(registrationBody({ class_id: classId, email: booked!.email }));
     const strangerAnswer = await register(registrationBody({ class_id: classId, email: 'stranger@example.org' }));
     assert.equal(bookedAnswer.status, 409);
@@ -164,7 +167,17 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
   const noRecord = () => assert.equal(registrationCount(), before, 'nothing was stored');
 
   test('malformed JSON, invalid UTF-8, empty body, and JSON that is not an object → 400 bad-json', async () => {
-    const bodies: (string | ArrayBuffer)[] = ['{"class_id": ', "{'a': 1}", '', '[]', '"text"', 'null', '42', 'true', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]).buffer];
+    const bodies: (string | ArrayBuffer)[] = [
+      '{"class_id": ',
+      "{'a': 1}",
+      '',
+      '[]',
+      '"text"',
+      'null',
+      '42',
+      'true',
+      new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]).buffer,
+    ];
     for (const body of bodies) {
       const res = await svc.json(PATH, { method: 'POST', headers: writeHeaders(uniqueKey()), body });
       assert.equal(res.status, 400, `body ${String(body)}`);
@@ -185,7 +198,14 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
 
   test('wrong types → 422 fields', async () => {
     const res = await register(
-      registrationBody({ class_id: { id: 'cls_web_1' }, first_name: 42, last_name: ['x'], email: true, phone: 4930123, consent: 'true' }),
+      registrationBody({
+        class_id: { id: 'cls_web_1' },
+        first_name: 42,
+        last_name: ['x'],
+        email: true,
+        phone: 4930123,
+        consent: 'true',
+      }),
     );
     assert.equal(res.status, 422);
     const { fields } = res.body.error;
@@ -239,7 +259,8 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
   });
 
   test('arrays or objects nested deeper than 20 levels → 400 bad-json, never a 500', async () => {
-    const withPhone = (json: string) => JSON.stringify(registrationBody({ phone: undefined })).replace(/^\{/, `{"phone":${json},`);
+    const withPhone = (json: string) =>
+      JSON.stringify(registrationBody({ phone: undefined })).replace(/^\{/, `{"phone":${json},`);
     // 5,000 levels are 10 KB, under the size limit: the probe's body.
     for (const depth of [20, 5000]) {
       const res = await register(withPhone('['.repeat(depth) + ']'.repeat(depth)));
@@ -331,7 +352,12 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
   });
 
   test('not application/json → 415', async () => {
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonx',
+    ]) {
       const res = await register(registrationBody(), uniqueKey(), { 'Content-Type': type });
       assert.equal(res.status, 415, type);
       assert.equal(res.body.error.code, 'unsupported-media-type');
@@ -413,7 +439,11 @@ describe('idempotency', () => {
     const idem = uniqueKey();
     assert.equal((await register(registrationBody({ email: 'day-one@example.org' }), idem)).status, 201);
     const advance = (seconds: number) =>
-      svc.fetch('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_s: seconds }) });
+      svc.fetch('/dev/clock', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ advance_s: seconds }),
+      });
     await advance(24 * 3600 - 60);
     assert.equal((await register(registrationBody({ email: 'day-two@example.org' }), idem)).status, 409);
     await advance(61);
@@ -439,7 +469,10 @@ describe('seats', () => {
         register(registrationBody({ class_id: classId, email: `crowd${i}@example.org` }), uniqueKey(`crowd${i}`)),
       ),
     );
-    assert.deepEqual(answers.map((a) => a.status), Array(20).fill(201));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(20).fill(201),
+    );
     const statuses = answers.map((a) => a.body.registration.status);
     assert.equal(statuses.filter((s) => s === 'confirmed').length, 5);
     assert.equal(statuses.filter((s) => s === 'waitlisted').length, 15);
@@ -472,7 +505,11 @@ describe('rate limits', () => {
   const from = (address: string, body = registrationBody(), idem = uniqueKey()) =>
     register(body, idem, { 'X-Forwarded-For': address });
   const advance = (seconds: number) =>
-    svc.fetch('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_s: seconds }) });
+    svc.fetch('/dev/clock', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advance_s: seconds }),
+    });
 
   test('10 registrations per client address in 10 minutes, then 429 with Retry-After; others still register; the clock frees it', async () => {
     for (let i = 0; i < 10; i++) assert.equal((await from('203.0.113.7')).status, 201, `registration ${i + 1}`);
@@ -500,7 +537,10 @@ describe('rate limits', () => {
   });
 
   test('per widget key, whatever the addresses', async () => {
-    const strict = await startTestService({ trustProxy: ['127.0.0.1'], limits: { registration: { perKey: { max: 3, windowMs: 60_000 } } } });
+    const strict = await startTestService({
+      trustProxy: ['127.0.0.1'],
+      limits: { registration: { perKey: { max: 3, windowMs: 60_000 } } },
+    });
     try {
       const send = () =>
         strict.json(PATH, {

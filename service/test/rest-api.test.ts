@@ -20,7 +20,11 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 const get = (path: string, headers: Record<string, string>) => svc.json(path, { headers });
 
 async function tokenFor(email: string, apiKey = API_KEY, secret = SECRET): Promise<string> {
-  const res = await post('/v1/login', { login: email, verification_method: 'client_secret', client_secret: secret }, { 'X-SERVICE-API-KEY': apiKey });
+  const res = await post(
+    '/v1/login',
+    { login: email, verification_method: 'client_secret', client_secret: secret },
+    { 'X-SERVICE-API-KEY': apiKey },
+  );
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.token;
 }
@@ -31,7 +35,11 @@ const auth = (token: string, company?: number | string): Record<string, string> 
 });
 const lastEmailTo = async (to: string) => (await svc.json(`/dev/outbox?to=${encodeURIComponent(to)}`)).body.emails[0];
 const advance = (s: number) =>
-  svc.fetch('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_s: s }) });
+  svc.fetch('/dev/clock', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ advance_s: s }),
+  });
 
 describe('POST /v1/login', () => {
   test('client_secret: the token in the answer, and GET /v1/user answers the exact shape', async () => {
@@ -154,12 +162,18 @@ describe('POST /v1/login', () => {
   });
 
   test("the emailed link opens the application's own page", async () => {
-    const res = await post('/v1/login', { login: 'gina.owner@globex.example', verification_method: 'email' }, { 'X-SERVICE-API-KEY': 'rk_demo_globex' });
+    const res = await post(
+      '/v1/login',
+      { login: 'gina.owner@globex.example', verification_method: 'email' },
+      { 'X-SERVICE-API-KEY': 'rk_demo_globex' },
+    );
     assert.equal(res.status, 200);
     const link = new URL((await lastEmailTo('gina.owner@globex.example')).link);
     assert.equal(link.pathname, '/demo/login.html');
     assert.equal(link.searchParams.get('app'), '202');
-    const viaLink = await svc.json('/v1/user', { headers: { 'X-SERVICE-API-KEY': 'rk_demo_globex', 'X-SERVICE-TOKEN': link.searchParams.get('key')! } });
+    const viaLink = await svc.json('/v1/user', {
+      headers: { 'X-SERVICE-API-KEY': 'rk_demo_globex', 'X-SERVICE-TOKEN': link.searchParams.get('key')! },
+    });
     assert.equal(viaLink.body.user.id, 105);
     assert.deepEqual(viaLink.body.app, { application_id: 202, company_id: 2, type: 'application' });
   });
@@ -277,7 +291,11 @@ describe('POST /v1/verify: the PIN', () => {
 
   test('belongs to the application that sent it', async () => {
     const pin = await loginByEmail();
-    const other = await post('/v1/verify', { action: 'validate_pin', email: OWNER, pin }, { 'X-SERVICE-API-KEY': 'rk_demo_globex' });
+    const other = await post(
+      '/v1/verify',
+      { action: 'validate_pin', email: OWNER, pin },
+      { 'X-SERVICE-API-KEY': 'rk_demo_globex' },
+    );
     assert.equal(other.status, 401);
     assert.equal((await verify(pin)).status, 200);
   });
@@ -314,7 +332,11 @@ describe('API keys and tokens', () => {
         ['rk_wrong', 'invalid-api-key', /does not know this API key/],
         ['wk_demo_registration', 'invalid-api-key', /widget keys work only for the widgets/],
       ] as const) {
-        const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-SERVICE-TOKEN': token, 'X-SERVICE-COMPANY': '1' };
+        const headers: Record<string, string> = {
+          'Content-Type': 'application/json',
+          'X-SERVICE-TOKEN': token,
+          'X-SERVICE-COMPANY': '1',
+        };
         if (key) headers['X-SERVICE-API-KEY'] = key;
         const isPost = name === 'login' || name === 'verify';
         const res = await svc.json(`/v1/${name}`, {
@@ -348,7 +370,11 @@ describe('API keys and tokens', () => {
   test('an invalidated token (by token or by email) is 401 on every call, and a new login works', async () => {
     const [a, b, other] = [await tokenFor(OWNER), await tokenFor(OWNER), await tokenFor(MEMBER)];
     const invalidate = (body: Json) =>
-      svc.json('/dev/tokens/invalidate', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      svc.json('/dev/tokens/invalidate', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     assert.equal((await invalidate({ token: a })).body.invalidated, 1);
     for (const res of [await get('/v1/user', auth(a)), await get('/v1/courses', auth(a, 1))]) {
@@ -382,7 +408,10 @@ describe('GET /v1/courses', () => {
     assert.deepEqual(web1.registrations, { confirmed: 7, waitlisted: 0 });
     assert.equal(web1.participants.length, 7);
     assert.ok(web1.participants.some((p: Json) => p.email === 'grace@example.org'));
-    assert.deepEqual(web1.lecturers.map((l: Json) => l.id), [103]);
+    assert.deepEqual(
+      web1.lecturers.map((l: Json) => l.id),
+      [103],
+    );
   });
 
   test('member: every programme, numbers only (no participants)', async () => {

@@ -35,7 +35,10 @@ const otherPin = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart
 
 describe('PIN guesses at once', () => {
   test('participants: 8 wrong guesses at once count 8 tries: 4 pin-wrong (4, 3, 2, 1 left), then pin-locked; the right PIN is dead', async () => {
-    assert.equal((await post(`${P}/login?key=wk_demo_profile`, { email: 'ada@example.org', return_url: `${LOCAL_PAGE}/` })).status, 202);
+    assert.equal(
+      (await post(`${P}/login?key=wk_demo_profile`, { email: 'ada@example.org', return_url: `${LOCAL_PAGE}/` })).status,
+      202,
+    );
     const pin = await lastPin('ada@example.org');
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin: otherPin(pin) })),
@@ -43,7 +46,10 @@ describe('PIN guesses at once', () => {
     const wrong = answers.filter((a) => a.body.error.code === 'pin-wrong');
     assert.deepEqual(wrong.map((a) => a.body.error.attempts_left).sort(), [1, 2, 3, 4]);
     assert.equal(answers.filter((a) => a.body.error.code === 'pin-locked').length, 4);
-    assert.equal((await post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin })).body.error.code, 'pin-locked');
+    assert.equal(
+      (await post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin })).body.error.code,
+      'pin-locked',
+    );
   });
 
   test('REST users: 6 wrong guesses at once use up the PIN', async () => {
@@ -51,27 +57,52 @@ describe('PIN guesses at once', () => {
     assert.equal((await post('/v1/login', { login: 'max.member@acme.example', verification_method: 'email' }, rest)).status, 200);
     const pin = await lastPin('max.member@acme.example');
     const guesses = await Promise.all(
-      Array.from({ length: 6 }, () => post('/v1/verify', { action: 'validate_pin', email: 'max.member@acme.example', pin: otherPin(pin) }, rest)),
+      Array.from({ length: 6 }, () =>
+        post('/v1/verify', { action: 'validate_pin', email: 'max.member@acme.example', pin: otherPin(pin) }, rest),
+      ),
     );
-    assert.deepEqual(guesses.map((g) => g.status), Array(6).fill(401));
+    assert.deepEqual(
+      guesses.map((g) => g.status),
+      Array(6).fill(401),
+    );
     assert.equal((await post('/v1/verify', { action: 'validate_pin', email: 'max.member@acme.example', pin }, rest)).status, 401);
   });
 });
 
 describe('the waitlist under concurrency', () => {
   test('one place cancelled by five requests at once (other keys) frees one seat: one person moves up, once', async () => {
-    assert.equal((await post(`${P}/login?key=wk_demo_profile`, { email: 'ada@example.org', return_url: `${LOCAL_PAGE}/` })).status, 202);
-    const { token } = (await post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin: await lastPin('ada@example.org') })).body;
+    assert.equal(
+      (await post(`${P}/login?key=wk_demo_profile`, { email: 'ada@example.org', return_url: `${LOCAL_PAGE}/` })).status,
+      202,
+    );
+    const { token } = (
+      await post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin: await lastPin('ada@example.org') })
+    ).body;
     const waitlisted = svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'");
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
-        post(`${P}/registrations/reg_seed_ada_ts_1/cancel?key=wk_demo_profile`, undefined, { 'X-Service-Token': token, 'Idempotency-Key': uniqueKey() }),
+        post(`${P}/registrations/reg_seed_ada_ts_1/cancel?key=wk_demo_profile`, undefined, {
+          'X-Service-Token': token,
+          'Idempotency-Key': uniqueKey(),
+        }),
       ),
     );
-    assert.deepEqual(answers.map((a) => a.status), Array(5).fill(200));
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"), 8, 'never overbooked');
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'"), waitlisted - 1);
-    const promoted = (await svc.json('/dev/outbox?to=grace@example.org')).body.emails.filter((e: Json) => /freed up/.test(e.text));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(5).fill(200),
+    );
+    assert.equal(
+      svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"),
+      8,
+      'never overbooked',
+    );
+    assert.equal(
+      svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'"),
+      waitlisted - 1,
+    );
+    const promoted = (await svc.json('/dev/outbox?to=grace@example.org')).body.emails.filter((e: Json) =>
+      /freed up/.test(e.text),
+    );
     assert.equal(promoted.length, 1, 'Grace is told once');
   });
 });
@@ -128,8 +159,14 @@ describe('one seat decision for several classes in one transaction (the checkout
   test('several places of one class count up within the decision: seats, then the waitlist', async () => {
     await store.reset();
     const decided = await book(Array(6).fill('cls_web_1'));
-    assert.deepEqual(decided.map(([, status]) => status), [...Array(5).fill('confirmed'), 'waitlisted']);
-    assert.deepEqual(decided.map(([, , left]) => left), [4, 3, 2, 1, 0, 0]);
+    assert.deepEqual(
+      decided.map(([, status]) => status),
+      [...Array(5).fill('confirmed'), 'waitlisted'],
+    );
+    assert.deepEqual(
+      decided.map(([, , left]) => left),
+      [4, 3, 2, 1, 0, 0],
+    );
     assert.equal(await confirmed('cls_web_1'), 12);
   });
 

@@ -74,7 +74,10 @@ describe('GET /widget-api/v1/widget: the first render', () => {
   test('course=C limits the answer to one programme; an unknown one is 404 course-not-found', async () => {
     const one = await svc.json(widgetPath('wk_demo_registration', 'registration', '&course=crs_web'));
     assert.equal(one.status, 200);
-    assert.deepEqual(one.body.courses.map((c: Json) => c.id), ['crs_web']);
+    assert.deepEqual(
+      one.body.courses.map((c: Json) => c.id),
+      ['crs_web'],
+    );
     const empty = await svc.json(widgetPath('wk_demo_registration', 'registration', '&course='));
     assert.ok(empty.body.courses.length > 1, 'an empty course lists every programme');
 

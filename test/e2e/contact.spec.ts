@@ -30,7 +30,10 @@ test('a visitor writes to the company by keyboard alone; the company is notified
   // The service refuses forms sent sooner than 3 s after they were shown: its clock moves instead.
   await serviceJson('/dev/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advance_s":5}' });
   const sent = page.evaluate(
-    () => new Promise((resolve) => document.addEventListener('service-contact-sent', (e) => resolve((e as CustomEvent).detail), { once: true })),
+    () =>
+      new Promise((resolve) =>
+        document.addEventListener('service-contact-sent', (e) => resolve((e as CustomEvent).detail), { once: true }),
+      ),
   );
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
@@ -44,7 +47,9 @@ test('a visitor writes to the company by keyboard alone; the company is notified
   expect(notifications[0]!.text).toContain('Invoices');
 });
 
-test('a quick person is not refused; the service going away keeps the form; a double click sends it once', async ({ watched: page }) => {
+test('a quick person is not refused; the service going away keeps the form; a double click sends it once', async ({
+  watched: page,
+}) => {
   await page.goto(`${SITE}/contact.html`);
   const widget = page.locator('service-contact');
   const email = `contact-twice-${Date.now()}@example.org`;

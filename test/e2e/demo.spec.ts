@@ -4,7 +4,10 @@ test('the demo page shows every built widget under the service’s strict CSP, a
   const response = await page.goto(`${SERVICE}/`);
   expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
   for (const type of ['registration', 'profile', 'contact']) {
-    await expect(page.locator(`main > section div[data-service-widget=${type}]`).first()).toHaveAttribute('data-service-state', 'ready');
+    await expect(page.locator(`main > section div[data-service-widget=${type}]`).first()).toHaveAttribute(
+      'data-service-state',
+      'ready',
+    );
   }
   await page.getByLabel('Widget type').selectOption('contact');
   await page.getByRole('button', { name: 'Preview' }).click();

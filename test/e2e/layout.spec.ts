@@ -13,7 +13,9 @@ const WIDTHS = [1280, 375];
 for (const placement of ['head', 'reserved'] as const) {
   for (const type of TYPES) {
     for (const width of WIDTHS) {
-      test(`${type} at ${width} px, loader ${placement == 'head' ? 'in <head>' : 'async, space reserved by a class'}: layout shift under 0.01`, async ({ watched: page }) => {
+      test(`${type} at ${width} px, loader ${placement === 'head' ? 'in <head>' : 'async, space reserved by a class'}: layout shift under 0.01`, async ({
+        watched: page,
+      }) => {
         await page.setViewportSize({ width, height: 900 });
         await page.addInitScript(() => {
           const shifts: number[] = [];
@@ -28,9 +30,14 @@ for (const placement of ['head', 'reserved'] as const) {
         const { cls, height } = await page.evaluate(async () => {
           await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
           const el = document.querySelector('div[data-service-widget]')!;
-          return { cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0), height: el.getBoundingClientRect().height };
+          return {
+            cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0),
+            height: el.getBoundingClientRect().height,
+          };
         });
-        console.log(`${type} ${width}px ${placement}: CLS ${cls.toFixed(4)}, height ${Math.round(height)} (reserved ${RESERVED_HEIGHT[type]})`);
+        console.log(
+          `${type} ${width}px ${placement}: CLS ${cls.toFixed(4)}, height ${Math.round(height)} (reserved ${RESERVED_HEIGHT[type]})`,
+        );
         expect(cls).toBeLessThan(0.01);
         expect(Math.round(height)).toBe(RESERVED_HEIGHT[type]);
       });
@@ -38,7 +45,9 @@ for (const placement of ['head', 'reserved'] as const) {
   }
 }
 
-test('a returning participant’s signed-in view fits the same space, and opens in full on the visitor’s asking', async ({ watched: page }) => {
+test('a returning participant’s signed-in view fits the same space, and opens in full on the visitor’s asking', async ({
+  watched: page,
+}) => {
   // Ada signed in earlier in this tab: her token is in the page's session storage.
   const post = (path: string, body: unknown) =>
     fetch(`${SERVICE}/widget-api/v1/participant/${path}?key=wk_demo_profile`, {
@@ -73,7 +82,10 @@ test('a returning participant’s signed-in view fits the same space, and opens 
     const { cls, height } = await page.evaluate(async () => {
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       const el = document.querySelector('div[data-service-widget]')!;
-      return { cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0), height: el.getBoundingClientRect().height };
+      return {
+        cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0),
+        height: el.getBoundingClientRect().height,
+      };
     });
     console.log(`profile signed in, ${width}px: CLS ${cls.toFixed(4)}, height ${Math.round(height)}`);
     expect(cls).toBeLessThan(0.01);

@@ -14,7 +14,9 @@ test.use({
   ],
 });
 
-test('network: the widget’s own code fails once; the loader asks for it under a new URL and the widget shows', async ({ watched: page }) => {
+test('network: the widget’s own code fails once; the loader asks for it under a new URL and the widget shows', async ({
+  watched: page,
+}) => {
   const requests = await flakyChunks(page, 1, /^registration-/);
   await page.goto(`${SITE}/registration.html`);
   const div = page.locator('div[data-service-widget]');

@@ -53,22 +53,34 @@ test('a v2 loader added after the page has loaded takes back the div refused as 
   await page.addScriptTag({ url: `${SERVICE}/widgets/v2/loader.js` });
   // The calendar is v2's to handle now, and this build does not offer it yet.
   expect(await page.evaluate(() => (window as unknown as { reported: unknown[] }).reported)).toEqual([
-    { type: 'calendar', code: 'not-available', message: 'The calendar widget is not available yet in this version of the service.' },
+    {
+      type: 'calendar',
+      code: 'not-available',
+      message: 'The calendar widget is not available yet in this version of the service.',
+    },
   ]);
   await expect(div).toHaveAttribute('data-service-error', 'not-available');
   await expect(div).toHaveAttribute('data-service-state', 'error');
   // The fix-it line is replaced, not added to; the owner's link stays.
   await expect(div.getByRole('alert')).toHaveText(['The calendar widget is not available yet in this version of the service.']);
   await expect(div.getByRole('link', { name: 'Our calendar' })).toBeVisible();
-  expect(page.consoleErrors).toEqual([expect.stringContaining('is a v2 widget'), expect.stringContaining('calendar widget is not available')]);
+  expect(page.consoleErrors).toEqual([
+    expect.stringContaining('is a v2 widget'),
+    expect.stringContaining('calendar widget is not available'),
+  ]);
   const facts = await page.evaluate(() => ({
     versions: window.ServiceWidgets!.versions,
     rows: window.ServiceWidgets!.diagnose().map(({ element, ...row }) => row),
   }));
-  expect(facts).toEqual({ versions: ['v1', 'v2'], rows: [{ type: 'calendar', version: 'v2', state: 'error', error: 'not-available' }] });
+  expect(facts).toEqual({
+    versions: ['v1', 'v2'],
+    rows: [{ type: 'calendar', version: 'v2', state: 'error', error: 'not-available' }],
+  });
 });
 
-test('insecure-page: a plain-http page on another host; a visitor reads a kind line, the owner the fix in the console', async ({ watched: page }) => {
+test('insecure-page: a plain-http page on another host; a visitor reads a kind line, the owner the fix in the console', async ({
+  watched: page,
+}) => {
   page.expectConsoleErrors(1);
   await page.goto(`${INSECURE_SITE}/registration.html`);
   const div = page.locator('div[data-service-widget]');
@@ -87,7 +99,9 @@ test('diagnose() on a real page', async ({ watched: page }) => {
   expect(rows).toEqual([{ type: 'registration', version: 'v1', state: 'ready', error: '' }]);
 });
 
-test('network: the widget’s code cannot be fetched; the owner’s link stays and the message says what to do', async ({ watched: page }) => {
+test('network: the widget’s code cannot be fetched; the owner’s link stays and the message says what to do', async ({
+  watched: page,
+}) => {
   page.expectConsoleErrors(1);
   const requests = await flakyChunks(page, Infinity);
   await page.goto(`${SITE}/registration.html`);
@@ -102,7 +116,9 @@ test('network: the widget’s code cannot be fetched; the owner’s link stays a
   expect(ofChunk(requests, 'registration')).toHaveLength(3);
 });
 
-test('network: the widget’s code fails to load at first; the loader tries again and the widget shows', async ({ watched: page }) => {
+test('network: the widget’s code fails to load at first; the loader tries again and the widget shows', async ({
+  watched: page,
+}) => {
   // The widget's own chunk and the shared one it imports both fail once.
   const requests = await flakyChunks(page, 1, /^(registration|shared)-/);
   await page.goto(`${SITE}/registration.html`);
@@ -113,7 +129,9 @@ test('network: the widget’s code fails to load at first; the loader tries agai
   expect(ofChunk(requests, 'shared')).toHaveLength(2);
 });
 
-test('network: the service cannot be reached; the widget offers a retry that recovers, and the div follows', async ({ watched: page }) => {
+test('network: the service cannot be reached; the widget offers a retry that recovers, and the div follows', async ({
+  watched: page,
+}) => {
   page.expectConsoleErrors(1);
   await page.route(`${SERVICE}/widget-api/**`, (route) => route.abort('connectionrefused'));
   await page.goto(`${SITE}/registration.html`);

@@ -6,7 +6,9 @@ interface Outbox {
 }
 const latestEmailTo = async (to: string) => (await serviceJson<Outbox>(`/dev/outbox?to=${encodeURIComponent(to)}`)).emails[0]!;
 
-test('a participant signs in with the emailed PIN by keyboard alone, and a registration on the page shows up', async ({ watched: page }) => {
+test('a participant signs in with the emailed PIN by keyboard alone, and a registration on the page shows up', async ({
+  watched: page,
+}) => {
   await page.goto(`${SITE}/account.html`);
   const profile = page.locator('service-profile');
   await expect(page.locator('div[data-service-widget=profile]')).toHaveAttribute('data-service-state', 'ready');
@@ -19,7 +21,10 @@ test('a participant signs in with the emailed PIN by keyboard alone, and a regis
   const { pin } = await latestEmailTo('ada@example.org');
   await page.keyboard.type(pin!);
   const login = page.evaluate(
-    () => new Promise((resolve) => document.addEventListener('service-profile-login', (e) => resolve((e as CustomEvent).detail), { once: true })),
+    () =>
+      new Promise((resolve) =>
+        document.addEventListener('service-profile-login', (e) => resolve((e as CustomEvent).detail), { once: true }),
+      ),
   );
   await page.keyboard.press('Enter');
   expect(await login).toEqual({ id: 'p_ada' });
@@ -67,7 +72,11 @@ const post = (path: string, body: object) =>
 const newParticipant = async () => {
   const email = `e2e-profile-${Date.now()}@example.org`;
   const registered = await post('registrations?key=wk_demo_registration', {
-    class_id: 'cls_data_2', first_name: 'Mary', last_name: 'Jackson', email, consent: true,
+    class_id: 'cls_data_2',
+    first_name: 'Mary',
+    last_name: 'Jackson',
+    email,
+    consent: true,
   });
   expect(registered.status).toBe(201);
   return email;
@@ -101,7 +110,10 @@ const askForPinByKeyboard = async (page: Page, email: string) => {
 
 const nextEvent = (page: Page, name: string) =>
   page.evaluate(
-    (type) => new Promise((resolve) => document.addEventListener(type, (e) => resolve((e as CustomEvent).detail ?? null), { once: true })),
+    (type) =>
+      new Promise((resolve) =>
+        document.addEventListener(type, (e) => resolve((e as CustomEvent).detail ?? null), { once: true }),
+      ),
     name,
   );
 
@@ -177,7 +189,11 @@ test('a wrong PIN says so and keeps the step; an unreachable service offers a re
   await expect(profile.getByRole('heading', { name: 'Hello Ada' })).toBeVisible();
 
   // The service invalidates every token of Ada: the next call returns to the email step, saying why.
-  await serviceJson('/dev/tokens/invalidate', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":"ada@example.org"}' });
+  await serviceJson('/dev/tokens/invalidate', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"email":"ada@example.org"}',
+  });
   const logout = nextEvent(page, 'service-profile-logout');
   await profile.getByRole('button', { name: 'Edit details' }).press('Enter');
   await profile.getByLabel('Phone').press('Enter');
@@ -209,7 +225,9 @@ test('an expired PIN says so, and a new one is sent and taken, by keyboard alone
   await expect(profile.getByRole('heading', { name: 'Hello Mary' })).toBeFocused();
 });
 
-test('a PIN already used in another tab, and a PIN dead after five wrong tries, each say so; a new PIN works', async ({ watched: page }) => {
+test('a PIN already used in another tab, and a PIN dead after five wrong tries, each say so; a new PIN works', async ({
+  watched: page,
+}) => {
   const email = await newParticipant();
   const profile = await askForPinByKeyboard(page, email);
   const { pin } = await latestEmailTo(email);

@@ -15,7 +15,9 @@ const seatsOf = async (classId: string) => {
   return answer.courses.flatMap((c) => c.classes).find((c) => c.id === classId)!.seats_left;
 };
 
-test('a visitor registers for a class by keyboard alone on a customer’s page, and the service holds it', async ({ watched: page }) => {
+test('a visitor registers for a class by keyboard alone on a customer’s page, and the service holds it', async ({
+  watched: page,
+}) => {
   const seatsBefore = await seatsOf('cls_web_1');
   await page.goto(`${SITE}/registration.html`);
   const widget = page.locator('service-registration');
@@ -23,7 +25,10 @@ test('a visitor registers for a class by keyboard alone on a customer’s page, 
   await expect(widget.getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
 
   // Keyboard only: Tab from the top of the page to the first class's Register button.
-  const register = widget.locator('.course', { hasText: 'Web accessibility in practice' }).getByRole('button', { name: 'Register' }).first();
+  const register = widget
+    .locator('.course', { hasText: 'Web accessibility in practice' })
+    .getByRole('button', { name: 'Register' })
+    .first();
   for (let i = 0; i < 40 && !(await register.evaluate((b) => b.matches(':focus'))); i++) await page.keyboard.press('Tab');
   await expect(register).toBeFocused();
   await page.keyboard.press('Enter');
@@ -64,7 +69,8 @@ test('a visitor registers for a class by keyboard alone on a customer’s page, 
 const watchLayout = (reserved: number) => {
   const record = { shifts: [] as { at: number; value: number }[], readyAt: 0, loadingAt: 0, linkUntilReady: false };
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) record.shifts.push({ at: entry.startTime, value: (entry as PerformanceEntry & { value: number }).value });
+    for (const entry of list.getEntries())
+      record.shifts.push({ at: entry.startTime, value: (entry as PerformanceEntry & { value: number }).value });
   }).observe({ type: 'layout-shift', buffered: true });
   document.addEventListener('service-widget-ready', () => (record.readyAt = performance.now()));
   new MutationObserver(() => {
@@ -95,7 +101,9 @@ const layoutOf = async (page: import('@playwright/test').Page, path: string, { l
   await expect(page.locator('div[data-service-widget]')).toHaveAttribute('data-service-state', 'ready');
   const record = await page.evaluate(() => (window as unknown as { record: LayoutRecord }).record);
   const total = (shifts: LayoutRecord['shifts']) => shifts.reduce((sum, s) => sum + s.value, 0).toFixed(4);
-  console.log(`${path}: layout shift before ready ${total(record.shifts.filter((s) => s.at < record.readyAt))}, in all ${total(record.shifts)}`);
+  console.log(
+    `${path}: layout shift before ready ${total(record.shifts.filter((s) => s.at < record.readyAt))}, in all ${total(record.shifts)}`,
+  );
   return record;
 };
 
@@ -106,13 +114,17 @@ test('with the loader in <head>, nothing jumps while the widget loads', async ({
   expect(record.shifts.filter((s) => s.at < record.readyAt)).toEqual([]);
 });
 
-test('with an async loader at the end of <body>, the owner’s link shows in reserved space until ready', async ({ watched: page }) => {
+test('with an async loader at the end of <body>, the owner’s link shows in reserved space until ready', async ({
+  watched: page,
+}) => {
   // The loader may run after the first paint: reserving the space is then itself a (small) shift.
   const record = await layoutOf(page, 'registration.html');
   expect(record.linkUntilReady).toBe(true);
 });
 
-test('with an async loader at the end of <body> and the div’s min-height in the site’s stylesheet, nothing jumps while the widget loads', async ({ watched: page }) => {
+test('with an async loader at the end of <body> and the div’s min-height in the site’s stylesheet, nothing jumps while the widget loads', async ({
+  watched: page,
+}) => {
   // The owner's advice in the README: the space is kept from the first paint, and the loader leaves
   // a min-height that already holds the widget's space alone.
   const record = await layoutOf(page, 'reserved.html', { loaderAfterPaint: true });

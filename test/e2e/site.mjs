@@ -47,7 +47,9 @@ createServer(async (req, res) => {
   if (!/^[\w-]+\.(html|js|css)$/.test(name)) return void res.writeHead(404).end('not found');
   try {
     const layout = name.match(/^layout-(registration|profile|contact)-(head|reserved)\.html$/);
-    const body = layout ? layoutPage(layout[1], layout[2]) : (await readFile(pages + name, 'utf8')).replaceAll('{{SERVICE}}', serviceUrl);
+    const body = layout
+      ? layoutPage(layout[1], layout[2])
+      : (await readFile(pages + name, 'utf8')).replaceAll('{{SERVICE}}', serviceUrl);
     res.writeHead(200, {
       'Content-Type': `${TYPES[name.split('.').pop()]}; charset=utf-8`,
       'Content-Security-Policy':

@@ -30,7 +30,10 @@ test('npm start builds, seeds a new data folder, prints the URL, and the demo th
     expect(url).toBe(`http://localhost:${port}/`);
     expect(printed).toContain('created and seeded now');
     await page.goto(url);
-    await expect(page.locator('main > section div[data-service-widget=registration]').first()).toHaveAttribute('data-service-state', 'ready');
+    await expect(page.locator('main > section div[data-service-widget=registration]').first()).toHaveAttribute(
+      'data-service-state',
+      'ready',
+    );
   } finally {
     process.kill(-started.pid!, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
@@ -47,7 +50,11 @@ const listening = (port: number) =>
 
 /** `npm start` in a process group of its own, once it says where it runs. */
 async function npmStart(port: number, dataDir: string) {
-  const npm = spawn('npm', ['start'], { env: { ...process.env, PORT: String(port), DATA_DIR: dataDir }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', ['start'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let printed = '';
   await new Promise<void>((resolve, reject) => {
     const read = (chunk: Buffer) => {

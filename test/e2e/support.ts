@@ -28,7 +28,9 @@ export const test = base.extend<{
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
     await use(
       Object.assign(page, {
@@ -37,7 +39,11 @@ export const test = base.extend<{
       }),
     );
     expect(problems).toEqual([]);
-    expect(consoleErrors.filter((line) => line.includes('CSP violation') && !(violation && line.includes(`CSP violation: ${violation}`)))).toEqual([]);
+    expect(
+      consoleErrors.filter(
+        (line) => line.includes('CSP violation') && !(violation && line.includes(`CSP violation: ${violation}`)),
+      ),
+    ).toEqual([]);
     expect(consoleErrors).toHaveLength(expected);
   },
 });
@@ -59,6 +65,7 @@ export const flakyChunks = async (page: Page, failures: number, names = /./) => 
   return requests;
 };
 /** The requests of one chunk (`registration`: not `registration-form`), by its name and 6-character hash. */
-export const ofChunk = (requests: string[], name: string) => requests.filter((r) => new RegExp(`^${name}-[\\w-]{6}\\.js`).test(r));
+export const ofChunk = (requests: string[], name: string) =>
+  requests.filter((r) => new RegExp(`^${name}-[\\w-]{6}\\.js`).test(r));
 
 export { expect };

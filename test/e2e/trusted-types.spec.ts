@@ -14,7 +14,9 @@ test('a host that created lit-html itself and allows service-widgets: the widget
   await expect(div.locator('service-registration').getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
 });
 
-test('a host whose policy list leaves service-widgets out: script-error, saying which policy to allow', async ({ watched: page }) => {
+test('a host whose policy list leaves service-widgets out: script-error, saying which policy to allow', async ({
+  watched: page,
+}) => {
   // The browser reports the refused policy (a violation of trusted-types), and the loader its fix-it line.
   page.expectConsoleErrors(3, 'trusted-types');
   await page.goto(`${SITE}/trusted-types-refused.html`);

@@ -18,8 +18,11 @@ const mount = async (attrs: { key?: string; locale?: string; fetch?: typeof fetc
 };
 
 const $ = <T extends Element = HTMLElement>(el: ServiceContact, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
-const $$ = <T extends Element = HTMLElement>(el: ServiceContact, selector: string) => [...el.shadowRoot!.querySelectorAll<T>(selector)];
-const buttonNamed = (el: ServiceContact, name: string) => $$<HTMLButtonElement>(el, 'button').find((b) => b.textContent!.trim() === name);
+const $$ = <T extends Element = HTMLElement>(el: ServiceContact, selector: string) => [
+  ...el.shadowRoot!.querySelectorAll<T>(selector),
+];
+const buttonNamed = (el: ServiceContact, name: string) =>
+  $$<HTMLButtonElement>(el, 'button').find((b) => b.textContent!.trim() === name);
 const valueOf = (el: ServiceContact, id: string) => $<HTMLInputElement>(el, `#${id}`).value;
 
 /** Types into fields as a person would (an `input` event each); booleans tick the consent box. */
@@ -49,11 +52,20 @@ interface WidgetAnswer {
 }
 
 /** A fetch that counts (and can script) the POSTs; GETs go to the service, their answer optionally changed. */
-const spy = (options: { post?: (input: RequestInfo | URL, init: RequestInit) => Promise<Response>; widget?: (data: WidgetAnswer) => void } = {}) => {
+const spy = (
+  options: {
+    post?: (input: RequestInfo | URL, init: RequestInit) => Promise<Response>;
+    widget?: (data: WidgetAnswer) => void;
+  } = {},
+) => {
   const posts: { url: string; key: string; body: Record<string, unknown> }[] = [];
   const fetcher: typeof fetch = async (input, init) => {
     if (init?.method === 'POST') {
-      posts.push({ url: String(input), key: new Headers(init.headers).get('Idempotency-Key')!, body: JSON.parse(String(init.body)) });
+      posts.push({
+        url: String(input),
+        key: new Headers(init.headers).get('Idempotency-Key')!,
+        body: JSON.parse(String(init.body)),
+      });
       return options.post ? options.post(input, init) : fetch(input, init);
     }
     const answer = await fetch(input, init);
@@ -159,7 +171,10 @@ describe('service-contact', () => {
 
     // Logged out and in as someone else elsewhere on the page: the untouched fields follow.
     await fill(el, { name: 'Ada L.' });
-    writeSession(service.url, 'c_acme', { token: 'ptok_other', participant: { ...participant, first_name: 'Alan', last_name: 'Turing', email: 'alan@example.org' } });
+    writeSession(service.url, 'c_acme', {
+      token: 'ptok_other',
+      participant: { ...participant, first_name: 'Alan', last_name: 'Turing', email: 'alan@example.org' },
+    });
     await el.updateComplete;
     expect(valueOf(el, 'name')).to.equal('Ada L.');
     expect(valueOf(el, 'email')).to.equal('alan@example.org');
@@ -227,7 +242,9 @@ describe('service-contact', () => {
   });
 
   it('reads well on a dark page: the form, its field errors and the confirmation keep their contrast', async () => {
-    const page = await darkPage(html`<service-contact key=${keyOf('contact')} base-url=${service.url} locale="en"></service-contact>`);
+    const page = await darkPage(
+      html`<service-contact key=${keyOf('contact')} base-url=${service.url} locale="en"></service-contact>`,
+    );
     const el = await settled(page.querySelector('service-contact')!);
     await expect(page).to.be.accessible();
     await ageFormToken();
@@ -286,9 +303,7 @@ describe('service-contact', () => {
 
   it('says so when the service still finds the form too fast after the wait, and keeps it', async () => {
     const tooFast = () =>
-      Promise.resolve(
-        Response.json({ error: { code: 'too-fast', message: 'Too fast.', retry_after_ms: 1 } }, { status: 422 }),
-      );
+      Promise.resolve(Response.json({ error: { code: 'too-fast', message: 'Too fast.', retry_after_ms: 1 } }, { status: 422 }));
     const fetcher = spy({ post: tooFast });
     const el = await settled(await mount({ fetch: fetcher }));
     const values = complete();
@@ -303,7 +318,9 @@ describe('service-contact', () => {
 
   it('a rate limit says when to try again, and keeps the message', async () => {
     const el = await settled(
-      await fixture<ServiceContact>(html`<service-contact key=${keyOf('contact')} base-url=${service.strict} locale="en"></service-contact>`),
+      await fixture<ServiceContact>(
+        html`<service-contact key=${keyOf('contact')} base-url=${service.strict} locale="en"></service-contact>`,
+      ),
     );
     const strictClock = () => dev('clock', { advance_s: 5 }, { strict: true });
     await strictClock();
@@ -318,7 +335,9 @@ describe('service-contact', () => {
     await fill(el, { subject: 'Programmes', message: 'And one more question, please.', consent: true });
     submit(el);
     await until(() => textOf(el).includes('Too many'));
-    expect($(el, '[role=alert]').textContent!.trim()).to.equal('Too many messages from here. Try again in 10 minutes. Your message is kept.');
+    expect($(el, '[role=alert]').textContent!.trim()).to.equal(
+      'Too many messages from here. Try again in 10 minutes. Your message is kept.',
+    );
     expect(valueOf(el, 'message')).to.equal('And one more question, please.');
     await expect(el).to.be.accessible();
   });
@@ -342,7 +361,14 @@ describe('service-contact', () => {
     await el.updateComplete;
     expect(fetcher.posts).to.have.length(1);
     const [post] = fetcher.posts;
-    expect(post!.body).to.include({ name: 'Ada Lovelace', email: values.email, subject: 'Invoices', topic: 'Invoices', consent: true, website: '' });
+    expect(post!.body).to.include({
+      name: 'Ada Lovelace',
+      email: values.email,
+      subject: 'Invoices',
+      topic: 'Invoices',
+      consent: true,
+      website: '',
+    });
     expect(post!.body.form_token).to.be.a('string').and.not.equal('');
     expect(post!.key.length).to.be.greaterThan(8);
 
@@ -374,7 +400,14 @@ describe('service-contact', () => {
   });
 
   it('sends a text subject without a topic when the widget has no topics', async () => {
-    const fetcher = spy({ widget: withoutTopics, post: async () => Response.json({ message: { id: 'msg_1', created_at: '' }, form: { token: 'ft1.next', min_fill_ms: 1500 } }, { status: 201 }) });
+    const fetcher = spy({
+      widget: withoutTopics,
+      post: async () =>
+        Response.json(
+          { message: { id: 'msg_1', created_at: '' }, form: { token: 'ft1.next', min_fill_ms: 1500 } },
+          { status: 201 },
+        ),
+    });
     const el = await settled(await mount({ fetch: fetcher }));
     await fill(el, complete({ subject: 'A question' }));
     const sent = oneEvent(el, 'service-contact-sent') as Promise<ContactSentEvent>;
@@ -386,7 +419,9 @@ describe('service-contact', () => {
 
   it('keeps everything when the service cannot be reached, and sends again with the same idempotency key', async () => {
     let down = true;
-    const fetcher = spy({ post: (input, init) => (down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init)) });
+    const fetcher = spy({
+      post: (input, init) => (down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init)),
+    });
     const el = await settled(await mount({ fetch: fetcher }));
     await ageFormToken();
     const values = complete();

@@ -1,5 +1,6 @@
 import { html } from 'lit';
 import type { ContactSentDetail } from '../../contract/index.ts';
+import type { ContactMessageResponse, WidgetResponse } from '../../service/schemas.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
@@ -8,11 +9,8 @@ import { SessionController } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { contactStyles } from './contact.styles.ts';
 
-interface WidgetData {
-  widget: { type: string; company: { id: string; name: string }; options: { topics?: string[] } };
-  /** The form token (it sends one message) and the time the service wants a form shown before it is sent. */
-  form?: { token: string; min_fill_ms: number };
-}
+/** The first render: the widget, its topics, and the form token (it sends one message) with the time the service wants a form shown before it is sent. */
+type WidgetData = WidgetResponse;
 
 /** Fired when the service has stored the message. */
 export class ContactSentEvent extends ServiceEvent<ContactSentDetail> {
@@ -51,6 +49,7 @@ export const en = {
 const t = translator(en, { de: () => import('./contact.de.ts') });
 
 /**
+ * @tagname service-contact
  * @summary A contact form to the company: name, email, subject or topic, message and consent.
  *
  * @fires service-contact-sent - The service stored the message; `detail: { id }`.
@@ -120,7 +119,9 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     return {
       name: this.prefillName || (who ? `${who.first_name} ${who.last_name}` : ''),
       email: this.prefillEmail || who?.email || '',
-      subject: topics.length ? [this.prefillTopic, this.prefillSubject].find((x) => topics.includes(x)) || '' : this.prefillSubject,
+      subject: topics.length
+        ? [this.prefillTopic, this.prefillSubject].find((x) => topics.includes(x)) || ''
+        : this.prefillSubject,
       message: this.prefillMessage,
     }[field];
   }
@@ -141,12 +142,13 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company })}</h2>
       <form @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
         <div class="row">${text('name', 'text', 'name', 100)} ${text('email', 'email', 'email', 254)}</div>
-        ${topics.length
-          ? field(
-              form,
-              'subject',
-              t(locale, 'topic'),
-              ({ invalid, describedBy }) => html`<select
+        ${
+          topics.length
+            ? field(
+                form,
+                'subject',
+                t(locale, 'topic'),
+                ({ invalid, describedBy }) => html`<select
                 id="subject"
                 name="subject"
                 required
@@ -154,10 +156,11 @@ export class ServiceContact extends ServiceElement<WidgetData> {
                 aria-describedby=${describedBy}
               >
                 <option value="">${t(locale, 'choose')}</option>
-                ${topics.map((topic) => html`<option ?selected=${topic == subject}>${topic}</option>`)}
+                ${topics.map((topic) => html`<option ?selected=${topic === subject}>${topic}</option>`)}
               </select>`,
-            )
-          : text('subject', 'text', 'off', 150)}
+              )
+            : text('subject', 'text', 'off', 150)
+        }
         ${field(
           form,
           'message',
@@ -199,13 +202,13 @@ export class ServiceContact extends ServiceElement<WidgetData> {
       website: form.values.website ?? '',
       form_token: this.data?.form?.token,
     };
-    const send = async (again: boolean): Promise<{ message: { id: string }; form: WidgetData['form'] }> => {
+    const send = async (again: boolean): Promise<ContactMessageResponse> => {
       try {
         return await this.write('contact-messages', body);
       } catch (failure) {
         // Sent sooner than the spam check allows (a quick person, autofill): wait it out and send
         // again, once, so that a person is never refused.
-        const wait = failure instanceof ApiError && failure.code == 'too-fast' && (failure.details?.retry_after_ms as number);
+        const wait = failure instanceof ApiError && failure.code === 'too-fast' && (failure.details?.retry_after_ms as number);
         if (!wait || !again) throw failure;
         await new Promise((resolve) => setTimeout(resolve, wait));
         return send(false);
@@ -216,7 +219,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
       (error) => {
         // A topic is the subject's field here.
         if (error.fields.topic) form.errors = { ...form.errors, subject: error.fields.topic };
-        if (error.code == 'too-fast') return t(this.resolvedLocale, 'tooFast');
+        if (error.code === 'too-fast') return t(this.resolvedLocale, 'tooFast');
       },
     );
     if (!answer) return;

@@ -35,7 +35,8 @@ const de: typeof en = {
   'pin-wrong': 'Diese PIN stimmt nicht. Verbleibende Versuche: {left}.',
   'pin-expired': 'Diese PIN ist abgelaufen. Ändern Sie Ihre E-Mail-Adresse erneut, um eine neue zu erhalten.',
   'pin-used': 'Diese PIN wurde schon verwendet.',
-  'pin-locked': 'Zu viele falsche Versuche: Diese PIN gilt nicht mehr. Ändern Sie Ihre E-Mail-Adresse erneut, um eine neue zu erhalten.',
+  'pin-locked':
+    'Zu viele falsche Versuche: Diese PIN gilt nicht mehr. Ändern Sie Ihre E-Mail-Adresse erneut, um eine neue zu erhalten.',
   'pin-missing': 'Das ist nicht die PIN aus unserer neuesten E-Mail. Geben Sie diese ein.',
   showAll: 'Ihre Angaben und Termine zeigen',
 };

@@ -46,7 +46,8 @@ export const en = {
   keep: 'Keep my place',
   cancelled: 'Your place in {course} is cancelled.',
   noCancel: 'It is too late to cancel here: please contact {company}.',
-  emailPending: 'To change your email to {email}, enter the PIN we have sent there (or open the link in that email). Until then your email stays {current}.',
+  emailPending:
+    'To change your email to {email}, enter the PIN we have sent there (or open the link in that email). Until then your email stays {current}.',
   pin: 'PIN',
   confirmEmail: 'Confirm new email',
   emailChanged: 'Your email is now {email}.',
@@ -116,7 +117,9 @@ export class ProfileAccount implements ReactiveController {
    * service no longer knows signs out, and `explain` may word the others.
    */
   #send<T>(call: () => Promise<T>, explain: (error: ApiError) => string | void = () => {}) {
-    return this.#form.send(call, (error) => (error.code == 'invalid-token' ? (this.host.signOut('invalid-token'), '') : explain(error)));
+    return this.#form.send(call, (error) =>
+      error.code === 'invalid-token' ? (this.host.signOut('invalid-token'), '') : explain(error),
+    );
   }
 
   /** Shows what changed, for this widget and the page. */
@@ -152,11 +155,15 @@ export class ProfileAccount implements ReactiveController {
     const { host } = this;
     const p = host.data!.participant!;
     const values = this.#form.values as Record<string, string | undefined>;
-    const body = Object.fromEntries((['first_name', 'last_name', 'email', 'phone'] as const).map((name) => [name, (values[name] ?? p[name] ?? '').trim()]));
+    const body = Object.fromEntries(
+      (['first_name', 'last_name', 'email', 'phone'] as const).map((name) => [name, (values[name] ?? p[name] ?? '').trim()]),
+    );
     // A new email is confirmed from its mailbox: the PIN, or a link back to this page.
     const page = new URL(location.href);
     page.hash = '';
-    const answer = await this.#send(() => host.write<ProfileData>('participant/profile', { ...body, return_url: page.href }, host.data!.token));
+    const answer = await this.#send(() =>
+      host.write<ProfileData>('participant/profile', { ...body, return_url: page.href }, host.data!.token),
+    );
     if (!answer) return;
     this.#take(answer);
     await this.#edit(false);
@@ -203,10 +210,12 @@ export class ProfileAccount implements ReactiveController {
     this.#confirming = '';
     host.requestUpdate();
     if (!answer) return;
-    host.data = { ...host.data!, registrations: host.data!.registrations!.filter((r) => r.id != registration.id) };
+    host.data = { ...host.data!, registrations: host.data!.registrations!.filter((r) => r.id !== registration.id) };
     host.notice = this.#t('cancelled', { course: registration.course.title });
     await this.#focus('#upcoming');
-    host.dispatchEvent(new RegistrationCancelledEvent({ id: registration.id, course: registration.course.id, class: registration.class.id }));
+    host.dispatchEvent(
+      new RegistrationCancelledEvent({ id: registration.id, course: registration.course.id, class: registration.class.id }),
+    );
   }
 
   render({ participant, registrations = [], email_change: change, widget }: ProfileData) {
@@ -221,7 +230,7 @@ export class ProfileAccount implements ReactiveController {
     const upcoming = registrations.filter((r) => !r.past);
     const past = registrations.filter((r) => r.past).reverse();
     const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string, maxlength = 100) =>
-      input(form, name, this.#t(name), { type, autocomplete, maxlength, value: p[name] ?? '', required: name != 'phone' });
+      input(form, name, this.#t(name), { type, autocomplete, maxlength, value: p[name] ?? '', required: name !== 'phone' });
     const list = (items: ProfileRegistration[], empty: 'noUpcoming' | 'noPast') =>
       items.length
         ? html`<ul>
@@ -229,18 +238,20 @@ export class ProfileAccount implements ReactiveController {
               (r) => html`<li class="card">
                 <strong id="r-${r.id}">${r.course.title}</strong>
                 <span>${formatDateRange(locale, r.class.starts_at, r.class.ends_at, r.class.timezone)} · ${r.class.location}</span>
-                ${r.status == 'waitlisted' ? html`<span>${this.#t('waitlisted')}</span>` : nothing}
-                ${this.#confirming == r.id
-                  ? html`<div class="bar" role="group" aria-label=${this.#t('confirmCancel', { course: r.course.title })}>
+                ${r.status === 'waitlisted' ? html`<span>${this.#t('waitlisted')}</span>` : nothing}
+                ${
+                  this.#confirming === r.id
+                    ? html`<div class="bar" role="group" aria-label=${this.#t('confirmCancel', { course: r.course.title })}>
                       <p>${this.#t('confirmCancel', { course: r.course.title })}</p>
                       <button ?disabled=${form.sending} @click=${() => this.#cancel(r)}>${this.#t('yesCancel')}</button>
                       <button class="secondary" @click=${() => this.#confirm('')}>${this.#t('keep')}</button>
                     </div>`
-                  : r.cancellable
-                    ? html`<button class="secondary" aria-describedby="r-${r.id}" @click=${() => this.#confirm(r.id)}>${this.#t('cancelPlace')}</button>`
-                    : r.past
-                      ? nothing
-                      : html`<span>${this.#t('noCancel', { company: widget.company.name })}</span>`}
+                    : r.cancellable
+                      ? html`<button class="secondary" aria-describedby="r-${r.id}" @click=${() => this.#confirm(r.id)}>${this.#t('cancelPlace')}</button>`
+                      : r.past
+                        ? nothing
+                        : html`<span>${this.#t('noCancel', { company: widget.company.name })}</span>`
+                }
               </li>`,
             )}
           </ul>`
@@ -252,19 +263,22 @@ export class ProfileAccount implements ReactiveController {
         <h2 tabindex="-1" data-focus>${withName(this.#t('hello', { name: '\u0000' }), p.first_name)}</h2>
         <button class="secondary" ?disabled=${form.sending} @click=${this.#logout}>${this.#t('logout')}</button>
       </div>
-        ${host.renderNotice()} ${where == 'top' ? line : nothing}
+        ${host.renderNotice()} ${where === 'top' ? line : nothing}
         <div class="fill">
       <h3 id="details" tabindex="-1">${this.#t('details')}</h3>
-      ${change && !this.#editing
-        ? html`<form class="notice" @submit=${this.#confirmEmail} @input=${form.edit}>
+      ${
+        change && !this.#editing
+          ? html`<form class="notice" @submit=${this.#confirmEmail} @input=${form.edit}>
             <p>${this.#t('emailPending', { email: change.email, current: p.email })}</p>
             ${input(form, 'pin', this.#t('pin'), { autocomplete: 'one-time-code', maxlength: 12, inputmode: 'numeric' })}
-            ${where == 'pin' ? line : nothing}
+            ${where === 'pin' ? line : nothing}
             <button part="button" ?disabled=${form.sending}>${this.#t('confirmEmail')}</button>
           </form>`
-        : nothing}
-      ${this.#editing
-        ? html`<form @submit=${this.#save} @input=${form.edit}>
+          : nothing
+      }
+      ${
+        this.#editing
+          ? html`<form @submit=${this.#save} @input=${form.edit}>
             <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
             <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
             ${line}
@@ -273,7 +287,7 @@ export class ProfileAccount implements ReactiveController {
               <button type="button" class="secondary" @click=${() => this.#edit(false)}>${this.#t('cancel')}</button>
             </p>
           </form>`
-        : html`<dl>
+          : html`<dl>
               <dt>${this.#t('first_name')} / ${this.#t('last_name')}</dt>
               <dd><bdi>${p.first_name}</bdi> <bdi>${p.last_name}</bdi></dd>
               <dt>${this.#t('email')}</dt>
@@ -281,7 +295,8 @@ export class ProfileAccount implements ReactiveController {
               <dt>${this.#t('phone')}</dt>
               <dd>${p.phone || this.#t('none')}</dd>
             </dl>
-            <p><button class="secondary" @click=${() => this.#edit(true)}>${this.#t('edit')}</button></p>`}
+            <p><button class="secondary" @click=${() => this.#edit(true)}>${this.#t('edit')}</button></p>`
+      }
       <h3 id="upcoming" tabindex="-1">${this.#t('upcoming')}</h3>
       ${list(upcoming, 'noUpcoming')}
       <h3>${this.#t('past')}</h3>

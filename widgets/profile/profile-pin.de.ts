@@ -3,7 +3,8 @@ import type { en } from './profile-pin.ts';
 /** The PIN step's words in German, a chunk of its own (see translator()). */
 const de: typeof en = {
   checkEmail: 'Sehen Sie in Ihre E-Mails',
-  pinSent: 'Wenn zu {email} ein Konto gehört, haben wir eine 6-stellige PIN und einen Anmeldelink gesendet. Die PIN gilt 5 Minuten.',
+  pinSent:
+    'Wenn zu {email} ein Konto gehört, haben wir eine 6-stellige PIN und einen Anmeldelink gesendet. Die PIN gilt 5 Minuten.',
   pin: 'PIN',
   signIn: 'Anmelden',
   newPin: 'Neue PIN senden',

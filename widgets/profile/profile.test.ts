@@ -140,6 +140,9 @@ describe('service-profile', () => {
     expect(email.type).to.equal('email');
     expect(email.autocomplete).to.equal('email');
     expect(email.required).to.equal(true);
+    // A wide page does not stretch the button across it.
+    const button = $<HTMLButtonElement>(el, 'form > button');
+    expect(button.getBoundingClientRect().width).to.be.below(el.getBoundingClientRect().width / 2);
     expect(buttonNamed(el, 'Send PIN')).not.to.equal(undefined);
     expect(focused(el)).to.equal(null);
     await expect(el).to.be.accessible();
@@ -353,7 +356,8 @@ describe('service-profile', () => {
     expect(new URL(location.href).searchParams.has('key')).to.equal(false);
     expect(location.href).not.to.contain(token);
     // Other parameters of the page stay.
-    for (const [name, value] of new URL(link).searchParams) if (name !== 'key') expect(new URL(location.href).searchParams.get(name)).to.equal(value);
+    for (const [name, value] of new URL(link).searchParams)
+      if (name !== 'key') expect(new URL(location.href).searchParams.get(name)).to.equal(value);
     expect(textOf(el)).to.contain('Hello Katherine');
     expect(storedToken()).to.equal(token);
     await expect(el).to.be.accessible();
@@ -421,7 +425,9 @@ describe('service-profile', () => {
     const calls: string[] = [];
     const fetcher: typeof fetch = (input, init) => {
       calls.push(String(input).replace(/\?.*/, '').split('/').pop()!);
-      return down && String(input).includes('participant/me') ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+      return down && String(input).includes('participant/me')
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : fetch(input, init);
     };
     const el = await settled(await mount({ fetch: fetcher }));
     await requestPin(el, email);
@@ -695,7 +701,12 @@ describe('service-profile', () => {
       String(input).includes('/cancel')
         ? Promise.resolve(
             Response.json(
-              { error: { code: 'not-cancellable', message: 'This registration can no longer be cancelled here: contact Acme Academy.' } },
+              {
+                error: {
+                  code: 'not-cancellable',
+                  message: 'This registration can no longer be cancelled here: contact Acme Academy.',
+                },
+              },
               { status: 409 },
             ),
           )
@@ -768,7 +779,10 @@ describe('service-profile', () => {
     click(registration, 'Register');
     await registration.updateComplete;
     // One sign-in for the page: the registration form knows who is signed in.
-    await until(() => registration.shadowRoot!.querySelector<HTMLInputElement>('#first_name')?.value === 'Annie', 'the form prefilled');
+    await until(
+      () => registration.shadowRoot!.querySelector<HTMLInputElement>('#first_name')?.value === 'Annie',
+      'the form prefilled',
+    );
     expect($<HTMLInputElement>(registration, '#email').value).to.equal(email);
     const consent = $<HTMLInputElement>(registration, '#consent');
     consent.checked = true;
@@ -778,7 +792,9 @@ describe('service-profile', () => {
     $<HTMLButtonElement>(registration, 'form > button[part=button]').click();
     await Promise.race([
       created,
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`Not registered; the form says: ${textOf(registration)}`)), 5000)),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`Not registered; the form says: ${textOf(registration)}`)), 5000),
+      ),
     ]);
     await untilText(profile, 'Open day: meet the trainers');
     expect($$(profile, 'ul')[0]!.textContent).to.contain('Open day: meet the trainers');
@@ -805,7 +821,9 @@ describe('service-profile', () => {
 
   it('reads well on a dark page: links, errors and the signed-in view keep their contrast', async () => {
     const email = await newParticipant('Ida');
-    const page = await darkPage(html`<service-profile key=${keyOf('profile')} base-url=${service.url} locale="en"></service-profile>`);
+    const page = await darkPage(
+      html`<service-profile key=${keyOf('profile')} base-url=${service.url} locale="en"></service-profile>`,
+    );
     const el = page.querySelector('service-profile')!;
     await settled(el);
     await requestPin(el, email);

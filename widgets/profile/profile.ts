@@ -4,31 +4,15 @@ import { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { formError, FormController, formStyles, input } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
-import { SessionController, type Participant, type SessionChange } from '../shared/session.ts';
+import type { ParticipantMeResponse, ParticipantRegistration } from '../../service/schemas.ts';
+import { SessionController, type SessionChange } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { profileStyles } from './profile.styles.ts';
 
-export interface ProfileRegistration {
-  id: string;
-  status: 'confirmed' | 'waitlisted';
-  course: { id: string; title: string };
-  class: { id: string; starts_at: string; ends_at: string; timezone?: string; location: string };
-  /** The class has started, by the service's clock. */
-  past: boolean;
-  cancellable: boolean;
-  cancel_until?: string;
-}
+export type ProfileRegistration = ParticipantRegistration;
 
-/** What the widget shows: the company, and the participant when signed in. */
-export interface ProfileData {
-  widget: { company: { id: string; name: string } };
-  participant?: Participant;
-  /** A new email waiting for the PIN (or link) sent to it. */
-  email_change?: { email: string; expires_at: string } | null;
-  registrations?: ProfileRegistration[];
-  /** The participant's token, while signed in. */
-  token?: string;
-}
+/** What the widget shows: the company, and, signed in, the participant's area (`participant/me`) and token. */
+export type ProfileData = Pick<ParticipantMeResponse, 'widget'> & Partial<ParticipantMeResponse> & { token?: string };
 
 /** A participant signed in with the PIN or the emailed link. */
 export class ProfileLoginEvent extends ServiceEvent<ProfileLoginDetail> {
@@ -63,6 +47,7 @@ const accountChunk = () => import('./profile-account.ts');
 const pinChunk = () => import('./profile-pin.ts');
 
 /**
+ * @tagname service-profile
  * @summary The participant's own area: passwordless sign-in (email, then the emailed PIN or link),
  * their details, their upcoming and past registrations, cancelling, signing out.
  *
@@ -91,9 +76,9 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   /** A line above the current step: what just happened (announced politely). */
   notice = '';
 
-  /** The sign-in of the page, shared with every widget on it. */
+  /** @internal The sign-in of the page, shared with every widget on it. */
   readonly session = new SessionController(this, (change) => this.#followSession(change));
-  /** The sign-in form (the email, then the PIN). */
+  /** @internal The sign-in form (the email, then the PIN). */
   readonly form: FormController = new FormController(this, (key) => t(this.resolvedLocale, key));
   #account?: InstanceType<Awaited<ReturnType<typeof accountChunk>>['ProfileAccount']>;
   #pin?: InstanceType<Awaited<ReturnType<typeof pinChunk>>['ProfilePin']>;
@@ -118,10 +103,10 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       if (!token) continue;
       try {
         const data = await this.#me(token, signal);
-        if (token == linkToken) this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
+        if (token === linkToken) this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
         return data;
       } catch (error) {
-        if (!(error instanceof ApiError && error.status == 401)) throw error;
+        if (!(error instanceof ApiError && error.status === 401)) throw error;
         refused = 1;
       }
     }
@@ -176,7 +161,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   async #followSession({ session }: SessionChange) {
     const token = session?.token;
     const data = this.data;
-    if (!data || token == data.token || (token && token == this.#pending)) return;
+    if (!data || token === data.token || (token && token === this.#pending)) return;
     this.keepFocus();
     this.pinSentTo = this.notice = '';
     if (!token) return void (this.data = { widget: data.widget });
@@ -185,7 +170,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     this.#pending = undefined;
   }
 
-  /** Ends the session here and everywhere on the page, with a line saying why (a code of `en`). */
+  /** @internal Ends the session here and everywhere on the page, with a line saying why (a code of `en`). */
   signOut(why = '') {
     const wasIn = !!this.data?.token;
     if (this.data) this.data = { widget: this.data.widget };
@@ -198,7 +183,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
 
   /** A failure outside a form: a 401 ends the session; anything else is said above the step. */
   #failed(error: unknown) {
-    if (error instanceof ApiError && error.code == 'invalid-token') return this.signOut('invalid-token');
+    if (error instanceof ApiError && error.code === 'invalid-token') return this.signOut('invalid-token');
     this.notice = this.toApiError(error).shown!;
   }
 
@@ -209,12 +194,16 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   override render(): TemplateResult {
     return this.renderState(
       (data): unknown =>
-        data.token ? this.#account!.render(data) : this.pinSentTo ? this.#pin!.render() : this.#renderEmail(data.widget.company.name),
+        data.token
+          ? this.#account!.render(data)
+          : this.pinSentTo
+            ? this.#pin!.render()
+            : this.#renderEmail(data.widget.company.name),
       2,
     );
   }
 
-  /** The line above the step: what just happened. */
+  /** @internal The line above the step: what just happened. */
   renderNotice() {
     return html`<div role="status">${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}</div>`;
   }
@@ -231,7 +220,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       </form>`;
   }
 
-  /** Sends the email a PIN (again, from the PIN step), then shows the PIN step with the focus in its field. */
+  /** @internal Sends the email a PIN (again, from the PIN step), then shows the PIN step with the focus in its field. */
   requestPin = async (event?: Event) => {
     event?.preventDefault();
     this.#pending = undefined;
@@ -254,14 +243,14 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   };
 
   /**
-   * Signs in with a token (the PIN's): resolves true once the signed-in view shows. Until then the
+   * @internal Signs in with a token (the PIN's): resolves true once the signed-in view shows. Until then the
    * token is this widget's, so that the page's session changing to it is no news.
    */
   async enter(token: string) {
     this.#pending = token;
     const data = await this.form.send(
       () => this.#me(token),
-      (error: ApiError) => (error.code == 'invalid-token' ? (this.signOut('invalid-token'), '') : undefined),
+      (error: ApiError) => (error.code === 'invalid-token' ? (this.signOut('invalid-token'), '') : undefined),
     );
     if (!data) return false;
     this.#account!.expand();

@@ -4,6 +4,7 @@
  */
 import { html, nothing, type ReactiveController } from 'lit';
 import type { RegistrationCreatedDetail } from '../../contract/index.ts';
+import type { RegistrationResponse } from '../../service/schemas.ts';
 import { ServiceEvent } from '../shared/base.ts';
 import { consent, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
 import { formatDateRange } from '../shared/format.ts';
@@ -18,13 +19,7 @@ export class RegistrationCreatedEvent extends ServiceEvent<RegistrationCreatedDe
   }
 }
 
-export interface Registration {
-  id: string;
-  course_id: string;
-  class_id: string;
-  status: 'confirmed' | 'waitlisted';
-  created_at: string;
-}
+export type Registration = RegistrationResponse['registration'];
 
 /** The form's words; German is in registration-form.de.ts. */
 export const en = {
@@ -88,13 +83,13 @@ export class RegistrationForm implements ReactiveController {
     const { host } = this;
     const locale = host.resolvedLocale;
     const form = this.#form;
-    const book = t(locale, cls.status == 'waitlist' ? 'joinWaitlist' : 'book');
+    const book = t(locale, cls.status === 'waitlist' ? 'joinWaitlist' : 'book');
     const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string, maxlength = 100) =>
-      input(form, name, t(locale, name), { type, autocomplete, maxlength, required: name != 'phone' });
+      input(form, name, t(locale, name), { type, autocomplete, maxlength, required: name !== 'phone' });
     return html`<p><button class="link" @click=${() => host.showList()}>← ${t(locale, 'back')}</button></p>
       <h2 tabindex="-1" data-focus>${t(locale, 'formHeading', { course: course.title })}</h2>
       <p class="facts">${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location} · ${host.price(cls)}</p>
-      ${cls.status == 'waitlist' ? html`<p class="notice">${t(locale, 'waitlistNotice')}</p>` : nothing}
+      ${cls.status === 'waitlist' ? html`<p class="notice">${t(locale, 'waitlistNotice')}</p>` : nothing}
       <form @submit=${(e: Event) => this.#submit(e, course.id, cls)} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
         <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
         <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
@@ -108,17 +103,27 @@ export class RegistrationForm implements ReactiveController {
     event.preventDefault();
     const { host } = this;
     const { first_name, last_name, email, phone = '', consent } = this.#form.values as Record<string, string>;
-    const body = { class_id: cls.id, first_name, last_name, email, ...(phone.trim() ? { phone: phone.trim() } : {}), consent: !!consent };
+    const body = {
+      class_id: cls.id,
+      first_name,
+      last_name,
+      email,
+      ...(phone.trim() ? { phone: phone.trim() } : {}),
+      consent: !!consent,
+    };
     const answer = await this.#form.send(
-      () => host.write<{ registration: Registration; class?: Pick<ClassInfo, 'seats_left' | 'status'> }>('registrations', body),
+      () => host.write<RegistrationResponse>('registrations', body),
       (error) => {
-        if (error.code == 'class-full') {
+        if (error.code === 'class-full') {
           Object.assign(cls, { status: 'full', seats_left: 0 });
           return t(host.resolvedLocale, 'classFull');
         }
         // The class itself is no field of the form (it started, or is gone): said above the button.
         const { class_id, ...fields } = error.fields;
-        if (class_id) return [class_id, Object.keys((this.#form.errors = fields)).length && t(host.resolvedLocale, 'fixFields')].filter(Boolean).join(' ');
+        if (class_id)
+          return [class_id, Object.keys((this.#form.errors = fields)).length && t(host.resolvedLocale, 'fixFields')]
+            .filter(Boolean)
+            .join(' ');
       },
     );
     if (!answer) return;

@@ -208,6 +208,8 @@ describe('service-registration', () => {
     expect(el.shadowRoot!.activeElement).to.equal(input);
     expect(input.value).to.equal('\u202eHopper');
     expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Grace');
+    // The two fields side by side stay aligned though one shows an error.
+    expect($(el, '#first_name').getBoundingClientRect().top).to.equal(input.getBoundingClientRect().top);
     expect($<HTMLInputElement>(el, '#email').value).to.equal(email);
     await expect(el).to.be.accessible();
     // Editing the field clears its error, and the corrected form goes through.
@@ -219,7 +221,9 @@ describe('service-registration', () => {
   });
 
   it('reads well on a dark page: seats, links, buttons and field errors keep their contrast', async () => {
-    const page = await darkPage(html`<service-registration key=${keyOf('registration')} base-url=${service.url} locale="en"></service-registration>`);
+    const page = await darkPage(
+      html`<service-registration key=${keyOf('registration')} base-url=${service.url} locale="en"></service-registration>`,
+    );
     const el = await settled(page.querySelector('service-registration')!);
     await expect(page).to.be.accessible();
     await registerForOpenDay(el, () => expect(page).to.be.accessible());
@@ -232,7 +236,9 @@ describe('service-registration', () => {
 
   it('a rate limit says when to try again, in English and German, and keeps the form', async () => {
     const onStrict = (locale: string) =>
-      fixture<ServiceRegistration>(html`<service-registration key=${keyOf('registration')} base-url=${service.strict} locale=${locale} course="crs_open"></service-registration>`);
+      fixture<ServiceRegistration>(
+        html`<service-registration key=${keyOf('registration')} base-url=${service.strict} locale=${locale} course="crs_open"></service-registration>`,
+      );
     const el = await settled(await onStrict('en'));
     await registerForOpenDay(el);
     await choose(el, 'Open day: meet the trainers');
@@ -240,7 +246,9 @@ describe('service-registration', () => {
     await fill(el, { first_name: 'Katherine', last_name: 'Johnson', email, consent: true });
     submit(el);
     await until(() => textOf(el).includes('Too many'));
-    expect($(el, '#form-error').textContent!.trim()).to.equal('Too many registrations from here. Try again in 10 minutes. Your entries are kept.');
+    expect($(el, '#form-error').textContent!.trim()).to.equal(
+      'Too many registrations from here. Try again in 10 minutes. Your entries are kept.',
+    );
     expect($<HTMLInputElement>(el, '#email').value).to.equal(email);
     await expect(el).to.be.accessible();
 
@@ -249,7 +257,9 @@ describe('service-registration', () => {
     await fill(de, { first_name: 'Katherine', last_name: 'Johnson', email, consent: true });
     submit(de);
     await until(() => textOf(de).includes('Zu viele'));
-    expect($(de, '#form-error').textContent!.trim()).to.equal('Zu viele Versuche. Bitte versuchen Sie es in 10 Min. erneut. Ihre Eingaben bleiben erhalten.');
+    expect($(de, '#form-error').textContent!.trim()).to.equal(
+      'Zu viele Versuche. Bitte versuchen Sie es in 10 Min. erneut. Ihre Eingaben bleiben erhalten.',
+    );
     await expect(de).to.be.accessible();
   });
 
@@ -272,7 +282,8 @@ describe('service-registration', () => {
     const scripted: typeof fetch = async (input, init) => {
       if (init?.method !== 'POST') return fetch(input, init);
       keys.push(new Headers(init.headers).get('Idempotency-Key')!);
-      if (mode === 'full') return Response.json({ error: { code: 'class-full', message: 'The class is full.' } }, { status: 409 });
+      if (mode === 'full')
+        return Response.json({ error: { code: 'class-full', message: 'The class is full.' } }, { status: 409 });
       if (mode === 'down') throw new TypeError('Failed to fetch');
       return fetch(input, init);
     };
@@ -322,7 +333,13 @@ describe('service-registration, returning and refusing', () => {
     const refusing: typeof fetch = async (input, init) =>
       init?.method === 'POST'
         ? Response.json(
-            { error: { code: 'validation', message: 'Check the fields.', fields: { class_id: 'This class has already started: choose another date.' } } },
+            {
+              error: {
+                code: 'validation',
+                message: 'Check the fields.',
+                fields: { class_id: 'This class has already started: choose another date.' },
+              },
+            },
             { status: 422 },
           )
         : fetch(input, init);

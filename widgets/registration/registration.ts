@@ -1,36 +1,18 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { ServiceElement, define } from '../shared/base.ts';
 import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
-import { formatDateRange, formatMoney, type Money } from '../shared/format.ts';
+import type { Class, Course, WidgetResponse } from '../../service/schemas.ts';
+import { formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { registrationStyles } from './registration.styles.ts';
 
-export interface ClassInfo {
-  id: string;
-  starts_at: string;
-  ends_at: string;
-  timezone?: string;
-  location: string;
-  price: Money;
-  capacity: number;
-  seats_left: number;
-  waitlist: boolean;
-  status: 'open' | 'waitlist' | 'full';
-}
+/** A class as the widget API shows it (service/schemas.ts: the service validates and documents the same). */
+export type ClassInfo = Class;
+export type { Course };
 
-export interface Course {
-  id: string;
-  title: string;
-  summary: string;
-  category?: string;
-  classes: ClassInfo[];
-}
-
-export interface WidgetData {
-  widget: { type: string; company: { id: string; name: string } };
-  courses: Course[];
-}
+/** The first render: the widget and its programmes. */
+export type WidgetData = WidgetResponse & { courses: Course[] };
 
 /** A class the visitor chose, with its programme. */
 export interface Chosen {
@@ -65,6 +47,7 @@ export const t = translator(en, { de: () => import('./registration.de.ts') });
 const formChunk = () => import('./registration-form.ts');
 
 /**
+ * @tagname service-registration
  * @summary The company's programmes with their upcoming classes, and registration for a class.
  *
  * @fires service-registration-created - A registration was made; `detail: { id, course, class, status }`
@@ -114,7 +97,10 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   protected override async load(signal: AbortSignal) {
-    const data = (await this.api.request('widget', { params: { type: 'registration', course: this.course }, signal })) as WidgetData;
+    const data = (await this.api.request('widget', {
+      params: { type: 'registration', course: this.course },
+      signal,
+    })) as WidgetData;
     // Most visitors who stay choose a class: its form is fetched while they read.
     (window.requestIdleCallback ?? setTimeout)(() => formChunk().catch(() => {}));
     return data;
@@ -145,8 +131,9 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
       !this._all,
       html`<div class="row">
           <h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
-          ${searchable
-            ? html`<div class="field">
+          ${
+            searchable
+              ? html`<div class="field">
                 <label for="search">${t(locale, 'search')}</label>
                 <input
                   id="search"
@@ -156,16 +143,19 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
                   @input=${(e: Event) => (this._query = (e.target as HTMLInputElement).value)}
                 />
               </div>`
-            : nothing}
+              : nothing
+          }
         </div>
         ${searchable ? html`<p class="visually-hidden" role="status">${query ? t(locale, 'results', { count: matching.length }) : ''}</p>` : nothing}
         ${courses.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
-        ${query && !matching.length
-          ? html`<p class="notice">
+        ${
+          query && !matching.length
+            ? html`<p class="notice">
               ${t(locale, 'noMatch', { query: this._query.trim() })}
               <button class="link" @click=${this.#clearSearch}>${t(locale, 'clearSearch')}</button>
             </p>`
-          : nothing}
+            : nothing
+        }
         <ul class="courses fill">
           ${matching.map((course) => this.#renderCourse(locale, course))}
         </ul>`,
@@ -193,18 +183,20 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         <span>${cls.location}</span>
         <span>${this.price(cls)}</span>
         <span class="seats ${status} ${cls.seats_left <= 3 ? 'low' : ''}"
-          >${status == 'open' ? t(locale, 'seatsLeft', { count: cls.seats_left }) : t(locale, status)}</span
+          >${status === 'open' ? t(locale, 'seatsLeft', { count: cls.seats_left }) : t(locale, status)}</span
         >
       </span>
-      ${status == 'full'
-        ? nothing
-        : html`<button part="button" aria-describedby="course-${course.id} class-${cls.id}" @click=${() => this.#choose(course, cls)}>
-            ${t(locale, status == 'waitlist' ? 'joinWaitlist' : 'book')}
-          </button>`}
+      ${
+        status === 'full'
+          ? nothing
+          : html`<button part="button" aria-describedby="course-${course.id} class-${cls.id}" @click=${() => this.#choose(course, cls)}>
+            ${t(locale, status === 'waitlist' ? 'joinWaitlist' : 'book')}
+          </button>`
+      }
     </li>`;
   }
 
-  /** A class's price in the widget's locale ("Free", "€490.00"). */
+  /** @internal A class's price in the widget's locale ("Free", "€490.00"). */
   price(cls: ClassInfo) {
     return cls.price.amount ? formatMoney(this.resolvedLocale, cls.price) : t(this.resolvedLocale, 'free');
   }
@@ -216,7 +208,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     this._chosen = { course, cls };
   }
 
-  /** Back to the list, with the focus on the button of the class that was open (or the list's heading). */
+  /** @internal Back to the list, with the focus on the button of the class that was open (or the list's heading). */
   async showList() {
     const id = this._chosen?.cls.id;
     this._chosen = undefined;

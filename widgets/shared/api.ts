@@ -47,7 +47,13 @@ export class WidgetApi {
    */
   async request(
     path: string,
-    { params = {}, body, idempotencyKey, token, signal }: {
+    {
+      params = {},
+      body,
+      idempotencyKey,
+      token,
+      signal,
+    }: {
       params?: Record<string, string | undefined>;
       /** Makes the call a POST (`{}` for one without a body). */
       body?: unknown;

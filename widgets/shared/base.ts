@@ -10,7 +10,8 @@ export type LoadState = 'loading' | 'ready' | 'error';
  * an error shows the owner's fix-it line beside the visitor's. The loader's messages (loader/messages.ts)
  * follow the same rule.
  */
-const developmentPage = () => location.protocol == 'file:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(location.hostname);
+const developmentPage = () =>
+  location.protocol === 'file:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(location.hostname);
 
 /**
  * What every widget shares: the public attributes the loader sets (`key`, `base-url`, `locale`), the
@@ -33,7 +34,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   };
 
   /**
-   * Codes of the service that this widget reports to the loader as another of the contract's codes
+   * @internal Codes of the service that this widget reports to the loader as another of the contract's codes
    * (contract/index.ts, ERROR_CODES), for example an unknown `course` option as `not-available`.
    */
   static errorCodes: Record<string, string> = {};
@@ -47,7 +48,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   /** `en` or `de`; default: the nearest `lang` attribute, then the browser's language. */
   locale = '';
 
-  /** Injected `fetch` (tests); the browser's own by default. */
+  /** @internal Injected `fetch` (tests); the browser's own by default. */
   fetch?: typeof fetch;
 
   /** The state of the data load; `service-state` (not bubbling) announces each outcome to the loader. */
@@ -58,7 +59,10 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   /** The error code for the loader (contract/index.ts): a service that failed or answered nonsense is `network`. */
   get errorCode() {
     const code = this.error?.code;
-    return (this.constructor as typeof ServiceElement).errorCodes[code!] ?? (this.error?.retryable || code == 'unexpected' ? 'network' : code);
+    return (
+      (this.constructor as typeof ServiceElement).errorCodes[code!] ??
+      (this.error?.retryable || code === 'unexpected' ? 'network' : code)
+    );
   }
 
   /** What went wrong, for the site owner: the service's own words, which say how to fix it (ours for a service unreachable). */
@@ -84,18 +88,18 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     return '';
   }
 
-  /** The next step change leaves the focus where it is (it happened elsewhere on the page). */
+  /** @internal The next step change leaves the focus where it is (it happened elsewhere on the page). */
   keepFocus() {
     this.#step = '';
   }
 
   /**
-   * A write (POST with an idempotency key): sent again with the same contents, after a failure, it
+   * @internal A write (POST with an idempotency key): sent again with the same contents, after a failure, it
    * keeps its key, so that the service makes one record however often it is retried.
    */
   async write<T>(path: string, body: object, token?: string): Promise<T> {
     const payload = JSON.stringify([path, body]);
-    if (this.#submission?.payload != payload) this.#submission = { payload, key: newId() };
+    if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
     const answer = await this.api.request(path, { body, token, idempotencyKey: this.#submission.key });
     this.#submission = undefined;
     return answer as T;
@@ -106,6 +110,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     return resolveLocale(this.locale, this.closest('[lang]')?.getAttribute('lang'), navigator.language);
   }
 
+  /** @internal The widget API client for this widget's service and key. */
   get api() {
     return new WidgetApi({ baseUrl: this.baseUrl || location.origin, key: this.key, fetch: this.fetch });
   }
@@ -117,16 +122,16 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   protected override updated() {
     // A new step (after loading, sending, signing in …) takes the focus to its heading; the first
     // one does not (the page keeps its focus), nor does loading (the next step will).
-    if (this.loadState == 'loading') return;
+    if (this.loadState === 'loading') return;
     const step = this.loadState + this.step();
-    if (this.#step && step != this.#step) this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus();
+    if (this.#step && step !== this.#step) this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus();
     this.#step = step;
   }
 
   override connectedCallback() {
     super.connectedCallback();
     // Moved while loading (its load was stopped on disconnect): load again.
-    if (this.loadState == 'loading' && this.#abort?.signal.aborted) this.reload();
+    if (this.loadState === 'loading' && this.#abort?.signal.aborted) this.reload();
   }
 
   override disconnectedCallback() {
@@ -145,17 +150,22 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
       this.dispatchEvent(new Event('service-state'));
     };
     const words = this.loadWords(this.resolvedLocale);
-    return Promise.all([this.key.trim() ? this.load(abort.signal) : Promise.reject(new ApiError(400, 'missing-key', MISSING_KEY)), words]).then(
+    return Promise.all([
+      this.key.trim() ? this.load(abort.signal) : Promise.reject(new ApiError(400, 'missing-key', MISSING_KEY)),
+      words,
+    ]).then(
       ([data]) => done('ready', data),
       // The message is shown in the visitor's language: wait for its words.
       (error: unknown) => words.then(() => done('error', undefined, this.toApiError(error))),
     );
   }
 
-  /** Turns anything thrown into an ApiError; its `shown` is the line for the visitor, in their language. */
+  /** @internal Turns anything thrown into an ApiError; its `shown` is the line for the visitor, in their language. */
   toApiError(error: unknown) {
     const apiError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-    return Object.assign(apiError, { shown: errorText(this.resolvedLocale, apiError.code, apiError.details) ?? apiError.message });
+    return Object.assign(apiError, {
+      shown: errorText(this.resolvedLocale, apiError.code, apiError.details) ?? apiError.message,
+    });
   }
 
   /**
@@ -166,19 +176,23 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   protected renderState(ready: (data: Data) => unknown, skeletons = 3): TemplateResult {
     const { loadState, error } = this;
     const locale = this.resolvedLocale;
-    return html`<section part="base" aria-busy=${loadState == 'loading'}>
-      ${loadState == 'loading'
-        ? html`<p class="visually-hidden" role="status">${sharedText(locale, 'loading')}</p>
+    return html`<section part="base" aria-busy=${loadState === 'loading'}>
+      ${
+        loadState === 'loading'
+          ? html`<p class="visually-hidden" role="status">${sharedText(locale, 'loading')}</p>
             ${Array.from({ length: skeletons }, () => html`<div class="skeleton"></div>`)}`
-        : loadState == 'error'
-          ? html`<div class="failed" role="alert" tabindex="-1" data-focus>
+          : loadState === 'error'
+            ? html`<div class="failed" role="alert" tabindex="-1" data-focus>
               <p>${errorText(locale, error!.code) ?? sharedText(locale, 'error.unavailable')}</p>
               ${developmentPage() && !error!.retryable ? html`<p>${error!.message}</p>` : nothing}
-              ${error!.retryable
-                ? html`<p><button part="button" class="secondary" @click=${() => this.reload()}>${sharedText(locale, 'retry')}</button></p>`
-                : nothing}
+              ${
+                error!.retryable
+                  ? html`<p><button part="button" class="secondary" @click=${() => this.reload()}>${sharedText(locale, 'retry')}</button></p>`
+                  : nothing
+              }
             </div>`
-          : ready(this.data!)}
+            : ready(this.data!)
+      }
     </section>`;
   }
 }
@@ -195,7 +209,7 @@ declare const __DEV__: boolean;
 export const define = (tag: string, element: CustomElementConstructor) => {
   const existing = customElements.get(tag);
   if (!existing) customElements.define(tag, element);
-  else if (__DEV__ && existing != element) console.warn('[service-widgets] another copy defined', tag);
+  else if (__DEV__ && existing !== element) console.warn('[service-widgets] another copy defined', tag);
 };
 
 /** A widget's event for the host page: bubbling, and composed so that it leaves a host's shadow root. */

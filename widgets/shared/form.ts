@@ -40,7 +40,7 @@ export class FormController implements ReactiveController {
   /** The form's `@input`: what a field holds now is kept, and its error goes. */
   edit = (event: Event) => {
     const { name, type, value, checked } = event.target as HTMLInputElement;
-    this.set(name, type == 'checkbox' ? checked : value);
+    this.set(name, type === 'checkbox' ? checked : value);
   };
 
   /** A field changed: its value is kept and its error goes. */
@@ -94,7 +94,13 @@ export interface Wiring {
  * A labelled field: `control` draws the input, select or textarea with `id` and `name` = `name` and
  * the wiring; the hint (`#<name>-hint`) and the service's error (`#<name>-error`) describe it.
  */
-export const field = (form: FormController, name: string, label: unknown, control: (wiring: Wiring) => TemplateResult, hint?: unknown) => {
+export const field = (
+  form: FormController,
+  name: string,
+  label: unknown,
+  control: (wiring: Wiring) => TemplateResult,
+  hint?: unknown,
+) => {
   // A field may be marked at fault without a message of its own (the line above the button says it).
   const error = form.errors[name];
   const ids = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(' ');

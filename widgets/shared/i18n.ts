@@ -16,7 +16,7 @@ export type SharedKey = keyof typeof sharedWords;
 
 /** The first of the candidates (attribute, `lang`, browser language) that is supported; else English. */
 export const resolveLocale = (...candidates: (string | null | undefined)[]): Locale =>
-  (candidates.map((c) => c?.slice(0, 2).toLowerCase()).find((c) => c == 'en' || c == 'de') as Locale) ?? 'en';
+  (candidates.map((c) => c?.slice(0, 2).toLowerCase()).find((c) => c === 'en' || c === 'de') as Locale) ?? 'en';
 
 /** The shared words of each locale loaded so far (every widget's German chunk holds them). */
 const shared: Partial<Record<Locale, Record<string, string>>> = { en: sharedWords };
@@ -30,7 +30,10 @@ export const sharedText = (locale: Locale, key: SharedKey) => (shared[locale] ??
  * message is the service's (it says how to fix it) or the visitor's line of an unavailable widget.
  */
 export const errorText = (locale: Locale, code: string, details?: { retry_after?: number }): string | undefined =>
-  (shared[locale] ?? (sharedWords as Record<string, string>))[`error.${code}`]?.replace('{n}', Math.ceil((details?.retry_after as number) / 60) as never);
+  (shared[locale] ?? (sharedWords as Record<string, string>))[`error.${code}`]?.replace(
+    '{n}',
+    Math.ceil((details?.retry_after as number) / 60) as never,
+  );
 
 /**
  * A translator over a widget's own English words plus the shared ones. `t.load(locale)` fetches
@@ -51,7 +54,7 @@ export const translator = <K extends string>(
   };
   /** Loads a locale's words; if its chunk cannot be fetched, the widget stays in English. */
   t.load = async (locale: Locale) => {
-    if (locale == 'en' || words[locale]) return;
+    if (locale === 'en' || words[locale]) return;
     try {
       words[locale] = (await others[locale]()).default;
       shared[locale] ??= words[locale];

@@ -7,15 +7,10 @@
  * `#session = new SessionController(this)`; the same pattern will carry the checkout's cart.
  */
 import type { ReactiveController } from 'lit';
+import type { Participant } from '../../service/schemas.ts';
 import type { ServiceElement } from './base.ts';
 
-export interface Participant {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-}
+export type { Participant };
 
 export interface Session {
   token: string;
@@ -118,7 +113,7 @@ export class SessionController implements ReactiveController {
 
   #onChange = (event: Event) => {
     const change = (event as CustomEvent<SessionChange>).detail;
-    if (change.baseUrl != this.baseUrl || change.company != this.company) return;
+    if (change.baseUrl !== this.baseUrl || change.company !== this.company) return;
     this.changed(change);
     this.host.requestUpdate();
   };

@@ -20,13 +20,24 @@ const WIDGETS = [
   { type: 'contact', skeletons: 3, ready: 'Contact Acme Academy', other: 'registration' },
 ] as const;
 
-const mount = (type: string, { key = keyOf(type), baseUrl = service.url, locale = 'en', fetch }: { key?: string; baseUrl?: string; locale?: string; fetch?: typeof window.fetch } = {}) => {
+const mount = (
+  type: string,
+  {
+    key = keyOf(type),
+    baseUrl = service.url,
+    locale = 'en',
+    fetch,
+  }: { key?: string; baseUrl?: string; locale?: string; fetch?: typeof window.fetch } = {},
+) => {
   const tag = unsafeStatic(`service-${type}`);
-  return fixture<ServiceElement<unknown>>(staticHtml`<${tag} key=${key} base-url=${baseUrl} locale=${locale} .fetch=${fetch}></${tag}>`);
+  return fixture<ServiceElement<unknown>>(
+    staticHtml`<${tag} key=${key} base-url=${baseUrl} locale=${locale} .fetch=${fetch}></${tag}>`,
+  );
 };
 
 const alertOf = (el: Element) => el.shadowRoot!.querySelector<HTMLElement>('[role=alert]')!;
-const buttons = (el: Element, name: string) => [...el.shadowRoot!.querySelectorAll('button')].filter((b) => b.textContent!.trim() === name);
+const buttons = (el: Element, name: string) =>
+  [...el.shadowRoot!.querySelectorAll('button')].filter((b) => b.textContent!.trim() === name);
 const until = (check: () => boolean) =>
   new Promise<void>(function wait(resolve) {
     if (check()) resolve();
@@ -94,7 +105,16 @@ describe('one look for every error', () => {
         await settled(el, 'error');
         const line = alertOf(el).querySelector('p')!;
         const style = getComputedStyle(line);
-        looks.add([style.fontFamily, style.fontSize, style.color, style.backgroundColor, getComputedStyle(alertOf(el)).backgroundColor, style.borderStyle].join(' | '));
+        looks.add(
+          [
+            style.fontFamily,
+            style.fontSize,
+            style.color,
+            style.backgroundColor,
+            getComputedStyle(alertOf(el)).backgroundColor,
+            style.borderStyle,
+          ].join(' | '),
+        );
       }
     }
     expect([...looks]).to.deep.equal(['Georgia, serif | 17px | rgb(20, 40, 60) | rgba(0, 0, 0, 0) | rgba(0, 0, 0, 0) | none']);

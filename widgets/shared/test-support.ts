@@ -7,8 +7,8 @@ import type { TemplateResult } from 'lit';
 import type { LoadState, ServiceElement } from './base.ts';
 
 interface Seed {
-  widget_keys: { key: string; type: string; company_id: string; origins: string[]; enabled?: boolean; revoked?: boolean }[];
-  participants: { email: string; company_id: string }[];
+  widget_keys: { key: string; type: string; company_id: number; origins: string[]; enabled?: boolean; revoked?: boolean }[];
+  participants: { email: string; company_id: number }[];
   classes?: Record<string, string>;
 }
 
@@ -70,7 +70,10 @@ export const flakyFetch = (failures: number) => {
  * of the strict service (`service.strict`) with `{ strict: true }`.
  */
 export const dev = async <T = unknown>(path: string, body?: unknown, { strict = false } = {}): Promise<T> => {
-  const answer = await fetch(`${strict ? '/strict' : ''}/dev/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  const answer = await fetch(
+    `${strict ? '/strict' : ''}/dev/${path}`,
+    body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) },
+  );
   if (!answer.ok) throw new Error(`/dev/${path} answered ${answer.status}: ${await answer.text()}`);
   return answer.status === 204 ? (undefined as T) : ((await answer.json()) as T);
 };

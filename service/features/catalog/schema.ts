@@ -9,7 +9,10 @@ export const Money = named(
   'Money',
   z.object({
     amount: z.int().min(0).meta({ description: 'Minor units (cents)' }),
-    currency: z.string().regex(/^[A-Z]{3}$/).meta({ examples: ['EUR'] }),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .meta({ examples: ['EUR'] }),
   }),
 );
 

@@ -15,11 +15,12 @@ export interface ClassState {
 }
 
 /** open: seats left; waitlist: full but the waitlist takes more; full: neither. */
-export function classState(c: Pick<ClassRow, 'capacity' | 'confirmed' | 'waitlist' | 'waitlist_capacity' | 'waitlisted'>): ClassState {
+export function classState(
+  c: Pick<ClassRow, 'capacity' | 'confirmed' | 'waitlist' | 'waitlist_capacity' | 'waitlisted'>,
+): ClassState {
   const seats_left = Math.max(0, c.capacity - c.confirmed);
   if (seats_left > 0) return { seats_left, status: 'open' };
-  const waitlistOpen =
-    c.waitlist === 1 && (c.waitlist_capacity === null || c.waitlisted < c.waitlist_capacity);
+  const waitlistOpen = c.waitlist === 1 && (c.waitlist_capacity === null || c.waitlisted < c.waitlist_capacity);
   return { seats_left, status: waitlistOpen ? 'waitlist' : 'full' };
 }
 
@@ -66,10 +67,7 @@ export type CompanyClassRow = ClassRow & { company_id: number; title: string };
 /** Some classes, with their company and programme title (a seat decision reads them in its transaction). */
 export async function getClasses(db: Db, classIds: readonly string[]): Promise<CompanyClassRow[]> {
   if (classIds.length === 0) return [];
-  const rows = await classesWithCounts(db)
-    .select(['co.company_id', 'co.title'])
-    .where('cl.id', 'in', classIds)
-    .execute();
+  const rows = await classesWithCounts(db).select(['co.company_id', 'co.title']).where('cl.id', 'in', classIds).execute();
   return rows.map(toClassRow) as CompanyClassRow[];
 }
 
@@ -94,7 +92,12 @@ export function publicClass(c: ClassRow): Class {
 }
 
 export async function courseExists(db: Db, companyId: number, courseId: string): Promise<boolean> {
-  const row = await db.selectFrom('courses').select('id').where('id', '=', courseId).where('company_id', '=', companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('courses')
+    .select('id')
+    .where('id', '=', courseId)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -140,7 +143,5 @@ export async function listCourses(
 
 /** A class's start as people read it, in the venue's time zone ("Monday, 1 December 2026 at 10:00"). */
 export function formatClassStart(startsAt: number, timezone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(
-    startsAt,
-  );
+  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(startsAt);
 }

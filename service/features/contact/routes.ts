@@ -35,17 +35,19 @@ function topicsOf(key: WidgetKeyRow): string[] {
 }
 
 /** The topic must be one of the widget's; the form token must be this widget's. */
-const contactChecks = (key: WidgetKeyRow, secret: string): BodyCheck => (raw, fields) => {
-  const topics = topicsOf(key);
-  const topic = raw.topic;
-  if (!('topic' in fields) && typeof topic === 'string' && topic !== '') {
-    if (topics.length === 0) fields.topic = 'This form has no topics: leave topic out.';
-    else if (!topics.includes(topic)) fields.topic = `Choose one of the topics: ${topics.join(', ')}.`;
-  }
-  if (!('form_token' in fields) && typeof raw.form_token === 'string' && !readFormToken(secret, key.key, raw.form_token)) {
-    fields.form_token = INVALID_TOKEN;
-  }
-};
+const contactChecks =
+  (key: WidgetKeyRow, secret: string): BodyCheck =>
+  (raw, fields) => {
+    const topics = topicsOf(key);
+    const topic = raw.topic;
+    if (!('topic' in fields) && typeof topic === 'string' && topic !== '') {
+      if (topics.length === 0) fields.topic = 'This form has no topics: leave topic out.';
+      else if (!topics.includes(topic)) fields.topic = `Choose one of the topics: ${topics.join(', ')}.`;
+    }
+    if (!('form_token' in fields) && typeof raw.form_token === 'string' && !readFormToken(secret, key.key, raw.form_token)) {
+      fields.form_token = INVALID_TOKEN;
+    }
+  };
 
 export function registerContactRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { secret } = deps.store;
@@ -61,7 +63,9 @@ export function registerContactRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       description: `The company is emailed a notification. Spam protection needs no third party: a filled \`website\` honeypot is answered 201 like any message but kept as spam and notifies nobody; a form sent sooner than ${CONTACT_MIN_FILL_MS} ms (\`form.min_fill_ms\`) after its \`form.token\` was issued (service clock) is 422 \`too-fast\` with \`retry_after_ms\` (the widget sends it again then, so a quick person is never refused). A form token sends one message (409 \`form-token-used\` after); the answer carries the \`form\` of the next message. The same \`Idempotency-Key\` with the same body answers the first message again (200, \`Idempotent-Replayed: true\`). Rate-limited per client address and per key.`,
       ...widgetWrite(ContactMessageRequest, ContactMessageResponse, 'Sent', {
         '409': error('`form-token-used` (`fields.form_token`): this form already sent a message; `idempotency-key-reused`'),
-        '422': error('`validation` (see `fields`; a missing or forged token is `fields.form_token`), `too-fast` (with `retry_after_ms`): send it again after that long'),
+        '422': error(
+          '`validation` (see `fields`; a missing or forged token is `fields.form_token`), `too-fast` (with `retry_after_ms`): send it again after that long',
+        ),
         '429': 'RateLimited',
       }),
     },
@@ -79,10 +83,16 @@ export function registerContactRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
         limit: 'contact',
         counted: 'messages',
         create: (tx, countAttempt) =>
-          createMessage(tx, deps.clock.now(), key, { ...input, topic: input.topic || null, spam, ...form }, {
-            form: () => newForm(secret, key, deps.clock.now()),
-            countAttempt,
-          }),
+          createMessage(
+            tx,
+            deps.clock.now(),
+            key,
+            { ...input, topic: input.topic || null, spam, ...form },
+            {
+              form: () => newForm(secret, key, deps.clock.now()),
+              countAttempt,
+            },
+          ),
       });
     },
   );

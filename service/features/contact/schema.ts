@@ -10,7 +10,15 @@ import { isoTime } from '../../http/schema.ts';
  * refused (docs/widget-api.md).
  */
 export const CONTACT_MIN_FILL_MS = 1500;
-export const CONTACT_LIMITS = { name: 100, subject: 150, messageMin: 10, messageMax: 5000, topic: 100, website: 1000, formToken: 200 } as const;
+export const CONTACT_LIMITS = {
+  name: 100,
+  subject: 150,
+  messageMin: 10,
+  messageMax: 5000,
+  topic: 100,
+  website: 1000,
+  formToken: 200,
+} as const;
 
 const MISSING_TOKEN = 'The form token is missing: reload the form (it comes with the widget) and send again.';
 export const INVALID_TOKEN = 'The form token is not valid for this form: reload the form and send again.';

@@ -75,7 +75,11 @@ export async function createMessage(
     })
     .execute();
   if (!input.spam) {
-    const company = await tx.selectFrom('companies').select('contact_email').where('id', '=', key.company_id).executeTakeFirstOrThrow();
+    const company = await tx
+      .selectFrom('companies')
+      .select('contact_email')
+      .where('id', '=', key.company_id)
+      .executeTakeFirstOrThrow();
     await queueEmail(tx, now, {
       to: company.contact_email,
       subject: `Contact form: ${input.subject}`,

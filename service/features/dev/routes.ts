@@ -1,5 +1,5 @@
 /**
- * Development-only endpoints (DESIGN.md, "Reference service extras for development"). They are
+ * Development-only endpoints (README, "The reference service"). They are
  * registered only when the service runs in development mode; otherwise their paths are 404.
  */
 import type { Hono } from 'hono';
@@ -69,14 +69,27 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
         .limit(200)
         .execute();
       return sendJson({
-        emails: rows.map((r) => ({ id: r.id, to: r.to_addr, subject: r.subject, text: r.text, link: r.link, pin: r.pin, sent_at: isoTime(r.sent_at) })),
+        emails: rows.map((r) => ({
+          id: r.id,
+          to: r.to_addr,
+          subject: r.subject,
+          text: r.text,
+          link: r.link,
+          pin: r.pin,
+          sent_at: isoTime(r.sent_at),
+        })),
       });
     },
   );
 
   const clockBody = () => ({ now: isoTime(clock.now()), offset_s: clock.offsetMs / 1000 });
-  api.add(app, { ...spec('get', '/dev/clock', 'devClock', 'The service clock'), responses: { '200': { description: 'The time', schema: ClockResponse } } }, () =>
-    sendJson(clockBody()),
+  api.add(
+    app,
+    {
+      ...spec('get', '/dev/clock', 'devClock', 'The service clock'),
+      responses: { '200': { description: 'The time', schema: ClockResponse } },
+    },
+    () => sendJson(clockBody()),
   );
   api.add(
     app,
@@ -94,7 +107,12 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   api.add(
     app,
     {
-      ...spec('post', '/dev/tokens/invalidate', 'devInvalidateTokens', 'Invalidates one token, or every token of an email (users and participants)'),
+      ...spec(
+        'post',
+        '/dev/tokens/invalidate',
+        'devInvalidateTokens',
+        'Invalidates one token, or every token of an email (users and participants)',
+      ),
       body: InvalidateTokensRequest,
       responses: { '200': { description: 'How many were invalidated', schema: InvalidateTokensResponse }, ...BODY_ERRORS },
     },
@@ -120,7 +138,8 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   );
 
   // The page each REST application's emailed link opens, set without editing the seed.
-  const loginLinks = () => db.selectFrom('applications').select(['id as application_id', 'name', 'login_link']).orderBy('id').execute();
+  const loginLinks = () =>
+    db.selectFrom('applications').select(['id as application_id', 'name', 'login_link']).orderBy('id').execute();
   api.add(
     app,
     {

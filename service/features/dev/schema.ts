@@ -8,7 +8,13 @@ const ADVANCE = `Send advance_s: a number of seconds from 0 to ${MAX_ADVANCE_S} 
 
 export const ClockRequest = named(
   'DevClockRequest',
-  z.strictObject({ advance_s: z.number({ error: ADVANCE }).min(0, ADVANCE).max(MAX_ADVANCE_S, ADVANCE).meta({ examples: [300] }) }),
+  z.strictObject({
+    advance_s: z
+      .number({ error: ADVANCE })
+      .min(0, ADVANCE)
+      .max(MAX_ADVANCE_S, ADVANCE)
+      .meta({ examples: [300] }),
+  }),
 );
 export const ClockResponse = named(
   'DevClockResponse',
@@ -19,8 +25,19 @@ export const InvalidateTokensRequest = named(
   'DevInvalidateTokensRequest',
   z
     .strictObject({
-      token: z.string({ error: 'token must be a non-empty string.' }).min(1, 'token must be a non-empty string.').max(200, 'This is no token: check token.').optional().meta({ examples: ['tok_…'] }),
-      email: z.string({ error: 'email must be a non-empty string.' }).trim().min(1, 'email must be a non-empty string.').max(254, 'This is no email address: check email.').optional().meta({ examples: ['olivia.owner@acme.example'] }),
+      token: z
+        .string({ error: 'token must be a non-empty string.' })
+        .min(1, 'token must be a non-empty string.')
+        .max(200, 'This is no token: check token.')
+        .optional()
+        .meta({ examples: ['tok_…'] }),
+      email: z
+        .string({ error: 'email must be a non-empty string.' })
+        .trim()
+        .min(1, 'email must be a non-empty string.')
+        .max(254, 'This is no email address: check email.')
+        .optional()
+        .meta({ examples: ['olivia.owner@acme.example'] }),
     })
     .meta({ description: 'Either `token` (one token) or `email` (every token of that person).' }),
 );
@@ -32,9 +49,16 @@ const LINK_RULE = `an absolute http:// or https:// URL of at most ${MAX_LINK_LEN
 export const LoginLinkRequest = named(
   'DevLoginLinkRequest',
   z.strictObject({
-    application_id: z.int({ error: 'Send application_id: the id of a REST application (GET /dev/login-links lists them).' }).meta({ examples: [201] }),
+    application_id: z
+      .int({ error: 'Send application_id: the id of a REST application (GET /dev/login-links lists them).' })
+      .meta({ examples: [201] }),
     login_link: z
-      .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `Send login_link: ${LINK_RULE}.` : `login_link must be ${LINK_RULE}.`) })
+      .string({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null
+            ? `Send login_link: ${LINK_RULE}.`
+            : `login_link must be ${LINK_RULE}.`,
+      })
       .min(1, `Send login_link: ${LINK_RULE}.`)
       .max(MAX_LINK_LENGTH, `login_link must be ${LINK_RULE}.`)
       .superRefine((value, ctx) => {

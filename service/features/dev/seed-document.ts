@@ -1,4 +1,4 @@
-/** `GET /dev/seed`: DESIGN.md's shape first (rest, users, participants, widget_keys), then extras. */
+/** `GET /dev/seed`: the shape the README documents first (rest, users, participants, widget_keys), then extras. */
 import { isoTime } from '../../core/ids.ts';
 import { WIDGET_TYPES, loaderVersionOf } from '../../core/widget-types.ts';
 import {
@@ -50,9 +50,8 @@ export function seedDocument(seededAt: number, now: number) {
       last_name: p.last_name,
       phone: p.phone,
       /** The profile key of their company: it signs them in. */
-      profile_key: SEED_WIDGET_KEYS.find(
-        (k) => k.type === 'profile' && k.company_id === p.company_id && k.enabled && !k.revoked,
-      )?.key,
+      profile_key: SEED_WIDGET_KEYS.find((k) => k.type === 'profile' && k.company_id === p.company_id && k.enabled && !k.revoked)
+        ?.key,
       /** As seeded (cancelling or registering changes the data, not this list). */
       registrations: p.bookings.map((b) => ({
         id: seedRegistrationId(p.id, b.class_id),

@@ -16,7 +16,14 @@ import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, e
 import { ApiError } from '../../http/errors.ts';
 import type { BodyCheck } from '../../http/routes.ts';
 import { MessageResponse } from '../../http/schema.ts';
-import { WIDGET_API_PREFIX, keyOrigins, requireIdempotencyKey, widgetInfo, widgetKey, type WidgetKeyRow } from '../widget-keys/checks.ts';
+import {
+  WIDGET_API_PREFIX,
+  keyOrigins,
+  requireIdempotencyKey,
+  widgetInfo,
+  widgetKey,
+  type WidgetKeyRow,
+} from '../widget-keys/checks.ts';
 import {
   CancelResponse,
   ParticipantConfirmEmailRequest,
@@ -49,13 +56,15 @@ const TOKEN_SECURITY = [{ widgetKey: [], participantToken: [] }];
 const minutes = (ms: number) => ms / 60000;
 
 /** `return_url` must be a page the key serves: the emailed link opens it. */
-const servedReturnUrl = (key: WidgetKeyRow): BodyCheck => (raw, fields) => {
-  if ('return_url' in fields || typeof raw.return_url !== 'string' || raw.return_url === '') return;
-  const { origin } = new URL(raw.return_url);
-  if (!originAllowed(origin, keyOrigins(key))) {
-    fields.return_url = `This widget key does not serve pages on ${origin}: return_url must be a page the key serves.`;
-  }
-};
+const servedReturnUrl =
+  (key: WidgetKeyRow): BodyCheck =>
+  (raw, fields) => {
+    if ('return_url' in fields || typeof raw.return_url !== 'string' || raw.return_url === '') return;
+    const { origin } = new URL(raw.return_url);
+    if (!originAllowed(origin, keyOrigins(key))) {
+      fields.return_url = `This widget key does not serve pages on ${origin}: return_url must be a page the key serves.`;
+    }
+  };
 
 export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { store, clock, limiter } = deps;
@@ -92,7 +101,13 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
     return { key, participant: await requireParticipant(c, key) };
   };
   /** A write of the signed-in participant, under the Idempotency-Key. */
-  const idempotent = (key: WidgetKeyRow, participant: ParticipantRow, c: AppContext, request: string, create: Parameters<typeof runIdempotent>[1]['create']) =>
+  const idempotent = (
+    key: WidgetKeyRow,
+    participant: ParticipantRow,
+    c: AppContext,
+    request: string,
+    create: Parameters<typeof runIdempotent>[1]['create'],
+  ) =>
     runIdempotent(store, {
       scope: `widget:${key.key}:participant:${participant.id}`,
       key: requireIdempotencyKey(c),
@@ -117,7 +132,9 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
         '202': { description: 'Accepted (an email went out if the email belongs to a participant)', schema: MessageResponse },
         ...WIDGET_WRITE_ERRORS,
         '400': error('`missing-key`, `bad-json`'),
-        '422': error('`validation`: `fields.email`, or `fields.return_url` (not an absolute http(s) URL of a page the key serves)'),
+        '422': error(
+          '`validation`: `fields.email`, or `fields.return_url` (not an absolute http(s) URL of a page the key serves)',
+        ),
         '429': 'RateLimited',
       },
     },
@@ -194,7 +211,10 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
       const outcome = await store.transaction((tx) => verifySignInPin(tx, now, key.company_id, email, pin));
       // Thrown after the transaction commits, so that a wrong try stays counted.
       if (outcome instanceof ApiError) throw outcome;
-      return sendJson({ token: outcome.token, participant: publicParticipant(outcome.participant) } satisfies ParticipantTokenResponse);
+      return sendJson({
+        token: outcome.token,
+        participant: publicParticipant(outcome.participant),
+      } satisfies ParticipantTokenResponse);
     },
   );
 
@@ -236,7 +256,8 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
       body: ParticipantProfileRequest,
       responses: {
         '200': {
-          description: 'The participant as now stored (or, with `Idempotent-Replayed: true`, the answer of the first request under this key)',
+          description:
+            'The participant as now stored (or, with `Idempotent-Replayed: true`, the answer of the first request under this key)',
           headers: REPLAYED_HEADERS,
           schema: ParticipantResponse,
         },
@@ -282,7 +303,9 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
       responses: {
         '200': { description: 'The participant with the new address', schema: ParticipantResponse },
         ...TOKEN_ERRORS,
-        '401': error('`invalid-key`, `invalid-token`; `pin-wrong` (with `attempts_left`), `pin-expired`, `pin-used`, `pin-missing` (no change waiting, or a newer one replaced it)'),
+        '401': error(
+          '`invalid-key`, `invalid-token`; `pin-wrong` (with `attempts_left`), `pin-expired`, `pin-used`, `pin-missing` (no change waiting, or a newer one replaced it)',
+        ),
         '409': error('`email-taken`: another participant took the address in the meantime'),
         '413': 'PayloadTooLarge',
         '415': 'UnsupportedMediaType',

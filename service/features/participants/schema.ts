@@ -7,12 +7,16 @@ import { RegistrationStatus } from '../registrations/schema.ts';
 import { Widget } from '../widget-keys/schema.ts';
 
 const MISSING_RETURN_URL = 'Send return_url: the address of the page that holds the widget (the emailed link opens it).';
-const BAD_RETURN_URL = 'return_url must be an absolute http(s) address of at most 2000 characters, like https://example.com/account.';
+const BAD_RETURN_URL =
+  'return_url must be an absolute http(s) address of at most 2000 characters, like https://example.com/account.';
 
 /** The page that holds the widget; whether the key serves it is checked against the key (routes.ts). */
 const returnUrl = (description: string, required: boolean) =>
   z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? MISSING_RETURN_URL : 'return_url must be text (a JSON string).') })
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? MISSING_RETURN_URL : 'return_url must be text (a JSON string).',
+    })
     .refine((v) => !required || v !== '', MISSING_RETURN_URL)
     .max(2000, BAD_RETURN_URL)
     .refine((v) => v === '' || httpUrl(v) !== undefined, BAD_RETURN_URL)
@@ -62,7 +66,10 @@ export const EmailChange = named(
 );
 export type EmailChange = z.output<typeof EmailChange>;
 
-export const ParticipantResponse = named('ParticipantResponse', z.object({ participant: Participant, email_change: EmailChange }));
+export const ParticipantResponse = named(
+  'ParticipantResponse',
+  z.object({ participant: Participant, email_change: EmailChange }),
+);
 export type ParticipantResponse = z.output<typeof ParticipantResponse>;
 
 export const ParticipantConfirmEmailRequest = named(
@@ -105,11 +112,18 @@ export type ParticipantMeResponse = z.output<typeof ParticipantMeResponse>;
 export const ParticipantProfileRequest = named(
   'ParticipantProfileRequest',
   z.strictObject({
-    first_name: text(PERSON_TEXT.first_name).optional().meta({ examples: ['Augusta Ada'] }),
-    last_name: text(PERSON_TEXT.last_name).optional().meta({ examples: ['King'] }),
+    first_name: text(PERSON_TEXT.first_name)
+      .optional()
+      .meta({ examples: ['Augusta Ada'] }),
+    last_name: text(PERSON_TEXT.last_name)
+      .optional()
+      .meta({ examples: ['King'] }),
     email: personEmail().optional(),
     phone: phone(),
-    return_url: returnUrl('The page that holds the widget (a page the key serves): a new email’s confirmation link opens it', false)
+    return_url: returnUrl(
+      'The page that holds the widget (a page the key serves): a new email’s confirmation link opens it',
+      false,
+    )
       .nullable()
       .optional(),
   }),

@@ -40,7 +40,8 @@ export function publicParticipant(p: ParticipantRow): Participant {
   return { id: p.id, first_name: p.first_name, last_name: p.last_name, email: p.email, phone: p.phone };
 }
 
-export const participantPinHash = (p: { company_id: number; email: string }, pin: string) => pinHash(`${p.company_id}:${p.email}`, pin);
+export const participantPinHash = (p: { company_id: number; email: string }, pin: string) =>
+  pinHash(`${p.company_id}:${p.email}`, pin);
 const emailChangePinHash = (p: { company_id: number; id: string }, pin: string) => pinHash(`email:${p.company_id}:${p.id}`, pin);
 
 /** A newer login, or a new email address, retires every sign-in PIN still waiting. */
@@ -59,7 +60,12 @@ async function replaceSignInPins(tx: Tx, p: ParticipantRow, now: number): Promis
  * A token of the participant. `emailed`: the key of a link in an email, which dies unused after
  * LINK_TTL_MS; `confirmsPin`: its first use also confirms that email change.
  */
-export async function issueToken(tx: Db, now: number, p: ParticipantRow, opts: { emailed?: boolean; confirmsPin?: number } = {}): Promise<string> {
+export async function issueToken(
+  tx: Db,
+  now: number,
+  p: ParticipantRow,
+  opts: { emailed?: boolean; confirmsPin?: number } = {},
+): Promise<string> {
   const token = randomToken('ptok');
   await tx
     .insertInto('participant_tokens')
@@ -91,7 +97,14 @@ export async function startSignIn(
   if (participant) {
     await replaceSignInPins(tx, participant, now);
     const pin = newPin();
-    await insertPin(tx, { kind: 'sign-in', participant_id: participant.id, email: participant.email, company_id: key.company_id, pin_hash: participantPinHash(participant, pin), expires_at: now + pinTtlMs });
+    await insertPin(tx, {
+      kind: 'sign-in',
+      participant_id: participant.id,
+      email: participant.email,
+      company_id: key.company_id,
+      pin_hash: participantPinHash(participant, pin),
+      expires_at: now + pinTtlMs,
+    });
     await send(participant, pin, await issueToken(tx, now, participant, { emailed: true }));
     return;
   }
@@ -106,12 +119,26 @@ export async function startSignIn(
     .where('email', '=', email)
     .where('replaced_at', 'is', null)
     .execute();
-  await insertPin(tx, { kind: 'sign-in', participant_id: null, email, company_id: key.company_id, pin_hash: sha256Hex(randomToken('decoy')), expires_at: now + pinTtlMs });
+  await insertPin(tx, {
+    kind: 'sign-in',
+    participant_id: null,
+    email,
+    company_id: key.company_id,
+    pin_hash: sha256Hex(randomToken('decoy')),
+    expires_at: now + pinTtlMs,
+  });
 }
 
 async function insertPin(
   tx: Tx,
-  pin: { kind: 'sign-in' | 'email'; participant_id: string | null; email: string; company_id: number; pin_hash: string; expires_at: number },
+  pin: {
+    kind: 'sign-in' | 'email';
+    participant_id: string | null;
+    email: string;
+    company_id: number;
+    pin_hash: string;
+    expires_at: number;
+  },
 ): Promise<number> {
   const row = await tx
     .insertInto('participant_pins')
@@ -246,7 +273,17 @@ export async function participantOfToken(db: Db, hash: string, companyId: number
   return db
     .selectFrom('participant_tokens as t')
     .innerJoin('participants as p', (j) => j.onRef('p.id', '=', 't.participant_id').onRef('p.company_id', '=', 't.company_id'))
-    .select(['p.id', 'p.company_id', 'p.email', 'p.first_name', 'p.last_name', 'p.phone', 't.emailed', 't.used_at', 't.confirms_pin'])
+    .select([
+      'p.id',
+      'p.company_id',
+      'p.email',
+      'p.first_name',
+      'p.last_name',
+      'p.phone',
+      't.emailed',
+      't.used_at',
+      't.confirms_pin',
+    ])
     .where('t.hash', '=', hash)
     .where('t.invalidated_at', 'is', null)
     .where('t.company_id', '=', companyId)
@@ -274,7 +311,8 @@ export async function firstUseOfLink(
     .where('hash', '=', hash)
     .where('used_at', 'is', null)
     .executeTakeFirst();
-  if (Number(marked.numUpdatedRows) === 0) return (await findParticipant(tx, participant.company_id, participant.email)) ?? participant;
+  if (Number(marked.numUpdatedRows) === 0)
+    return (await findParticipant(tx, participant.company_id, participant.email)) ?? participant;
   if (confirmsPin === null) return participant;
   const pin = await tx
     .selectFrom('participant_pins')
@@ -423,7 +461,11 @@ export async function updateProfile(
   rate: { limiter: RateLimiter; limits: Limits['emailChange'] },
 ): Promise<{ status: number; body: ParticipantResponse }> {
   // Read again inside the transaction: an earlier request may have changed it.
-  const current = await tx.selectFrom('participants').select(PARTICIPANT_COLUMNS).where('id', '=', before.id).executeTakeFirstOrThrow();
+  const current = await tx
+    .selectFrom('participants')
+    .select(PARTICIPANT_COLUMNS)
+    .where('id', '=', before.id)
+    .executeTakeFirstOrThrow();
   const { email, returnUrl, ...details } = changes;
   const next: ParticipantRow = { ...current, ...details };
   const fields = { first_name: next.first_name, last_name: next.last_name, phone: next.phone };

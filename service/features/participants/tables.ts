@@ -81,7 +81,12 @@ export async function createParticipantTables(db: Kysely<never>): Promise<void> 
     .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
     .addColumn('created_at', TIME, (c) => c.notNull())
     .addColumn('invalidated_at', TIME)
-    .addColumn('emailed', 'integer', (c) => c.notNull().defaultTo(0).check(sql`emailed in (0, 1)`))
+    .addColumn('emailed', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`emailed in (0, 1)`),
+    )
     .addColumn('used_at', TIME)
     .addColumn('confirms_pin', 'integer', (c) => c.references('participant_pins.id'))
     .execute();

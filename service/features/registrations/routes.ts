@@ -35,11 +35,17 @@ export function registerRegistrationRoutes(app: Hono<AppEnv>, deps: ServiceDeps)
         limit: 'registration',
         counted: 'registrations',
         create: (tx, countAttempt) =>
-          createRegistration(tx, deps.clock.now(), key, { ...input, phone: input.phone ?? null }, {
-            limiter: deps.limiter,
-            limits: deps.limits,
-            countAttempt,
-          }),
+          createRegistration(
+            tx,
+            deps.clock.now(),
+            key,
+            { ...input, phone: input.phone ?? null },
+            {
+              limiter: deps.limiter,
+              limits: deps.limits,
+              countAttempt,
+            },
+          ),
       });
     },
   );

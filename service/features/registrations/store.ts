@@ -48,7 +48,11 @@ export async function createRegistration(
   const mayEmail = () =>
     deps.limiter.tryTake([{ key: `confirmation-email:${input.email}`, ...deps.limits.confirmationEmail.perRecipient }]);
   const email = (r: { id: string; first_name: string; status: 'confirmed' | 'waitlisted'; again?: boolean }) =>
-    queueEmail(tx, now, registrationEmail({ ...r, email: input.email, course: cls!.title, cls: cls!, company: key.company_name }));
+    queueEmail(
+      tx,
+      now,
+      registrationEmail({ ...r, email: input.email, course: cls!.title, cls: cls!, company: key.company_name }),
+    );
 
   const holder = await tx
     .selectFrom('registrations')
@@ -117,9 +121,7 @@ function registrationEmail(r: {
   const price =
     r.cls.price_amount === 0
       ? 'free'
-      : new Intl.NumberFormat('en-GB', { style: 'currency', currency: r.cls.currency }).format(
-          r.cls.price_amount / 100,
-        );
+      : new Intl.NumberFormat('en-GB', { style: 'currency', currency: r.cls.currency }).format(r.cls.price_amount / 100);
   const confirmed = r.status === 'confirmed';
   return {
     to: r.email,
@@ -127,7 +129,9 @@ function registrationEmail(r: {
     text: [
       `Hello ${r.first_name},`,
       '',
-      ...(r.again ? ['someone registered this address again for a class where it already holds a place. Nothing has changed:', ''] : []),
+      ...(r.again
+        ? ['someone registered this address again for a class where it already holds a place. Nothing has changed:', '']
+        : []),
       confirmed
         ? `you have a place in "${r.course}".`
         : `you are on the waitlist for "${r.course}". We will email you as soon as a place frees up.`,

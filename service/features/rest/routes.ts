@@ -1,5 +1,5 @@
 /**
- * The REST API of the specification (DESIGN.md, "REST API of the service"): passwordless login by
+ * The REST API of the specification (README, "REST API"; docs/architecture.md, "The APIs"): passwordless login by
  * emailed link + PIN or by client secret, the user, and the company's programmes scoped to the role.
  * Headers: X-SERVICE-API-KEY (the application), X-SERVICE-TOKEN (the user), X-SERVICE-COMPANY (the
  * company's integer id). It answers no CORS: it is for servers (see server.ts for its preflight).
@@ -17,7 +17,16 @@ import type { BodyCheck } from '../../http/routes.ts';
 import { MessageResponse } from '../../http/schema.ts';
 import { listCourses } from '../catalog/store.ts';
 import { isWidgetKey } from '../widget-keys/store.ts';
-import { CoursesResponse, LoginRequest, LoginResponse, PER_PAGE_DEFAULT, PER_PAGE_MAX, TokenResponse, UserResponse, VerifyRequest } from './schema.ts';
+import {
+  CoursesResponse,
+  LoginRequest,
+  LoginResponse,
+  PER_PAGE_DEFAULT,
+  PER_PAGE_MAX,
+  TokenResponse,
+  UserResponse,
+  VerifyRequest,
+} from './schema.ts';
 import {
   findApplication,
   findUser,
@@ -56,7 +65,11 @@ const secretWithItsMethod: BodyCheck = (raw, fields) => {
 function companyHeader(c: AppContext): number {
   const value = c.req.header('x-service-company')?.trim();
   if (value === undefined || value === '') {
-    throw new ApiError(400, 'missing-company', 'Send the X-SERVICE-COMPANY header with the id of the company (GET /v1/user lists yours).');
+    throw new ApiError(
+      400,
+      'missing-company',
+      'Send the X-SERVICE-COMPANY header with the id of the company (GET /v1/user lists yours).',
+    );
   }
   if (!/^[1-9][0-9]{0,14}$/.test(value)) {
     throw new ApiError(
@@ -111,7 +124,13 @@ export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   };
 
   const REST = ['REST API'];
-  const BODY_ERRORS = { '400': 'BadRequest', '413': 'PayloadTooLarge', '415': 'UnsupportedMediaType', '422': 'Validation', '429': 'RateLimited' };
+  const BODY_ERRORS = {
+    '400': 'BadRequest',
+    '413': 'PayloadTooLarge',
+    '415': 'UnsupportedMediaType',
+    '422': 'Validation',
+    '429': 'RateLimited',
+  };
 
   deps.api.add(
     app,
@@ -177,7 +196,9 @@ export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
       responses: {
         '200': { description: 'The PIN was right', schema: TokenResponse },
         ...BODY_ERRORS,
-        '401': error('`missing-api-key`, `invalid-api-key`, `invalid-pin` (wrong, used, expired, out of tries, or no PIN for this email)'),
+        '401': error(
+          '`missing-api-key`, `invalid-api-key`, `invalid-pin` (wrong, used, expired, out of tries, or no PIN for this email)',
+        ),
       },
     },
     async (c, body) => {
@@ -206,7 +227,8 @@ export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
       tags: REST,
       operationId: 'user',
       summary: 'The logged-in user, their companies and roles, and the application',
-      description: '`user.id`, `user.companies[].id` (the value of `X-SERVICE-COMPANY`), `app.application_id` and `app.company_id` are integers.',
+      description:
+        '`user.id`, `user.companies[].id` (the value of `X-SERVICE-COMPANY`), `app.application_id` and `app.company_id` are integers.',
       security: [{ apiKey: [], userToken: [] }],
       responses: { '200': { description: 'The user', schema: UserResponse }, '401': 'Unauthorized' },
     },
@@ -283,7 +305,6 @@ export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     },
   );
 }
-
 
 function pagination(c: AppContext): { page: number; perPage: number } {
   const fields = newFieldErrors();

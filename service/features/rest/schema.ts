@@ -11,7 +11,11 @@ import { Class, Course } from '../catalog/schema.ts';
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;
 
-const id = (example: number) => z.int().min(1).meta({ examples: [example] });
+const id = (example: number) =>
+  z
+    .int()
+    .min(1)
+    .meta({ examples: [example] });
 
 export const LoginRequest = named(
   'LoginRequest',
@@ -53,7 +57,11 @@ export type Role = z.output<typeof Role>;
 
 export const CompanyRole = named(
   'CompanyRole',
-  z.object({ id: id(1).meta({ description: 'The company id: send it as X-SERVICE-COMPANY', examples: [1] }), name: z.string(), role: Role }),
+  z.object({
+    id: id(1).meta({ description: 'The company id: send it as X-SERVICE-COMPANY', examples: [1] }),
+    name: z.string(),
+    role: Role,
+  }),
 );
 export type CompanyRole = z.output<typeof CompanyRole>;
 

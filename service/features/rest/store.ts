@@ -65,7 +65,13 @@ export async function userCompanies(db: Db, application: AppRow, userId: number)
     .sort((a, b) => own(a) - own(b) || a.name.localeCompare(b.name, 'en'));
 }
 
-export async function issueToken(db: Db, now: number, user: UserRow, application: AppRow, opts: { emailed?: boolean } = {}): Promise<string> {
+export async function issueToken(
+  db: Db,
+  now: number,
+  user: UserRow,
+  application: AppRow,
+  opts: { emailed?: boolean } = {},
+): Promise<string> {
   const token = randomToken('tok');
   await db
     .insertInto('user_tokens')
@@ -84,7 +90,13 @@ export async function issueToken(db: Db, now: number, user: UserRow, application
 }
 
 /** A new login's PIN (it replaces the previous one) and the token of its link. */
-export async function startLogin(tx: Tx, now: number, user: UserRow, application: AppRow, pinTtlMs: number): Promise<{ pin: string; token: string }> {
+export async function startLogin(
+  tx: Tx,
+  now: number,
+  user: UserRow,
+  application: AppRow,
+  pinTtlMs: number,
+): Promise<{ pin: string; token: string }> {
   await tx
     .updateTable('user_pins')
     .set({ used_at: now })
@@ -108,7 +120,13 @@ export async function startLogin(tx: Tx, now: number, user: UserRow, application
 }
 
 /** The token for a right PIN; undefined for a wrong, used, expired or locked one (a wrong try counts). */
-export async function verifyPin(tx: Tx, now: number, application: AppRow, email: string, pin: string): Promise<string | undefined> {
+export async function verifyPin(
+  tx: Tx,
+  now: number,
+  application: AppRow,
+  email: string,
+  pin: string,
+): Promise<string | undefined> {
   const row = await tx
     .selectFrom('user_pins')
     .select(['id', 'pin_hash', 'expires_at', 'attempts'])
@@ -120,7 +138,11 @@ export async function verifyPin(tx: Tx, now: number, application: AppRow, email:
     .executeTakeFirst();
   if (!row || row.expires_at <= now || row.attempts >= PIN_MAX_ATTEMPTS) return undefined;
   if (!sameHash(pinHash(email, pin), row.pin_hash)) {
-    await tx.updateTable('user_pins').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+    await tx
+      .updateTable('user_pins')
+      .set({ attempts: row.attempts + 1 })
+      .where('id', '=', row.id)
+      .execute();
     return undefined;
   }
   const user = await findUser(tx, application, email);

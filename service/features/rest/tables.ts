@@ -107,7 +107,12 @@ export async function createRestTables(db: Kysely<never>): Promise<void> {
     .addColumn('application_id', 'integer', (c) => c.notNull().references('applications.id'))
     .addColumn('created_at', TIME, (c) => c.notNull())
     .addColumn('invalidated_at', TIME)
-    .addColumn('emailed', 'integer', (c) => c.notNull().defaultTo(0).check(sql`emailed in (0, 1)`))
+    .addColumn('emailed', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`emailed in (0, 1)`),
+    )
     .addColumn('used_at', TIME)
     .execute();
   await db.schema.createIndex('user_tokens_email').on('user_tokens').column('email').execute();

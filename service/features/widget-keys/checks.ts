@@ -17,18 +17,14 @@ export const WIDGET_API_PREFIX = '/widget-api/v1';
 export async function lookupKey(db: Db, c: AppContext): Promise<WidgetKeyRow> {
   const key = c.req.query('key');
   if (key === undefined || key.trim() === '') {
-    throw new ApiError(
-      400,
-      'missing-key',
-      'No widget key: add the key=... parameter (the data-service-id of the placeholder).',
-    );
+    throw new ApiError(400, 'missing-key', 'No widget key: add the key=... parameter (the data-service-id of the placeholder).');
   }
   const row = key.length <= 200 ? await findWidgetKey(db, key) : undefined;
   if (!row || row.revoked_at !== null) {
     throw new ApiError(
       401,
       'invalid-key',
-      'The service does not know this widget key, or it was revoked. Copy the key again from the widget settings of the service.',
+      'The service does not know this widget key, or it was revoked: check data-service-id against the key you were given, or ask the service for a new one.',
     );
   }
   return row;
@@ -42,12 +38,11 @@ export function checkOrigin(c: AppContext, key: WidgetKeyRow): void {
   const origin = pageOrigin(c);
   if (origin === undefined) return;
   if (!originAllowed(origin, keyOrigins(key))) {
-    const where =
-      origin === 'unknown' ? 'this page (the browser did not send its origin)' : `pages on ${origin}`;
+    const where = origin === 'unknown' ? 'this page (the browser did not send its origin)' : `pages on ${origin}`;
     throw new ApiError(
       403,
       'origin-not-allowed',
-      `This widget key does not serve ${where}. Add the page's origin to the key's allowed origins in the widget settings of the service.`,
+      `This widget key does not serve ${where}: use a key that serves this origin, or ask the service to add the origin to this key.`,
     );
   }
   c.set('allowedOrigin', c.req.header('origin'));
@@ -68,7 +63,7 @@ export function checkEnabled(key: WidgetKeyRow): void {
     throw new ApiError(
       403,
       'not-available',
-      `The ${key.type} widget is not enabled for this key. Enable it in the widget settings of the service.`,
+      `The ${key.type} widget is not enabled for this key: use a key with it enabled, or ask the service to enable it.`,
     );
   }
 }

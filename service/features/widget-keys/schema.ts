@@ -17,7 +17,8 @@ export const Widget = named(
       .object({ topics: z.array(z.string()).optional() })
       .catchall(z.unknown())
       .meta({
-        description: 'The widget’s configuration. Contact widgets: `topics`, the subjects a message may be filed under (possibly empty).',
+        description:
+          'The widget’s configuration. Contact widgets: `topics`, the subjects a message may be filed under (possibly empty).',
       }),
   }),
 );
