@@ -80,9 +80,10 @@ const renameTrustedTypesPolicy = (): Plugin => ({
 });
 
 /**
- * What of Lit the widgets do not use, left out (about 180 bytes gzip): the hooks for polyfills of old
+ * What of Lit the widgets do not use, left out (about 270 bytes gzip): the hooks for polyfills of old
  * browsers (ShadyDOM), for server-side rendering's hydration, the list of loaded versions for
- * development warnings, and the `<style>` elements for browsers without constructable style sheets
+ * development warnings, attribute converters for other types than strings, and the `<style>`
+ * elements for browsers without constructable style sheets
  * (the widgets' browsers have shadow DOM and adoptedStyleSheets: Chromium 111, Firefox 113,
  * Safari 16.4, for color-mix() alone). Each pattern must match, or the build fails: a new Lit is
  * checked, not shipped unread.
@@ -96,6 +97,12 @@ const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
     /[\\/]reactive-element[\\/]reactive-element\.js$/,
     [
       [/\w+=\w+\.reactiveElementPolyfillSupport,/, ''],
+      // Attribute converters for Boolean, Number, Object and Array: every attribute of the widgets is
+      // a string (test/docs/lit.test.ts keeps it so), which Lit passes through as it is.
+      [
+        /(\w+)=\{toAttribute\(\w+,\w+\)\{switch[^]*?\}return \w+\},fromAttribute\(\w+,\w+\)\{[^]*?\}return \w+\}\}/,
+        '$1={toAttribute:t=>t,fromAttribute:t=>t}',
+      ],
       [/,\w+\?\.\(\{ReactiveElement:\w+\}\),\(\w+\.reactiveElementVersions\?\?=\[\]\)\.push\("[\d.]+"\)/, ''],
     ],
   ],

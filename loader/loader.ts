@@ -6,7 +6,7 @@
  * the page installs the scanning machinery, every loader registers the chunks of its own version in
  * it. Claims are kept in that shared object, so a div is never mounted twice.
  */
-import { WIDGET_TYPES, type ErrorCode, type WidgetType } from '../contract/index.ts';
+import { WIDGET_TYPES, type ErrorCode, type WidgetStateDetail, type WidgetType } from '../contract/index.ts';
 import type { Facts, explain } from './messages.ts';
 
 /**
@@ -40,7 +40,7 @@ interface Placeholder {
   type: string;
   version: number;
   state: State;
-  error?: string;
+  error?: ErrorCode;
   el?: HTMLElement;
   /** The widget's public attributes, the only ones forwarded. */
   options?: string[];
@@ -62,6 +62,13 @@ declare global {
   }
 }
 
+/** `service-widget-ready` and `service-widget-error` on the placeholder (contract/events.ts). */
+class WidgetStateEvent extends CustomEvent<WidgetStateDetail> {
+  constructor(state: string, detail: WidgetStateDetail) {
+    super('service-widget-' + state, { bubbles: true, detail });
+  }
+}
+
 const PREFIX = 'data-service-';
 const SELECTOR = 'div[data-service-widget]';
 const src = (document.currentScript as HTMLScriptElement | null)?.src || location.href;
@@ -73,17 +80,14 @@ const install = (): ServiceWidgets => {
   const placeholders = new Map<HTMLElement, Placeholder>();
   const handlers: Record<number, Handler> = {};
 
-  const set = (p: Placeholder, state: State, code?: string, message?: string) => {
+  const set = (p: Placeholder, state: State, code?: ErrorCode, message?: string) => {
     const { div, type } = p;
     p.state = state;
     p.error = code;
     div.dataset.serviceState = state;
     if (code) div.dataset.serviceError = code;
     else delete div.dataset.serviceError;
-    if (state !== 'loading')
-      div.dispatchEvent(
-        new CustomEvent('service-widget-' + state, { bubbles: true, detail: code ? { type, code, message } : { type } }),
-      );
+    if (state !== 'loading') div.dispatchEvent(new WidgetStateEvent(state, code ? { type, code, message } : { type }));
     if (code) console.error(`[service-widgets] ${type || '(no type)'}: ${message}`);
   };
 
@@ -170,7 +174,7 @@ const install = (): ServiceWidgets => {
         el.addEventListener('service-state', () => {
           const { loadState, errorCode, errorMessage } = el as HTMLElement & {
             loadState: State;
-            errorCode?: string;
+            errorCode?: ErrorCode;
             errorMessage?: string;
           };
           if (loadState === p.state && errorCode === p.error) return;

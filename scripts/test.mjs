@@ -61,7 +61,15 @@ const steps = [
   {
     // The README against the build's custom-elements manifest.
     name: 'docs tests',
-    run: () => run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/docs/manifest.test.ts']),
+    run: () =>
+      run(process.execPath, [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=spec',
+        'test/docs/manifest.test.ts',
+        'test/docs/lit.test.ts',
+      ]),
     count: nodeTestCount,
   },
   {

@@ -148,3 +148,26 @@ test('network: the service cannot be reached; the widget offers a retry that rec
   await expect(widget.getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
   await expect(div.getByRole('link', { name: 'See our programmes on the booking page' })).toHaveCount(0);
 });
+
+test('every error looks the same, the loader’s and the widget’s: a line in the page’s own font and colour', async ({
+  watched: page,
+}) => {
+  page.expectConsoleErrors(4);
+  await page.goto(`${SITE}/errors.html`);
+  const divs = page.locator('div[data-service-widget]');
+  for (const [i, code] of ['unknown-type', 'missing-key', 'invalid-key', 'type-mismatch'].entries()) {
+    await expect(divs.nth(i)).toHaveAttribute('data-service-error', code);
+  }
+  const looks = await divs.evaluateAll((all) =>
+    all.map((div) => {
+      // The loader's line in the div, or the widget's in its shadow root.
+      const line =
+        div.querySelector<HTMLElement>('[data-service-message]') ??
+        div.firstElementChild!.shadowRoot!.querySelector<HTMLElement>('[role=alert] p')!;
+      const style = getComputedStyle(line);
+      return [style.fontFamily, style.fontSize, style.color, style.backgroundColor, style.borderTopStyle].join(' | ');
+    }),
+  );
+  expect(new Set(looks).size).toBe(1);
+  expect(looks[0]).toBe('Georgia, serif | 18px | rgb(40, 30, 90) | rgba(0, 0, 0, 0) | none');
+});
