@@ -34,3 +34,22 @@ export type {
   UserResponse,
   VerifyRequest,
 } from './features/rest/schema.ts';
+export type { CalendarClass, CalendarResponse } from './features/calendar/schema.ts';
+export type {
+  Address,
+  Attendee,
+  Buyer,
+  CartItem,
+  Order,
+  OrderItem,
+  OrderLine,
+  OrderReadResponse,
+  OrderRequest,
+  OrderResponse,
+  ParticipantOrder,
+  PaymentMethod,
+  QuoteLine,
+  QuoteRequest,
+  QuoteResponse,
+  VoucherResult,
+} from './features/checkout/schema.ts';

@@ -130,4 +130,20 @@ export function httpUrl(value: string, max = 2000): URL | undefined {
   return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password ? url : undefined;
 }
 
+const MISSING_RETURN_URL = 'Send return_url: the address of the page that holds the widget.';
+const BAD_RETURN_URL =
+  'return_url must be an absolute http(s) address of at most 2000 characters, like https://example.com/account.';
+
+/** The page that holds the widget; whether the key serves it is checked against the key (by the route). */
+export const returnUrl = (description: string, required: boolean) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? MISSING_RETURN_URL : 'return_url must be text (a JSON string).',
+    })
+    .refine((v) => !required || v !== '', MISSING_RETURN_URL)
+    .max(2000, BAD_RETURN_URL)
+    .refine((v) => v === '' || httpUrl(v) !== undefined, BAD_RETURN_URL)
+    .meta({ format: 'uri', description, examples: ['http://localhost:5173/account'] });
+
 export { typeError };

@@ -17,6 +17,10 @@ export const ErrorResponse = named(
         .meta({ description: '`pin-wrong` only: wrong tries left before the PIN is locked' }),
       retry_after: z.int().min(1).optional().meta({ description: '`rate-limited` only: seconds to wait, as in `Retry-After`' }),
       retry_after_ms: z.int().min(1).optional().meta({ description: '`too-fast` only: milliseconds until the form may be sent' }),
+      lines: z
+        .array(z.strictObject({ class_id: z.string(), seats_left: z.int().min(0), status: z.enum(['open', 'waitlist', 'full']) }))
+        .optional()
+        .meta({ description: '`class-full` of an order only: the lines that have fewer seats left than ordered' }),
     }),
   }),
 );

@@ -1,26 +1,10 @@
 /** The profile widget's calls: passwordless sign-in, the participant's area, changes, cancelling. */
 import { z } from 'zod';
-import { PERSON_TEXT, httpUrl, personEmail, phone, pin, text } from '../../http/fields.ts';
+import { PERSON_TEXT, personEmail, phone, pin, returnUrl, text } from '../../http/fields.ts';
 import { named } from '../../http/openapi.ts';
 import { isoTime } from '../../http/schema.ts';
 import { RegistrationStatus } from '../registrations/schema.ts';
 import { Widget } from '../widget-keys/schema.ts';
-
-const MISSING_RETURN_URL = 'Send return_url: the address of the page that holds the widget (the emailed link opens it).';
-const BAD_RETURN_URL =
-  'return_url must be an absolute http(s) address of at most 2000 characters, like https://example.com/account.';
-
-/** The page that holds the widget; whether the key serves it is checked against the key (routes.ts). */
-const returnUrl = (description: string, required: boolean) =>
-  z
-    .string({
-      error: (issue) =>
-        issue.input === undefined || issue.input === null ? MISSING_RETURN_URL : 'return_url must be text (a JSON string).',
-    })
-    .refine((v) => !required || v !== '', MISSING_RETURN_URL)
-    .max(2000, BAD_RETURN_URL)
-    .refine((v) => v === '' || httpUrl(v) !== undefined, BAD_RETURN_URL)
-    .meta({ format: 'uri', description, examples: ['http://localhost:5173/account'] });
 
 const SIGN_IN_PIN = 'Enter the 6 digits of the PIN from the email.';
 
