@@ -4,7 +4,7 @@
  * `sessionStorage` (never `localStorage`, never a URL), scoped to the service's base URL and the
  * company, and dies with the tab. Widgets hear changes through one window event, so widgets from two
  * copies of the package on one page still agree. A widget adds it in one line:
- * `#session = new SessionController(this)`; the same pattern will carry the checkout's cart.
+ * `#session = new SessionController(this)`; the same pattern (PageState) carries the checkout's cart.
  */
 import type { ReactiveController } from 'lit';
 import type { Participant } from '../../service/schemas.ts';
@@ -17,9 +17,7 @@ export interface Session {
   participant?: Participant;
 }
 
-export const SESSION_EVENT = 'service-session-change';
-
-/** `detail` of the window event: whose session changed, and to what. */
+/** `detail` of the window event `service-session-change`: whose session changed, and to what. */
 export interface SessionChange {
   baseUrl: string;
   company: string;
@@ -44,33 +42,43 @@ const store = (key: string, value?: string) => {
   }
 };
 
-/** The page's sign-in with a service (its base URL) and company, if any. */
-export const readSession = (baseUrl: string, company: string): Session | undefined => {
+/** Page-wide state of a kind (`session`, `cart`) for a service (its base URL) and company, if any. */
+export const readState = <T>(kind: string, baseUrl: string, company: string): T | undefined => {
   try {
-    return JSON.parse(read(`session:${baseUrl}:${company}`) ?? 'null') ?? undefined;
+    return JSON.parse(read(`${kind}:${baseUrl}:${company}`) ?? 'null') ?? undefined;
   } catch {
     return undefined;
   }
 };
 
-/** Stores (or, with `undefined`, clears) the page's sign-in and tells every widget on the page. */
-export const writeSession = (baseUrl: string, company: string, session?: Session) => {
-  store(`session:${baseUrl}:${company}`, session && JSON.stringify(session));
-  dispatchEvent(new CustomEvent<SessionChange>(SESSION_EVENT, { detail: { baseUrl, company, session } }));
+/**
+ * Stores (or, with `undefined`, clears) page-wide state and tells every widget on the page: the
+ * window event `service-<kind>-change` with `{ baseUrl, company, <kind> }`.
+ */
+export const writeState = (kind: string, baseUrl: string, company: string, value?: unknown) => {
+  store(`${kind}:${baseUrl}:${company}`, value ? JSON.stringify(value) : undefined);
+  dispatchEvent(new CustomEvent(`service-${kind}-change`, { detail: { baseUrl, company, [kind]: value } }));
 };
+
+/** The page's sign-in with a service (its base URL) and company, if any. */
+export const readSession = (baseUrl: string, company: string) => readState<Session>('session', baseUrl, company);
+
+/** Stores (or, with `undefined`, clears) the page's sign-in and tells every widget on the page. */
+export const writeSession = (baseUrl: string, company: string, session?: Session) =>
+  writeState('session', baseUrl, company, session);
 
 type Host = ServiceElement<{ widget: { company: { id: string } } }>;
 
 /**
- * The page's sign-in for the host's service and company (the company of the host's data, or the
- * one its key was last seen with, so that a returning visitor's session is found before the first
- * answer). The host updates when the sign-in changes anywhere on the page; `changed` hears each
- * change first.
+ * Page-wide state of a kind for the host's service and company, as a controller: `value` reads it,
+ * `write()` changes it, and the host updates when it changes anywhere on the page (`changed` hears
+ * each change first). The participant's sign-in and the checkout's cart are two such states.
  */
-export class SessionController implements ReactiveController {
+export class PageState<T, Change = unknown> implements ReactiveController {
   constructor(
-    private readonly host: Host,
-    private readonly changed: (change: SessionChange) => void = () => {},
+    protected readonly host: Host,
+    private readonly kind: string,
+    private readonly changed: (change: Change) => void = () => {},
   ) {
     host.addController(this);
   }
@@ -80,9 +88,48 @@ export class SessionController implements ReactiveController {
     return this.host.baseUrl || location.origin;
   }
 
-  /** The company the key belongs to: from the host's data, else as last seen with the key. */
+  /** The company of the host's data. */
   get company(): string {
-    return this.host.data?.widget.company.id ?? read(this.#seen) ?? '';
+    return this.host.data?.widget.company.id ?? '';
+  }
+
+  get value() {
+    return readState<T>(this.kind, this.baseUrl, this.company);
+  }
+
+  /** Stores (or, with `undefined`, clears) the state and tells every widget on the page. */
+  write(value?: T, company = this.company) {
+    writeState(this.kind, this.baseUrl, company, value);
+  }
+
+  hostConnected() {
+    addEventListener(`service-${this.kind}-change`, this.#onChange);
+  }
+
+  hostDisconnected() {
+    removeEventListener(`service-${this.kind}-change`, this.#onChange);
+  }
+
+  #onChange = (event: Event) => {
+    const change = (event as CustomEvent).detail;
+    if (change.baseUrl !== this.baseUrl || change.company !== this.company) return;
+    this.changed(change);
+    this.host.requestUpdate();
+  };
+}
+
+/**
+ * The page's sign-in for the host's service and company (the company of the host's data, or the
+ * one its key was last seen with, so that a returning visitor's session is found before the first
+ * answer).
+ */
+export class SessionController extends PageState<Session, SessionChange> {
+  constructor(host: Host, changed?: (change: SessionChange) => void) {
+    super(host, 'session', changed);
+  }
+
+  override get company(): string {
+    return super.company || read(this.#seen) || '';
   }
 
   get #seen() {
@@ -91,30 +138,12 @@ export class SessionController implements ReactiveController {
 
   /** The sign-in of the page, if any. */
   get session() {
-    return readSession(this.baseUrl, this.company);
+    return this.value;
   }
 
-  /**
-   * Stores (or, with `undefined`, clears) the sign-in and tells every widget on the page. `company`:
-   * the key's company, when an answer has just named it (it is remembered with the key).
-   */
-  write(session?: Session, company = this.company) {
+  /** `company`: the key's company, when an answer has just named it (it is remembered with the key). */
+  override write(session?: Session, company = this.company) {
     store(this.#seen, company);
-    writeSession(this.baseUrl, company, session);
+    super.write(session, company);
   }
-
-  hostConnected() {
-    addEventListener(SESSION_EVENT, this.#onChange);
-  }
-
-  hostDisconnected() {
-    removeEventListener(SESSION_EVENT, this.#onChange);
-  }
-
-  #onChange = (event: Event) => {
-    const change = (event as CustomEvent<SessionChange>).detail;
-    if (change.baseUrl !== this.baseUrl || change.company !== this.company) return;
-    this.changed(change);
-    this.host.requestUpdate();
-  };
 }
