@@ -20,15 +20,7 @@ export const calendarStyles = css`
   }
   .views {
     display: flex;
-  }
-  .views button {
-    border-radius: 0;
-  }
-  .views button:first-child {
-    border-radius: var(--_radius) 0 0 var(--_radius);
-  }
-  .views button:last-child {
-    border-radius: 0 var(--_radius) var(--_radius) 0;
+    gap: 0.25rem;
   }
   [aria-pressed='true'] {
     background: var(--_accent);
@@ -48,58 +40,39 @@ export const calendarStyles = css`
   }
   th {
     font-size: 0.875rem;
-    font-weight: 600;
-    padding-bottom: 0.25rem;
   }
   td {
     height: 3.5rem;
     padding: 0.25rem;
     vertical-align: top;
     border: 1px solid var(--_subtle);
-    overflow: hidden;
-    cursor: pointer;
-  }
-  td:empty {
-    cursor: default;
   }
   td span {
     display: block;
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
   }
   .title {
     font-size: 0.75rem;
-    white-space: nowrap;
-    overflow: hidden;
-    text-overflow: ellipsis;
     border-radius: 4px;
-    padding: 0 0.25rem;
     background: var(--_subtle);
   }
-  .title + .title {
-    margin-top: 2px;
-  }
-  [aria-current='date'] > span:first-child {
+  [aria-current] {
     font-weight: 700;
-    text-decoration: underline;
   }
   [aria-selected='true'] {
     outline: 2px solid var(--_accent);
     outline-offset: -2px;
   }
-  td:focus-visible {
-    outline: 3px solid var(--_link);
-    outline-offset: -3px;
-  }
-  .fill {
+  .fill,
+  .classes,
+  .class {
     display: grid;
     gap: 0.75rem;
     align-content: start;
   }
-  .classes {
-    display: grid;
-    gap: 0.75rem;
-  }
   .class {
-    display: grid;
     gap: 0.25rem;
     padding: 0.75rem 1rem;
     border: 1px solid var(--_border);
@@ -108,11 +81,8 @@ export const calendarStyles = css`
   .class button {
     justify-self: start;
   }
-  .seats.waitlist,
-  .seats.full {
+  .waitlist,
+  .full {
     color: var(--_danger);
-  }
-  .in-cart {
-    font-weight: 600;
   }
 `;

@@ -362,7 +362,6 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
 
   #renderClass(locale: Locale, cls: CalendarClass) {
     const { status, lecturers } = cls;
-    const checkout = document.querySelector<HTMLElement>('service-checkout');
     return html`<li class="class">
       <h4 id="c-${cls.id}">${cls.course_title}</h4>
       <p>${this.#times(locale, cls)}</p>
@@ -372,14 +371,10 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
         <span class="seats ${status}">${status === 'open' ? t(locale, 'seatsLeft', { count: cls.seats_left }) : t(locale, status)}</span>
       </p>
       ${
-        this.#cart?.has(cls.id)
-          ? html`<p class="in-cart" id="in-${cls.id}" tabindex="-1">
-              ✓ ${t(locale, 'inCart')}
-              ${checkout ? html`<button class="link" @click=${() => checkout.focus()}>${t(locale, 'toCheckout')}</button>` : nothing}
-            </p>`
-          : status === 'open'
-            ? html`<button part="button" aria-describedby="c-${cls.id}" @click=${() => this.#book(cls)}>${t(locale, 'book')}</button>`
-            : nothing
+        this.#cart?.inCart(cls.id, [t(locale, 'inCart'), t(locale, 'toCheckout')]) ??
+        (status === 'open'
+          ? html`<button part="button" aria-describedby="c-${cls.id}" @click=${() => this.#book(cls)}>${t(locale, 'book')}</button>`
+          : nothing)
       }
     </li>`;
   }
