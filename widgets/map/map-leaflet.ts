@@ -33,6 +33,9 @@ export class LeafletMap {
       .addTo(map);
 
     const located = places.filter((p) => p.lat != null && p.lng != null);
+    // The view first: Leaflet draws a marker (and its element exists) only on a map with a view.
+    if (located.length) map.fitBounds(L.latLngBounds(located.map((p) => [p.lat!, p.lng!])), { padding: [32, 32], maxZoom: 12 });
+    else map.setView([0, 0], 1);
     for (const place of located) {
       const content = document.createElement('div');
       content.className = 'popup';
@@ -43,13 +46,12 @@ export class LeafletMap {
         riseOnHover: true,
       })
         .bindPopup(content, { maxWidth: 280 })
-        .on('click', () => void host.select(place.id, 'map'))
+        // Opened by a click, by Enter on the marker, or from the list.
+        .on('popupopen', () => void host.select(place.id, 'map'))
         .addTo(map);
       marker.getElement()!.setAttribute('aria-label', place.name);
       this.#markers.set(place.id, marker);
     }
-    if (located.length) map.fitBounds(L.latLngBounds(located.map((p) => [p.lat!, p.lng!])), { padding: [32, 32], maxZoom: 12 });
-    else map.setView([0, 0], 1);
 
     map.on('popupopen', ({ popup }) => {
       const element = popup.getElement()!;

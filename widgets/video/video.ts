@@ -172,7 +172,7 @@ export class ServiceVideo extends ServiceElement<VideoData> {
         <img src=${this.url(video.poster)} width=${video.width} height=${video.height} alt="" />
         ${
           asking
-            ? html`<div class="ask" role="alert">
+            ? html`<div class="ask" role="alert" tabindex="-1">
               <p>${this._notice || t(locale, profile ? 'ask' : 'askElsewhere', { company })}</p>
               ${profile ? html`<button part="button" @click=${() => this.#goToSignIn(profile)}>${t(locale, 'signIn')}</button>` : nothing}
             </div>`
@@ -193,7 +193,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
   /** The page's profile widget takes the visitor to its sign-in. */
   #goToSignIn(profile: Element) {
     profile.scrollIntoView({ block: 'center' });
-    (profile.shadowRoot?.querySelector<HTMLElement>('input, [data-focus]') ?? (profile as HTMLElement)).focus();
+    const root = profile.shadowRoot;
+    (root?.querySelector('input') ?? root?.querySelector<HTMLElement>('[data-focus]'))?.focus();
   }
 
   /**
@@ -217,7 +218,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     this._asked = video.id;
     this._notice = why && t(this.resolvedLocale, why);
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('.ask button, .ask')?.focus();
+    const ask = this.renderRoot.querySelector<HTMLElement>('.ask');
+    (ask?.querySelector('button') ?? ask)?.focus();
   }
 
   /** @internal Signed in elsewhere on the page: the video the visitor asked for plays. */
