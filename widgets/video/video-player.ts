@@ -284,14 +284,14 @@ export class VideoPlayer implements ReactiveController {
   };
 
   #onPlay = () => {
-    if (!this.#started) this.host.announce('service-video-started', this.#video!.id);
+    if (!this.#started) this.host.announce('started', this.#video!.id);
     this.#started = true;
     this.host.requestUpdate();
   };
 
   #onEnded = () => {
     storage.set(positionKey(this.host, this.#video!.id));
-    this.host.announce('service-video-ended', this.#video!.id);
+    this.host.announce('ended', this.#video!.id);
     this.host.requestUpdate();
   };
 

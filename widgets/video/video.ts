@@ -12,10 +12,17 @@ export type { Video, VideoMedia };
 /** The first render: the widget and its videos (one, with `video`). */
 export type VideoData = WidgetResponse & { videos: Video[] };
 
-/** The visitor started a video (`service-video-started`) or watched it to its end (`service-video-ended`). */
-export class VideoEvent extends ServiceEvent<VideoDetail> {
-  constructor(name: 'service-video-started' | 'service-video-ended', detail: VideoDetail) {
-    super(name, detail);
+/** The visitor started a video. */
+export class VideoStartedEvent extends ServiceEvent<VideoDetail> {
+  constructor(detail: VideoDetail) {
+    super('service-video-started', detail);
+  }
+}
+
+/** The visitor watched a video to its end. */
+export class VideoEndedEvent extends ServiceEvent<VideoDetail> {
+  constructor(detail: VideoDetail) {
+    super('service-video-ended', detail);
   }
 }
 
@@ -238,9 +245,9 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     return clock(seconds);
   }
 
-  /** @internal The player tells the page. */
-  announce(name: 'service-video-started' | 'service-video-ended', id: string) {
-    this.dispatchEvent(new VideoEvent(name, { id }));
+  /** @internal The player tells the page: the visitor started a video, or watched it to its end. */
+  announce(what: 'started' | 'ended', id: string) {
+    this.dispatchEvent(what === 'started' ? new VideoStartedEvent({ id }) : new VideoEndedEvent({ id }));
   }
 
   #showAll = async () => {
