@@ -47,6 +47,30 @@ export interface ContactSentDetail {
   id: string;
 }
 
+/** `service-video-started` and `service-video-ended`: the visitor started a video, or watched it to its end. */
+export interface VideoDetail {
+  /** The video. */
+  id: string;
+}
+
+/** `service-place-selected`: the visitor chose a place, in the list or on the map. */
+export interface PlaceSelectedDetail {
+  /** The place. */
+  id: string;
+}
+
+/**
+ * `service-booking-requested`: the visitor chose "Book" for a class at a place (cancelable: a page
+ * that opens its own registration calls `preventDefault()` and the link is not followed).
+ */
+export interface BookingRequestedDetail {
+  place: string;
+  /** The programme. */
+  course: string;
+  /** The class. */
+  class: string;
+}
+
 /** Every event's name and its `detail`. */
 export interface ServiceEventDetails {
   'service-widget-ready': WidgetStateDetail;
@@ -56,6 +80,10 @@ export interface ServiceEventDetails {
   'service-profile-login': ProfileLoginDetail;
   'service-profile-logout': ProfileLogoutDetail;
   'service-contact-sent': ContactSentDetail;
+  'service-video-started': VideoDetail;
+  'service-video-ended': VideoDetail;
+  'service-place-selected': PlaceSelectedDetail;
+  'service-booking-requested': BookingRequestedDetail;
 }
 
 export type ServiceEventName = keyof ServiceEventDetails;
@@ -69,5 +97,9 @@ declare global {
     'service-profile-login': CustomEvent<ProfileLoginDetail>;
     'service-profile-logout': CustomEvent<ProfileLogoutDetail>;
     'service-contact-sent': CustomEvent<ContactSentDetail>;
+    'service-video-started': CustomEvent<VideoDetail>;
+    'service-video-ended': CustomEvent<VideoDetail>;
+    'service-place-selected': CustomEvent<PlaceSelectedDetail>;
+    'service-booking-requested': CustomEvent<BookingRequestedDetail>;
   }
 }
