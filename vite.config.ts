@@ -180,6 +180,12 @@ export default defineConfig({
               test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|cart\.ts$|form\.ts$|format\.ts$|first-view\.ts$)/,
             },
             {
+              // The forms and the page's session, one chunk: the widgets with a form use both; the
+              // video widget loads it on demand, for a participants-only video.
+              name: 'session',
+              test: /[\\/]widgets[\\/]shared[\\/](form|session)\.ts$/,
+            },
+            {
               // Dates, money and the first view of a list: what the registration list and the
               // profile's signed-in view use, and the other widgets do not.
               name: 'lists',

@@ -64,6 +64,22 @@ export default {
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: join(root, 'tsconfig.json'), define: { __DEV__: 'true' } }),
     {
+      // A stylesheet imported as text (`leaflet.css?inline`, which Vite answers in the build) is a
+      // module whose default export is the file's text here too.
+      name: 'css-inline',
+      resolveImport({ source }) {
+        if (source.endsWith('.css?inline') && !source.startsWith('.')) return `/node_modules/${source}`;
+      },
+      resolveMimeType(context) {
+        if (context.path.endsWith('.css') && context.URL.searchParams.has('inline')) return 'js';
+      },
+      transform(context) {
+        if (context.path.endsWith('.css') && context.URL.searchParams.has('inline')) {
+          return { body: `export default ${JSON.stringify(context.body)};` };
+        }
+      },
+    },
+    {
       name: 'reference-service',
       async serverStop() {
         await Promise.all([service.close(), strict.close()]);

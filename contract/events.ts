@@ -68,6 +68,30 @@ export interface CheckoutCompletedDetail {
   total: { amount: number; currency: string };
 }
 
+/** `service-video-started` and `service-video-ended`: the visitor started a video, or watched it to its end. */
+export interface VideoDetail {
+  /** The video. */
+  id: string;
+}
+
+/** `service-place-selected`: the visitor chose a place, in the list or on the map. */
+export interface PlaceSelectedDetail {
+  /** The place. */
+  id: string;
+}
+
+/**
+ * `service-booking-requested`: the visitor chose "Book" for a class at a place (cancelable: a page
+ * that opens its own registration calls `preventDefault()` and the link is not followed).
+ */
+export interface BookingRequestedDetail {
+  place: string;
+  /** The programme. */
+  course: string;
+  /** The class. */
+  class: string;
+}
+
 /** Every event's name and its `detail`. */
 export interface ServiceEventDetails {
   'service-widget-ready': WidgetStateDetail;
@@ -79,6 +103,10 @@ export interface ServiceEventDetails {
   'service-contact-sent': ContactSentDetail;
   'service-class-selected': ClassSelectedDetail;
   'service-checkout-completed': CheckoutCompletedDetail;
+  'service-video-started': VideoDetail;
+  'service-video-ended': VideoDetail;
+  'service-place-selected': PlaceSelectedDetail;
+  'service-booking-requested': BookingRequestedDetail;
 }
 
 export type ServiceEventName = keyof ServiceEventDetails;
@@ -94,5 +122,9 @@ declare global {
     'service-contact-sent': CustomEvent<ContactSentDetail>;
     'service-class-selected': CustomEvent<ClassSelectedDetail>;
     'service-checkout-completed': CustomEvent<CheckoutCompletedDetail>;
+    'service-video-started': CustomEvent<VideoDetail>;
+    'service-video-ended': CustomEvent<VideoDetail>;
+    'service-place-selected': CustomEvent<PlaceSelectedDetail>;
+    'service-booking-requested': CustomEvent<BookingRequestedDetail>;
   }
 }

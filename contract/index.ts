@@ -30,8 +30,8 @@ export const RESERVED_HEIGHT: Record<WidgetType, number> = {
   contact: 624,
   calendar: 420,
   checkout: 420,
-  video: 320,
-  map: 320,
+  video: 360,
+  map: 420,
 };
 
 /** The placeholder's attributes. Widget options are further `data-service-*` attributes. */
@@ -57,8 +57,8 @@ export const OPTIONS: Record<WidgetType, readonly string[]> = {
   contact: ['prefill-name', 'prefill-email', 'prefill-subject', 'prefill-topic', 'prefill-message'],
   calendar: ['course', 'location'],
   checkout: ['classes'],
-  video: [],
-  map: [],
+  video: ['video'],
+  map: ['booking-url'],
 };
 
 /**

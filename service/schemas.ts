@@ -7,7 +7,9 @@
  */
 export type { ErrorResponse, MessageResponse } from './http/schema.ts';
 export type { Class, ClassStatus, Course, WidgetResponse } from './features/catalog/schema.ts';
-export type { Widget } from './features/widget-keys/schema.ts';
+export type { MapTiles, Widget } from './features/widget-keys/schema.ts';
+export type { Video, VideoMedia, VideoMediaResponse } from './features/videos/schema.ts';
+export type { Place, PlaceClass } from './features/places/schema.ts';
 export type { RegistrationRequest, RegistrationResponse } from './features/registrations/schema.ts';
 export type { ContactForm, ContactMessageRequest, ContactMessageResponse } from './features/contact/schema.ts';
 export type {

@@ -13,8 +13,10 @@ import { createCoreTables, type CoreTables } from '../core/tables.ts';
 import { createCatalogTables, type CatalogTables } from '../features/catalog/tables.ts';
 import { createContactTables, type ContactTables } from '../features/contact/tables.ts';
 import { createParticipantTables, type ParticipantTables } from '../features/participants/tables.ts';
+import { createPlaceTables, type PlaceTables } from '../features/places/tables.ts';
 import { createRegistrationTables, type RegistrationTables } from '../features/registrations/tables.ts';
 import { createRestTables, type RestTables } from '../features/rest/tables.ts';
+import { createVideoTables, type VideoTables } from '../features/videos/tables.ts';
 import { createWidgetKeyTables, type WidgetKeyTables } from '../features/widget-keys/tables.ts';
 import { sqliteDialect, type DialectName } from './dialect.ts';
 import { seed } from './seed.ts';
@@ -25,14 +27,16 @@ export type Tables = CoreTables &
   ParticipantTables &
   RegistrationTables &
   ContactTables &
-  RestTables;
+  RestTables &
+  VideoTables &
+  PlaceTables;
 
 /** The query builder over every table; a transaction is one too. */
 export type Db = Kysely<Tables>;
 export type Tx = Transaction<Tables>;
 
 /** Bump when the schema or the seed changes: an older file is rebuilt on the next start. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 /** After this long the seeded classes drift into the past, so a start re-seeds. */
 export const SEED_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -45,6 +49,8 @@ const CREATE_TABLES = [
   createRegistrationTables,
   createContactTables,
   createRestTables,
+  createVideoTables,
+  createPlaceTables,
 ];
 
 export interface SeedState {

@@ -256,6 +256,7 @@ const BERLIN = 'Berlin, Torstraße 1';
 const HAMBURG = 'Hamburg, Am Sandtorkai 4';
 const VIENNA = 'Vienna, Mariahilfer Straße 10';
 const ONLINE = 'Online (the link comes with the confirmation)';
+const LONDON = 'London, 10 Finsbury Square';
 
 export const SEED_CLASSES: SeedClass[] = [
   {
@@ -369,7 +370,7 @@ export const SEED_CLASSES: SeedClass[] = [
     hour: 9,
     hours: 6,
     timezone: 'Europe/London',
-    location: 'London, 10 Finsbury Square',
+    location: LONDON,
     price: 19900,
     capacity: 10,
     taken: 10,
@@ -464,6 +465,13 @@ interface SeedWidgetKey {
   options?: Record<string, unknown>;
 }
 
+/**
+ * The tiles of the seeded map key: one plain tile the service serves in development (relative to the
+ * service), so that the demo and the tests draw a map without internet. `wk_demo_map_osm` has the
+ * default, OpenStreetMap's tiles.
+ */
+export const SEED_DEV_TILES = { url: 'dev/tiles/{z}/{x}/{y}.png', attribution: 'Plain tiles of the reference service' };
+
 /** The topics of the seeded Acme contact widget. */
 export const SEED_CONTACT_TOPICS = ['Programmes', 'Invoices', 'Something else'];
 
@@ -476,6 +484,7 @@ const perType: SeedWidgetKey[] = WIDGET_TYPES.map((type) => ({
   revoked: false,
   note: `the ${type} widget of Acme Academy`,
   ...(type === 'contact' ? { options: { topics: SEED_CONTACT_TOPICS } } : {}),
+  ...(type === 'map' ? { options: { tiles: SEED_DEV_TILES } } : {}),
 }));
 
 export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
@@ -508,6 +517,25 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
     note: 'the registration widget is not enabled for this key: answers not-available',
   },
   {
+    key: 'wk_demo_map_osm',
+    type: 'map',
+    company_id: ACME,
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the map widget of Acme Academy with the default tiles (OpenStreetMap): without internet, the map says they cannot load',
+  },
+  {
+    key: 'wk_demo_map_offline',
+    type: 'map',
+    company_id: ACME,
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the map widget of Acme Academy with tiles from a closed port: the map says they cannot load, the list works',
+    options: { tiles: { url: 'http://127.0.0.1:9/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' } },
+  },
+  {
     key: 'wk_globex_registration',
     type: 'registration',
     company_id: GLOBEX,
@@ -534,6 +562,94 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
     revoked: false,
     note: 'the contact widget of Globex Institute, without topics',
   },
+];
+
+interface SeedVideo extends Omit<Tables['videos'], 'captions' | 'position'> {
+  captions: string[];
+}
+
+/**
+ * The videos of Acme Academy, in their order: two public ones (one with English captions only) and
+ * a recording for participants. Their files are in service/media/ (see its README).
+ */
+export const SEED_VIDEOS: SeedVideo[] = [
+  {
+    id: 'vid_welcome',
+    company_id: ACME,
+    title: 'Welcome to Acme Academy',
+    course_id: null,
+    duration_s: 6,
+    width: 320,
+    height: 180,
+    access: 'public',
+    media: 'welcome',
+    captions: ['en', 'de'],
+  },
+  {
+    id: 'vid_web_intro',
+    company_id: ACME,
+    title: 'Web accessibility in practice: what to expect',
+    course_id: 'crs_web',
+    duration_s: 6,
+    width: 320,
+    height: 180,
+    access: 'public',
+    media: 'welcome',
+    captions: ['en'],
+  },
+  {
+    id: 'vid_ts_session_1',
+    company_id: ACME,
+    title: 'TypeScript for teams: session 1',
+    course_id: 'crs_ts',
+    duration_s: 6,
+    width: 320,
+    height: 180,
+    access: 'participants',
+    media: 'members',
+    captions: ['en', 'de'],
+  },
+];
+
+/** Where Acme's classes take place (by their `location`); online is a place on no map. */
+export const SEED_PLACES: Omit<Tables['places'], 'position'>[] = [
+  {
+    id: 'pl_berlin',
+    company_id: ACME,
+    name: 'Acme Berlin',
+    address: 'Torstraße 1, 10119 Berlin',
+    lat: 52.529,
+    lng: 13.401,
+    location: BERLIN,
+  },
+  {
+    id: 'pl_hamburg',
+    company_id: ACME,
+    name: 'Acme Hamburg',
+    address: 'Am Sandtorkai 4, 20457 Hamburg',
+    lat: 53.5439,
+    lng: 9.9875,
+    location: HAMBURG,
+  },
+  {
+    id: 'pl_vienna',
+    company_id: ACME,
+    name: 'Acme Vienna',
+    address: 'Mariahilfer Straße 10, 1070 Vienna',
+    lat: 48.1994,
+    lng: 16.3537,
+    location: VIENNA,
+  },
+  {
+    id: 'pl_london',
+    company_id: ACME,
+    name: 'Acme London',
+    address: '10 Finsbury Square, London EC2A 1AF',
+    lat: 51.5212,
+    lng: -0.0862,
+    location: LONDON,
+  },
+  { id: 'pl_online', company_id: ACME, name: 'Online', address: null, lat: null, lng: null, location: ONLINE },
 ];
 
 /** `reg_seed_ada_ts_1` for p_ada in cls_ts_1. */
@@ -651,6 +767,15 @@ export async function seed(tx: Tx, now: number): Promise<void> {
         note: k.note,
       })),
     )
+    .execute();
+
+  await tx
+    .insertInto('videos')
+    .values(SEED_VIDEOS.map((v, position) => ({ ...v, captions: JSON.stringify(v.captions), position })))
+    .execute();
+  await tx
+    .insertInto('places')
+    .values(SEED_PLACES.map((p, position) => ({ ...p, position })))
     .execute();
 
   await tx

@@ -119,7 +119,8 @@ async function serveFile(
   return send(req, file, info, headers);
 }
 
-async function send(
+/** Answers a file, with range requests (the video widget's media is sent through here too). */
+export async function send(
   req: Request,
   file: string,
   info: { size: number; mtimeMs: number },

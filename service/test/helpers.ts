@@ -182,3 +182,19 @@ export function rawRequest(
     req.end();
   });
 }
+
+/** Signs a seeded participant in through a profile key, as the profile widget does, and returns their token. */
+export async function participantToken(svc: TestService, email: string, key = 'wk_demo_profile'): Promise<string> {
+  const post = (path: string, body: unknown) =>
+    svc.json(`/widget-api/v1/participant/${path}?key=${key}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE },
+      body: JSON.stringify(body),
+    });
+  assert.equal((await post('login', { email, return_url: `${LOCAL_PAGE}/account` })).status, 202);
+  await svc.jobs.idle();
+  const { pin } = (await svc.json(`/dev/outbox?to=${encodeURIComponent(email)}`)).body.emails[0];
+  const verified = await post('verify', { email, pin });
+  assert.equal(verified.status, 200, JSON.stringify(verified.body));
+  return verified.body.token;
+}

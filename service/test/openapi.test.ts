@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { registrationBody, startTestService, uniqueKey, writeHeaders, type Json, type TestService } from './helpers.ts';
+import {
+  participantToken,
+  registrationBody,
+  startTestService,
+  uniqueKey,
+  writeHeaders,
+  type Json,
+  type TestService,
+} from './helpers.ts';
 
 let svc: TestService;
 let doc: Json;
@@ -92,6 +100,7 @@ describe('GET /openapi.json', () => {
       '/widget-api/v1/participant/registrations/{id}/cancel',
       '/widget-api/v1/participant/verify',
       '/widget-api/v1/registrations',
+      '/widget-api/v1/videos/{id}/media',
       '/widget-api/v1/widget',
     ]);
     const refs: string[] = [];
@@ -180,6 +189,23 @@ describe('GET /openapi.json', () => {
       'get',
       await svc.json('/v1/courses?page=0', { headers: { ...owner, 'X-SERVICE-COMPANY': '1' } }),
     );
+  });
+
+  test('describes the real answers of the video and map widgets', async () => {
+    for (const path of ['wk_demo_video&type=video', 'wk_demo_video&type=video&video=vid_nope', 'wk_demo_map&type=map']) {
+      assertDescribes('/widget-api/v1/widget', 'get', await svc.json(`/widget-api/v1/widget?key=${path}`));
+    }
+    const token = await participantToken(svc, 'grace@example.org');
+    const media = (id: string, headers: Record<string, string>) =>
+      svc.json(`/widget-api/v1/videos/${id}/media?key=wk_demo_video`, { method: 'POST', headers });
+    for (const [id, headers] of [
+      ['vid_ts_session_1', { 'X-Service-Token': token }],
+      ['vid_welcome', { 'X-Service-Token': token }],
+      ['vid_nope', { 'X-Service-Token': token }],
+      ['vid_ts_session_1', {}],
+    ] as const) {
+      assertDescribes('/widget-api/v1/videos/{id}/media', 'post', await media(id, headers));
+    }
   });
 
   test('describes the real answers of the contact widget', async () => {

@@ -1,6 +1,6 @@
 // A customer's website for the end-to-end tests: static pages (and the site's own scripts and
 // stylesheets) from ./pages on its own port (another origin than the service), under a strict Content
-// Security Policy that allows the service's origin for scripts and requests and nothing inline. `{{SERVICE}}` in a page becomes the service URL.
+// Security Policy that allows the service's origin for scripts, requests, images and media, and nothing inline. `{{SERVICE}}` in a page becomes the service URL.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,9 @@ const pages = fileURLToPath(new URL('./pages/', import.meta.url));
 const port = Number(process.env.SITE_PORT ?? 8792);
 const serviceUrl = process.env.SERVICE_URL ?? 'http://127.0.0.1:8791';
 const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
+/** The widget types a layout page can hold, and the loader version each needs. */
+const LOADER_OF = { registration: 1, profile: 1, contact: 1, video: 2, map: 2 };
+const LAYOUT = new RegExp(`^layout-(${Object.keys(LOADER_OF).join('|')})-(head|reserved)\\.html$`);
 // Pages whose Content-Security-Policy enforces Trusted Types, naming the policies it allows (the host
 // page's own Lit has created `lit-html` before the widgets come).
 const TRUSTED_TYPES = {
@@ -22,7 +25,7 @@ const TRUSTED_TYPES = {
  * async loader at the end of <body>, the space reserved by a class in the site's stylesheet.
  */
 const layoutPage = (type, placement) => {
-  const loader = `<script ${placement === 'head' ? '' : 'async '}src="${serviceUrl}/widgets/v1/loader.js"></script>`;
+  const loader = `<script ${placement === 'head' ? '' : 'async '}src="${serviceUrl}/widgets/v${LOADER_OF[type]}/loader.js"></script>`;
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -46,7 +49,7 @@ createServer(async (req, res) => {
   const name = new URL(req.url ?? '/', 'http://site').pathname.slice(1) || 'index.html';
   if (!/^[\w-]+\.(html|js|css)$/.test(name)) return void res.writeHead(404).end('not found');
   try {
-    const layout = name.match(/^layout-(registration|profile|contact)-(head|reserved)\.html$/);
+    const layout = name.match(LAYOUT);
     const body = layout
       ? layoutPage(layout[1], layout[2])
       : (await readFile(pages + name, 'utf8')).replaceAll('{{SERVICE}}', serviceUrl);
@@ -54,7 +57,9 @@ createServer(async (req, res) => {
       'Content-Type': `${TYPES[name.split('.').pop()]}; charset=utf-8`,
       'Content-Security-Policy':
         `default-src 'none'; script-src 'self' ${serviceUrl}; connect-src ${serviceUrl}; ` +
-        `style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'` +
+        // Posters and the player's files come from the service, map tiles from OpenStreetMap (the README's advice).
+        `style-src 'self'; img-src 'self' data: ${serviceUrl} https://tile.openstreetmap.org; media-src ${serviceUrl}; ` +
+        `base-uri 'none'; form-action 'none'; frame-ancestors 'none'` +
         (TRUSTED_TYPES[name] ?? ''),
       'Cache-Control': 'no-store',
     });

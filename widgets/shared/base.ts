@@ -212,9 +212,12 @@ export const define = (tag: string, element: CustomElementConstructor) => {
   else if (__DEV__ && existing !== element) console.warn('[service-widgets] another copy defined', tag);
 };
 
-/** A widget's event for the host page: bubbling, and composed so that it leaves a host's shadow root. */
+/**
+ * A widget's event for the host page: bubbling, and composed so that it leaves a host's shadow root;
+ * `cancelable` where the host may stop what the widget would do next.
+ */
 export class ServiceEvent<Detail> extends CustomEvent<Detail> {
-  constructor(name: string, detail: Detail) {
-    super(name, { detail, bubbles: true, composed: true });
+  constructor(name: string, detail: Detail, cancelable = false) {
+    super(name, { detail, bubbles: true, composed: true, cancelable });
   }
 }

@@ -8,6 +8,8 @@ import { unsafeStatic, html as staticHtml } from 'lit/static-html.js';
 import '../contact/contact.ts';
 import '../profile/profile.ts';
 import '../registration/registration.ts';
+import '../video/video.ts';
+import '../map/map.ts';
 import type { ServiceElement } from './base.ts';
 import { expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from './test-support.ts';
 
@@ -18,6 +20,8 @@ const WIDGETS = [
   { type: 'registration', skeletons: 3, ready: 'Programmes at Acme Academy', other: 'contact' },
   { type: 'profile', skeletons: 2, ready: 'Your account at Acme Academy', other: 'registration' },
   { type: 'contact', skeletons: 3, ready: 'Contact Acme Academy', other: 'registration' },
+  { type: 'video', skeletons: 2, ready: 'Videos of Acme Academy', other: 'map' },
+  { type: 'map', skeletons: 3, ready: 'Where Acme Academy teaches', other: 'video' },
 ] as const;
 
 const mount = (

@@ -5,6 +5,8 @@ import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import { contactFirstRender } from '../contact/routes.ts';
+import { mapFirstRender } from '../places/routes.ts';
+import { videoFirstRender } from '../videos/routes.ts';
 import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey, widgetInfo } from '../widget-keys/checks.ts';
 import { WidgetResponse } from './schema.ts';
 import { courseExists, listCourses, publicClass } from './store.ts';
@@ -40,13 +42,20 @@ export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
           description: 'Limit the answer to one programme (`course-not-found` if unknown)',
           schema: { type: 'string' },
         },
+        {
+          name: 'video',
+          in: 'query',
+          required: false,
+          description: 'Video widgets: limit the answer to one video (`video-not-found` if unknown)',
+          schema: { type: 'string' },
+        },
       ],
       responses: {
         '200': { description: 'The widget and its data', schema: WidgetResponse },
         '400': error('`missing-key`'),
         '401': error('`invalid-key`: unknown or revoked'),
         '403': error('`origin-not-allowed`, `type-mismatch`, `not-available`'),
-        '404': error('`course-not-found`'),
+        '404': error('`course-not-found`, `video-not-found`'),
         '422': 'Validation',
       },
     },
@@ -65,6 +74,8 @@ export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
 
       const answer: WidgetResponse = { widget: widgetInfo(key) };
       if (key.type === 'contact') Object.assign(answer, contactFirstRender(deps, key));
+      if (key.type === 'video') Object.assign(answer, await videoFirstRender(deps, key, c.req.query('video') || undefined));
+      if (key.type === 'map') Object.assign(answer, await mapFirstRender(deps, key));
       if (COURSE_TYPES.has(key.type)) {
         // An empty `course=` (an unset attribute) means every programme.
         const courseId = c.req.query('course') || undefined;

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { named } from '../../http/openapi.ts';
 import { isoTime } from '../../http/schema.ts';
 import { ContactForm } from '../contact/schema.ts';
+import { Place } from '../places/schema.ts';
+import { Video } from '../videos/schema.ts';
 import { Widget } from '../widget-keys/schema.ts';
+import { ClassStatus } from './status.ts';
+
+export { ClassStatus };
 
 export const Money = named(
   'Money',
@@ -15,11 +20,6 @@ export const Money = named(
       .meta({ examples: ['EUR'] }),
   }),
 );
-
-export const ClassStatus = z.enum(['open', 'waitlist', 'full']).meta({
-  description: 'open: seats left; waitlist: full, waitlist open; full: neither',
-});
-export type ClassStatus = z.output<typeof ClassStatus>;
 
 export const Class = named(
   'Class',
@@ -56,6 +56,8 @@ export const WidgetResponse = named(
     widget: Widget,
     courses: z.array(Course).optional().meta({ description: 'For registration, calendar and checkout widgets' }),
     form: ContactForm.optional(),
+    videos: z.array(Video).optional().meta({ description: 'For video widgets: the company’s videos, or the one asked for' }),
+    places: z.array(Place).optional().meta({ description: 'For map widgets: the company’s places' }),
   }),
 );
 export type WidgetResponse = z.output<typeof WidgetResponse>;

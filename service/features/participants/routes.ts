@@ -66,36 +66,40 @@ const servedReturnUrl =
     }
   };
 
+/**
+ * The participant of the `X-Service-Token`, of the key's company, or 401 `invalid-token`. A token
+ * from an emailed link must be used within LINK_TTL_MS; its first use keeps it, and, for the link
+ * of an email change, confirms that change.
+ */
+export async function participantOfRequest(deps: ServiceDeps, c: AppContext, key: WidgetKeyRow): Promise<ParticipantRow> {
+  const { store, clock } = deps;
+  const { db } = store;
+  const token = c.req.header('x-service-token')?.trim();
+  const invalid = () =>
+    new ApiError(
+      401,
+      'invalid-token',
+      token
+        ? 'This sign-in is no longer valid (signed out, expired or revoked): sign in again.'
+        : 'Sign in first: send the token of the sign-in in the X-Service-Token header.',
+    );
+  if (!token) throw invalid();
+  const hash = sha256Hex(token);
+  const now = clock.now();
+  const row = await participantOfToken(db, hash, key.company_id, now);
+  if (!row) throw invalid();
+  const { emailed, used_at, confirms_pin, ...participant } = row;
+  if (emailed === 0 || used_at !== null) return participant;
+  const signedIn = await store.transaction((tx) => firstUseOfLink(tx, now, key, hash, participant, confirms_pin));
+  if (!signedIn) throw invalid();
+  return signedIn;
+}
+
 export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { store, clock, limiter } = deps;
   const { db } = store;
 
-  /**
-   * The participant of the `X-Service-Token`, of the key's company, or 401 `invalid-token`. A token
-   * from an emailed link must be used within LINK_TTL_MS; its first use keeps it, and, for the link
-   * of an email change, confirms that change.
-   */
-  const requireParticipant = async (c: AppContext, key: WidgetKeyRow): Promise<ParticipantRow> => {
-    const token = c.req.header('x-service-token')?.trim();
-    const invalid = () =>
-      new ApiError(
-        401,
-        'invalid-token',
-        token
-          ? 'This sign-in is no longer valid (signed out, expired or revoked): sign in again.'
-          : 'Sign in first: send the token of the sign-in in the X-Service-Token header.',
-      );
-    if (!token) throw invalid();
-    const hash = sha256Hex(token);
-    const now = clock.now();
-    const row = await participantOfToken(db, hash, key.company_id, now);
-    if (!row) throw invalid();
-    const { emailed, used_at, confirms_pin, ...participant } = row;
-    if (emailed === 0 || used_at !== null) return participant;
-    const signedIn = await store.transaction((tx) => firstUseOfLink(tx, now, key, hash, participant, confirms_pin));
-    if (!signedIn) throw invalid();
-    return signedIn;
-  };
+  const requireParticipant = (c: AppContext, key: WidgetKeyRow) => participantOfRequest(deps, c, key);
   const signedIn = async (c: AppContext, type?: 'profile') => {
     const key = await widgetKey(db, c, type);
     return { key, participant: await requireParticipant(c, key) };

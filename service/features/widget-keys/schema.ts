@@ -5,6 +5,21 @@ import { named } from '../../http/openapi.ts';
 
 export const WidgetType = z.enum(WIDGET_TYPES);
 
+export const MapTiles = named(
+  'MapTiles',
+  z
+    .object({
+      url: z.string().meta({
+        description:
+          'A tile URL template (`{z}`, `{x}`, `{y}`, `{s}`); a relative one is relative to `{base_url}`. Default: OpenStreetMap’s standard tiles',
+        examples: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'],
+      }),
+      attribution: z.string().meta({ description: 'Shown on the map, as text', examples: ['© OpenStreetMap contributors'] }),
+    })
+    .meta({ description: 'Map widgets: the tiles drawn under the places (`widget.options.tiles`)' }),
+);
+export type MapTiles = z.output<typeof MapTiles>;
+
 export const Widget = named(
   'Widget',
   z.object({
@@ -14,11 +29,11 @@ export const Widget = named(
       name: z.string(),
     }),
     options: z
-      .object({ topics: z.array(z.string()).optional() })
+      .object({ topics: z.array(z.string()).optional(), tiles: MapTiles.optional() })
       .catchall(z.unknown())
       .meta({
         description:
-          'The widget’s configuration. Contact widgets: `topics`, the subjects a message may be filed under (possibly empty).',
+          'The widget’s configuration. Contact widgets: `topics`, the subjects a message may be filed under (possibly empty). Map widgets: `tiles`.',
       }),
   }),
 );

@@ -1,0 +1,43 @@
+/**
+ * The map widget (docs/widget-api.md, "Places"): the first render lists the company's places with
+ * their next classes and names the map tiles; in development the service also serves a plain tile,
+ * so that a map works on a machine without internet.
+ */
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Hono } from 'hono';
+import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import { send } from '../../http/static.ts';
+import { widgetInfo, type WidgetKeyRow } from '../widget-keys/checks.ts';
+import type { MapTiles } from '../widget-keys/schema.ts';
+import { listPlaces } from './store.ts';
+
+/** The tiles of a key that names none: OpenStreetMap's standard tiles, with their attribution. */
+export const DEFAULT_TILES: MapTiles = {
+  url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  attribution: '© OpenStreetMap contributors',
+};
+
+const TILE = fileURLToPath(new URL('../../media/tile.png', import.meta.url));
+
+/** What `GET /widget?type=map` adds: the tiles (always named) and the places. */
+export async function mapFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
+  const widget = widgetInfo(key);
+  const tiles = { ...DEFAULT_TILES, ...widget.options.tiles };
+  return {
+    widget: { ...widget, options: { ...widget.options, tiles } },
+    places: await listPlaces(deps.store.db, key.company_id, deps.clock.now()),
+  };
+}
+
+export function registerPlaceRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  if (!deps.dev) return;
+  // One plain tile for every address: a map of the seeded demo keys works without internet.
+  app.get('/dev/tiles/:z/:x/:y', async (c) =>
+    send(c.req.raw, TILE, await stat(TILE), {
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'Cache-Control': 'public, max-age=86400',
+    }),
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The video widget (docs/widget-api.md, "Videos"): the first render lists the company's videos with
+ * their posters and, for public ones, their files; a participants-only video's files come only to a
+ * signed-in participant, as links signed for a few minutes (media-link.ts). Every file answers range
+ * requests, so that the player can seek.
+ */
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Hono } from 'hono';
+import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import { sendJson } from '../../http/context.ts';
+import { TOKEN_ERRORS, error } from '../../http/docs.ts';
+import { ApiError } from '../../http/errors.ts';
+import { send } from '../../http/static.ts';
+import { participantOfRequest } from '../participants/routes.ts';
+import { WIDGET_API_PREFIX, widgetKey, type WidgetKeyRow } from '../widget-keys/checks.ts';
+import { checkMediaLink, MEDIA_LINK_TTL_MS, signMediaLink } from './media-link.ts';
+import { VideoMediaResponse } from './schema.ts';
+import { captionLanguages, findVideo, listVideos, publicVideo, videoMedia } from './store.ts';
+import { isoTime } from '../../core/ids.ts';
+
+/** The seeded videos' files (made once with ffmpeg: service/media/README.md). */
+const MEDIA_DIR = fileURLToPath(new URL('../../media/', import.meta.url));
+
+/** What `GET /widget?type=video` adds: the company's videos, or the one `video` names. */
+export async function videoFirstRender(deps: ServiceDeps, key: WidgetKeyRow, videoId: string | undefined) {
+  const rows = await listVideos(deps.store.db, key.company_id, videoId);
+  if (videoId !== undefined && rows.length === 0) {
+    throw new ApiError(
+      404,
+      'video-not-found',
+      `There is no video "${videoId}" for this key. Check data-service-video, or remove it to list every video.`,
+    );
+  }
+  return { videos: rows.map(publicVideo) };
+}
+
+const notFound = () => new ApiError(404, 'not-found', 'There is no such video file.');
+
+export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  const { store, clock } = deps;
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: `${WIDGET_API_PREFIX}/videos/{id}/media`,
+      tags: ['Widget API'],
+      operationId: 'videoMedia',
+      summary: 'The files of a video for the signed-in participant: paths signed for a few minutes (video keys)',
+      description: `A POST because the participant’s token travels in a header, never in a URL. Any signed-in participant of the key’s company may watch its participants-only videos. The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
+      security: [{ widgetKey: [], participantToken: [] }],
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The video id', schema: { type: 'string' } }],
+      responses: {
+        '200': { description: 'The video’s files', schema: VideoMediaResponse },
+        ...TOKEN_ERRORS,
+        '403': error('`origin-not-allowed`, `type-mismatch`, `not-available`'),
+        '404': error('`not-found`: the company has no video with this id'),
+      },
+    },
+    async (c) => {
+      const key = await widgetKey(store.db, c, 'video');
+      await participantOfRequest(deps, c, key);
+      const row = await findVideo(store.db, c.req.param('id') ?? '');
+      if (!row || row.company_id !== key.company_id) throw new ApiError(404, 'not-found', 'This company has no such video.');
+      if (row.access === 'public') return sendJson({ media: videoMedia(row) } satisfies VideoMediaResponse);
+      const { query, expiresAt } = signMediaLink(store.secret, row.id, clock.now());
+      return sendJson({ media: videoMedia(row, query, isoTime(expiresAt)) } satisfies VideoMediaResponse);
+    },
+  );
+
+  // The files: the poster always; the picture and captions of a participants-only video only with a
+  // signed link. CORS for any origin: the player fetches captions with CORS, and a link is its own
+  // permission.
+  app.get('/media/videos/:id/:file', async (c) => {
+    const row = await findVideo(store.db, c.req.param('id'));
+    const file = c.req.param('file');
+    const caption = /^captions\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.vtt$/.exec(file)?.[1];
+    const name =
+      file === 'poster.jpg'
+        ? `${row?.media}.jpg`
+        : file === 'video.webm'
+          ? `${row?.media}.webm`
+          : caption && row && captionLanguages(row).includes(caption)
+            ? `${row.media}.${caption}.vtt`
+            : undefined;
+    if (!row || !name) throw notFound();
+    const locked = row.access === 'participants' && file !== 'poster.jpg';
+    if (locked) {
+      const verdict = checkMediaLink(store.secret, row.id, c.req.query('expires'), c.req.query('signature'), clock.now());
+      if (verdict === 'expired') {
+        throw new ApiError(403, 'media-link-expired', 'This link to the video has expired: the widget asks for a new one.');
+      }
+      if (verdict === 'invalid') {
+        throw new ApiError(
+          403,
+          'media-link-invalid',
+          'This video is for participants: its files come only through a signed link, which a signed-in participant gets from POST /widget-api/v1/videos/{id}/media.',
+        );
+      }
+    }
+    const path = MEDIA_DIR + name;
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) throw notFound();
+    return send(c.req.raw, path, info, {
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'Cache-Control': locked ? 'private, max-age=60' : 'public, max-age=3600',
+    });
+  });
+}

@@ -1,0 +1,58 @@
+/** The company's videos as the widget API shows them; their files live in service/media/. */
+import type { Db, Tables } from '../../db/database.ts';
+import type { Video, VideoMedia } from './schema.ts';
+
+export type VideoRow = Tables['videos'] & { course_title: string | null };
+
+const videosOf = (db: Db, companyId: number) =>
+  db
+    .selectFrom('videos as v')
+    .leftJoin('courses as co', 'co.id', 'v.course_id')
+    .selectAll('v')
+    .select('co.title as course_title')
+    .where('v.company_id', '=', companyId);
+
+/** The company's videos in their order, or the one named. */
+export async function listVideos(db: Db, companyId: number, videoId?: string): Promise<VideoRow[]> {
+  return videosOf(db, companyId)
+    .$if(videoId !== undefined, (q) => q.where('v.id', '=', videoId!))
+    .orderBy('v.position')
+    .execute();
+}
+
+export async function findVideo(db: Db, videoId: string): Promise<VideoRow | undefined> {
+  return db
+    .selectFrom('videos as v')
+    .leftJoin('courses as co', 'co.id', 'v.course_id')
+    .selectAll('v')
+    .select('co.title as course_title')
+    .where('v.id', '=', videoId)
+    .executeTakeFirst();
+}
+
+export const captionLanguages = (row: VideoRow): string[] => JSON.parse(row.captions) as string[];
+
+/** The paths of a video's files, relative to the widget API's base (`query`: a signature, for participants-only files). */
+export function videoMedia(row: VideoRow, query = '', expiresAt: string | null = null): VideoMedia {
+  const base = `media/videos/${row.id}`;
+  return {
+    src: `${base}/video.webm${query}`,
+    type: 'video/webm',
+    tracks: captionLanguages(row).map((lang) => ({ lang, src: `${base}/captions.${lang}.vtt${query}` })),
+    expires_at: expiresAt,
+  };
+}
+
+export function publicVideo(row: VideoRow): Video {
+  return {
+    id: row.id,
+    title: row.title,
+    duration_s: row.duration_s,
+    width: row.width,
+    height: row.height,
+    course: row.course_id ? { id: row.course_id, title: row.course_title ?? '' } : null,
+    access: row.access,
+    poster: `media/videos/${row.id}/poster.jpg`,
+    media: row.access === 'public' ? videoMedia(row) : null,
+  };
+}

@@ -1,0 +1,141 @@
+import { css } from 'lit';
+
+/**
+ * The widget fills the space reserved for it (its div's min-height, inherited): the heading, then
+ * the map and the list side by side where there is room, the map above the list where there is not;
+ * the list scrolls within its part. The map's box is there from the first render, empty until
+ * Leaflet draws in it, so that nothing moves. Leaflet's own CSS is adopted when it comes.
+ */
+export const mapStyles = css`
+  :host,
+  [part='base'] {
+    min-height: inherit;
+  }
+  [part='base'] {
+    display: flex;
+    flex-direction: column;
+    container-type: inline-size;
+  }
+  h2 {
+    font-size: 1.25rem;
+    line-height: 1.4;
+  }
+  h3 {
+    font-size: 1rem;
+  }
+  .body {
+    flex: 1 1 0;
+    min-height: 20em;
+    display: grid;
+    grid-template-rows: 11em minmax(0, 1fr);
+    gap: 1rem;
+  }
+  @container (width >= 40em) {
+    .body {
+      grid-template-rows: minmax(0, 1fr);
+      grid-template-columns: minmax(0, 3fr) minmax(16em, 2fr);
+    }
+  }
+  .map-box {
+    position: relative;
+    min-height: 0;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    overflow: hidden;
+    background: var(--_subtle);
+  }
+  .map {
+    height: 100%;
+    font: inherit;
+  }
+  .failed-line {
+    position: absolute;
+    inset: 0.5rem 3.5rem auto 0.5rem;
+    z-index: 1000;
+    background: Canvas;
+    color: CanvasText;
+    border: 1px solid var(--_border);
+    font-size: 0.875rem;
+  }
+  .attribution {
+    position: absolute;
+    right: 0;
+    bottom: 0;
+    z-index: 1000;
+    padding: 0 0.375rem;
+    font-size: 0.75rem;
+    background: Canvas;
+    color: CanvasText;
+  }
+  .places {
+    display: grid;
+    gap: 0.75rem;
+    align-content: start;
+    overflow: auto;
+    min-height: 0;
+    padding: 2px;
+  }
+  .place,
+  .popup {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .place {
+    padding: 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .place.selected {
+    outline: 3px solid var(--_link);
+    outline-offset: -3px;
+  }
+  .classes {
+    display: grid;
+    gap: 0.25rem;
+    font-size: 0.875rem;
+  }
+  .classes li {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0 0.75rem;
+    align-items: baseline;
+    padding-top: 0.25rem;
+    border-top: 1px solid var(--_subtle);
+  }
+  .course {
+    font-weight: 600;
+  }
+  .seats.waitlist,
+  .seats.full {
+    color: var(--_danger);
+  }
+  .book {
+    color: var(--_link);
+    font-weight: 600;
+  }
+  .popup .classes {
+    font-size: 0.8125rem;
+  }
+  .popup h3:focus {
+    outline: none;
+  }
+  .popup h3:focus-visible {
+    outline: 3px solid var(--_link);
+  }
+  .marker {
+    border-radius: 50% 50% 50% 0;
+    transform-origin: center;
+    background: var(--_accent);
+    border: 2px solid var(--service-on-accent, #fff);
+    rotate: -45deg;
+    box-shadow: 0 1px 3px #0008;
+  }
+  .marker.selected {
+    background: var(--_danger);
+    scale: 1.25;
+  }
+  .marker:focus-visible {
+    outline: 3px solid var(--_link);
+    outline-offset: 2px;
+  }
+`;

@@ -1,0 +1,55 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import './map.ts';
+import type { ServiceMap } from './map.ts';
+
+failOnWarnings();
+
+const mount = (key = keyOf('map'), locale = 'en') =>
+  fixture<ServiceMap>(
+    html`<service-map key=${key} base-url=${service.url} locale=${locale} booking-url="https://shop.example/book"></service-map>`,
+  );
+const until = (check: () => boolean) =>
+  new Promise<void>(function wait(resolve) {
+    if (check()) resolve();
+    else requestAnimationFrame(() => wait(resolve));
+  });
+const markers = (el: ServiceMap) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('.leaflet-marker-icon')];
+
+describe('service-map', () => {
+  it('lists the places first, then a marker per place with coordinates, named after it; accessible', async () => {
+    const el = await settled(await mount());
+    const names = [...el.shadowRoot!.querySelectorAll('.places > li h3')].map((h) => h.textContent!.trim());
+    expect(names).to.deep.equal(['Acme Berlin', 'Acme Hamburg', 'Acme Vienna', 'Acme London', 'Online']);
+    expect(textOf(el)).to.contain('No place on the map: these classes take place online.');
+    await until(() => markers(el).length === 4);
+    expect(markers(el).map((m) => m.getAttribute('aria-label'))).to.deep.equal(names.slice(0, 4));
+    const book = el.shadowRoot!.querySelector<HTMLAnchorElement>('a.book')!;
+    expect(book.href).to.equal('https://shop.example/book?course=crs_open&class=cls_open_1');
+    await expect(el).to.be.accessible();
+  });
+
+  it('a marker chosen opens its popup with what the list item holds, and the list highlights the place; accessible', async () => {
+    const el = await settled(await mount());
+    await until(() => markers(el).length === 4);
+    const selected = oneEvent(el, 'service-place-selected');
+    markers(el)[2]!.click();
+    expect((await selected).detail).to.deep.equal({ id: 'pl_vienna' });
+    await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'));
+    expect(el.shadowRoot!.querySelector('.leaflet-popup')!.textContent).to.contain('Mariahilfer Straße 10, 1070 Vienna');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[aria-current=true] h3')!.textContent!.trim()).to.equal('Acme Vienna');
+    await expect(el).to.be.accessible();
+  });
+
+  it('tiles that cannot load: one line says so, in German too, and the list stays; accessible', async () => {
+    const el = await settled(await mount('wk_demo_map_offline', 'de'));
+    await until(() => !!el.shadowRoot!.querySelector('[role=status]'));
+    expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal(
+      'Der Kartenhintergrund konnte nicht geladen werden. Die Orte und ihre Markierungen funktionieren weiter.',
+    );
+    expect(textOf(el)).to.contain('Hier unterrichtet Acme Academy');
+    expect(textOf(el)).to.contain('Buchen');
+    await expect(el).to.be.accessible();
+  });
+});

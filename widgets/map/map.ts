@@ -1,0 +1,285 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { BookingRequestedDetail, PlaceSelectedDetail } from '../../contract/index.ts';
+import type { Place, PlaceClass, WidgetResponse } from '../../service/schemas.ts';
+import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
+import { formatDateRange } from '../shared/format.ts';
+import { translator, type Locale } from '../shared/i18n.ts';
+import { baseStyles } from '../shared/styles.ts';
+import { mapStyles } from './map.styles.ts';
+
+export type { Place };
+
+/** The first render: the widget (its `options.tiles`) and the places. */
+export type MapData = WidgetResponse & { places: Place[] };
+
+/** The visitor chose a place, in the list or on the map. */
+export class PlaceSelectedEvent extends ServiceEvent<PlaceSelectedDetail> {
+  constructor(detail: PlaceSelectedDetail) {
+    super('service-place-selected', detail);
+  }
+}
+
+/** The visitor chose "Book" for a class; cancelable (the link is then not followed). */
+export class BookingRequestedEvent extends ServiceEvent<BookingRequestedDetail> {
+  constructor(detail: BookingRequestedDetail) {
+    super('service-booking-requested', detail, true);
+  }
+}
+
+/** The widget's words, the map's included; German is in map.de.ts. */
+export const en = {
+  heading: 'Where {company} teaches',
+  places: 'Places',
+  empty: 'No places to show yet.',
+  online: 'No place on the map: these classes take place online.',
+  noClasses: 'No upcoming classes here.',
+  nextClasses: 'Next classes',
+  book: 'Book',
+  bookClass: 'Book {course}, {when}',
+  seatsLeft: 'Seats left: {count}',
+  waitlist: 'Full – waitlist open',
+  full: 'Full',
+  map: 'Map of the places',
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  closePopup: 'Close',
+  tilesFailed: 'The map’s background could not be loaded. The places and their markers still work.',
+  mapFailed: 'The map could not be loaded. The list of places still works.',
+};
+
+export type MapWord = keyof typeof en;
+
+export const t = translator(en, { de: () => import('./map.de.ts') });
+
+/** Leaflet and its CSS: a chunk of its own, fetched once the list shows, only on pages with a map. */
+const leafletChunk = () => import('./map-leaflet.ts');
+
+/**
+ * @tagname service-map
+ * @summary Where the company's classes take place: the places as a list, then on a map.
+ *
+ * @fires service-place-selected - The visitor chose a place, in the list or on the map; `detail: { id }`.
+ * @fires service-booking-requested - The visitor chose "Book" for a class; `detail: { place, course, class }`.
+ *   Cancelable: `preventDefault()` keeps the visitor on the page (the link to `booking-url` is not followed).
+ *
+ * @csspart base - The widget's outer container.
+ * @csspart card - A place of the list.
+ * @csspart button - The book links.
+ *
+ * @cssprop [--service-accent=#1d4ed8] - Links, markers and focus rings.
+ * @cssprop [--service-on-accent=#fff] - Text on accent-coloured buttons.
+ * @cssprop [--service-border=#767d89] - Borders of the list and the map.
+ * @cssprop [--service-danger=#b3261e] - Errors and scarce seats.
+ * @cssprop [--service-radius=8px] - Corner radius.
+ *
+ * The list is the first render; the map (Leaflet, with its CSS inside the widget's shadow root)
+ * comes after it, with a marker per place whose popup holds what the list item holds. Choosing a
+ * place in either highlights it in the other. Tiles come from the widget key's configuration
+ * (OpenStreetMap's by default); when they cannot load, the map says so and the list keeps working.
+ */
+export class ServiceMap extends ServiceElement<MapData> {
+  static override styles = [baseStyles, mapStyles];
+
+  static override properties = {
+    bookingUrl: { attribute: 'booking-url' },
+    _selected: { state: true },
+    _failed: { state: true },
+    _attribution: { state: true },
+  };
+
+  /** The page where visitors book (a page with the registration widget): each class's "Book" links there with `course` and `class`. */
+  bookingUrl = '';
+
+  /** The place chosen last. */
+  private _selected?: string;
+  /** What of the map could not load: the tiles, or the map itself. */
+  private _failed?: 'tilesFailed' | 'mapFailed';
+  /** The tiles' attribution, once the map shows. */
+  private _attribution = '';
+  #map?: InstanceType<Awaited<ReturnType<typeof leafletChunk>>['LeafletMap']>;
+
+  protected override loadWords(locale: Locale) {
+    return t.load(locale);
+  }
+
+  protected override load(signal: AbortSignal) {
+    return this.api.request('widget', { params: { type: 'map' }, signal }) as Promise<MapData>;
+  }
+
+  protected override step() {
+    return 'list';
+  }
+
+  override render() {
+    return this.renderState((data) => this.#renderPlaces(data));
+  }
+
+  #renderPlaces({ widget, places }: MapData) {
+    const locale = this.resolvedLocale;
+    return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
+      <div class="body">
+        <div class="map-box">
+          <div class="map" role="region" aria-label=${t(locale, 'map')}></div>
+          ${this._failed ? html`<p class="failed-line notice" role="status">${t(locale, this._failed)}</p>` : nothing}
+          ${this._attribution ? html`<p class="attribution">Leaflet · ${this._attribution}</p>` : nothing}
+        </div>
+        <ul class="places" aria-label=${t(locale, 'places')}>
+          ${places.length ? nothing : html`<li class="notice">${t(locale, 'empty')}</li>`}
+          ${places.map(
+            (place) =>
+              html`<li
+                class="place ${this._selected === place.id ? 'selected' : ''}"
+                part="card"
+                id="place-${place.id}"
+                aria-current=${this._selected === place.id ? 'true' : nothing}
+              >
+                ${this.renderPlace(place, false)}
+              </li>`,
+          )}
+        </ul>
+      </div>`;
+  }
+
+  /** @internal What a place shows, in the list and in its marker's popup: name, address, next classes, a way to book. */
+  renderPlace(place: Place, inPopup: boolean): TemplateResult {
+    const locale = this.resolvedLocale;
+    const onMap = place.lat != null && place.lng != null;
+    return html`<h3 tabindex=${inPopup ? '-1' : nothing}>
+        ${
+          onMap && !inPopup
+            ? html`<button class="link" aria-pressed=${this._selected === place.id ? 'true' : 'false'} @click=${() => this.select(place.id, 'list')}>
+              ${place.name}
+            </button>`
+            : place.name
+        }
+      </h3>
+      <p>${place.address ?? t(locale, 'online')}</p>
+      ${
+        place.classes.length
+          ? html`<ul class="classes" aria-label=${t(locale, 'nextClasses')}>
+            ${place.classes.map((cls) => this.#renderClass(place, cls))}
+          </ul>`
+          : html`<p>${t(locale, 'noClasses')}</p>`
+      }`;
+  }
+
+  #renderClass(place: Place, cls: PlaceClass) {
+    const locale = this.resolvedLocale;
+    const when = formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone);
+    const href = this.#bookingHref(cls);
+    return html`<li>
+      <span class="course">${cls.course.title}</span>
+      <span>${when}</span>
+      <span class="seats ${cls.status}">${cls.status === 'open' ? t(locale, 'seatsLeft', { count: cls.seats_left }) : t(locale, cls.status)}</span>
+      ${
+        href && cls.status !== 'full'
+          ? html`<a
+            part="button"
+            class="book"
+            href=${href}
+            aria-label=${t(locale, 'bookClass', { course: cls.course.title, when })}
+            @click=${(event: Event) => this.#book(event, place, cls)}
+            >${t(locale, 'book')}</a
+          >`
+          : nothing
+      }
+    </li>`;
+  }
+
+  /** The booking page with the class's programme and id, or nothing without one. */
+  #bookingHref(cls: PlaceClass) {
+    if (!this.bookingUrl) return undefined;
+    const url = new URL(this.bookingUrl, location.href);
+    url.searchParams.set('course', cls.course.id);
+    url.searchParams.set('class', cls.id);
+    return url.href;
+  }
+
+  #book(event: Event, place: Place, cls: PlaceClass) {
+    const request = new BookingRequestedEvent({ place: place.id, course: cls.course.id, class: cls.id });
+    this.dispatchEvent(request);
+    if (request.defaultPrevented) event.preventDefault();
+  }
+
+  /**
+   * @internal A place chosen in the list (its marker is highlighted and its popup opens) or on the map
+   * (its list item is highlighted and scrolled to).
+   */
+  async select(id: string, from: 'list' | 'map') {
+    const changed = this._selected !== id;
+    this._selected = id;
+    if (changed) this.dispatchEvent(new PlaceSelectedEvent({ id }));
+    await this.updateComplete;
+    this.#map?.highlight(id);
+    if (from === 'list') this.#map?.show(id);
+    else this.renderRoot.querySelector(`#place-${id}`)?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** @internal What of the map could not load (said in one line; the list keeps working). */
+  mapFailed(what: 'tilesFailed' | 'mapFailed') {
+    this._failed ??= what;
+  }
+
+  /** @internal A word of the widget, for the map's controls. */
+  word(key: MapWord) {
+    return t(this.resolvedLocale, key);
+  }
+
+  /** Once the list shows: the map, in its box; a new load draws it anew. */
+  async #drawMap() {
+    const box = this.renderRoot.querySelector<HTMLElement>('.map');
+    if (!box || this.#map || this._failed === 'mapFailed') return;
+    const data = this.data!;
+    try {
+      const { LeafletMap } = await leafletChunk();
+      if (this.data !== data || !box.isConnected) return;
+      this.#map = new LeafletMap(this, box, data.places, this.#tiles(data));
+      this._attribution = this.#tiles(data).attribution;
+      if (this._selected) this.#map.highlight(this._selected);
+    } catch {
+      this.mapFailed('mapFailed');
+    }
+  }
+
+  /** The key's tiles; a relative URL is the service's. `{z}` and the like stay as they are. */
+  #tiles(data: MapData) {
+    const tiles = data.widget.options.tiles!;
+    const base = (this.baseUrl || location.origin).replace(/\/?$/, '/');
+    return { ...tiles, url: /^[a-z][a-z\d+.-]*:/i.test(tiles.url) ? tiles.url : base + tiles.url };
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    // New data (another key, service or locale): the old map goes, the new one comes after the list.
+    if (changed.has('data')) {
+      this.#map?.remove();
+      this.#map = undefined;
+      Object.assign(this, { _failed: undefined, _attribution: '' });
+    }
+    super.willUpdate(changed);
+  }
+
+  protected override updated() {
+    super.updated();
+    if (this.loadState === 'ready') void this.#drawMap();
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    // Moved on the page: the map is drawn anew.
+    if (this.loadState === 'ready') this.requestUpdate();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#map?.remove();
+    this.#map = undefined;
+  }
+}
+
+define('service-map', ServiceMap);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'service-map': ServiceMap;
+  }
+}
