@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { CalendarResponse } from '../../service/schemas.ts';
-import { readState, writeState } from '../shared/session.ts';
+import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
 import { failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './calendar.ts';

@@ -1,5 +1,5 @@
 /**
- * The page's cart, one for the whole page like the participant's sign-in (session.ts): the calendar
+ * The page's cart, one for the whole page like the participant's sign-in (page-state.ts): the calendar
  * and the registration widget put classes into it, the checkout orders them. It is kept in
  * `sessionStorage` per service and company (it survives a reload and dies with the tab), and every
  * change is announced by the window event `service-cart-change`, so that two copies of the package
@@ -8,7 +8,7 @@
  */
 import { html, nothing } from 'lit';
 import type { Class } from '../../service/schemas.ts';
-import { PageState } from './session.ts';
+import { PageState } from './page-state.ts';
 
 /** A class in the cart: its seats, and what the cart shows of it before the quote (unknown for a class given by id only). */
 export interface CartLine extends Partial<Pick<Class, 'starts_at' | 'ends_at' | 'timezone' | 'location' | 'price'>> {
