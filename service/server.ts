@@ -14,6 +14,7 @@ import { Clock } from './core/clock.ts';
 import { Jobs } from './core/jobs.ts';
 import { RateLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit.ts';
 import { openStore, type SeedState } from './db/database.ts';
+import { registerCalendarRoutes } from './features/calendar/routes.ts';
 import { registerCatalogRoutes } from './features/catalog/routes.ts';
 import { registerContactRoutes } from './features/contact/routes.ts';
 import { registerDevRoutes } from './features/dev/routes.ts';
@@ -95,6 +96,7 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
 
   widgetApiCors(app, deps);
   registerCatalogRoutes(app, deps);
+  registerCalendarRoutes(app, deps);
   registerRegistrationRoutes(app, deps);
   registerParticipantRoutes(app, deps);
   registerContactRoutes(app, deps);

@@ -14,7 +14,10 @@ export type BodySchema = z.ZodObject;
 
 export interface ResponseDoc {
   description: string;
+  /** A JSON answer's schema. */
   schema?: z.ZodType;
+  /** An answer of another media type: its OpenAPI content object (`{ 'text/html': { schema } }`). */
+  content?: Record<string, unknown>;
   headers?: Record<string, unknown>;
 }
 

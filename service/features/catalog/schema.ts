@@ -54,7 +54,7 @@ export const WidgetResponse = named(
   'WidgetResponse',
   z.object({
     widget: Widget,
-    courses: z.array(Course).optional().meta({ description: 'For registration, calendar and checkout widgets' }),
+    courses: z.array(Course).optional().meta({ description: 'For registration and calendar widgets' }),
     form: ContactForm.optional(),
   }),
 );
