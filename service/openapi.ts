@@ -76,6 +76,12 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
         description: 'A user token from /v1/login or /v1/verify',
       },
       widgetKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The public widget key (`data-service-id`)' },
+      orderToken: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Order-Token',
+        description: 'The `token` of an order’s answer: it reads that order back',
+      },
       participantToken: {
         type: 'apiKey',
         in: 'header',

@@ -58,11 +58,6 @@ async function icsKey(deps: ServiceDeps, c: AppContext): Promise<WidgetKeyRow> {
   return key;
 }
 
-/** The link to the `.ics` file of some classes, from the service's configured public URL. */
-export function calendarFileUrl(publicUrl: string, widgetKey: string, classIds: readonly string[]): string {
-  return `${publicUrl}${WIDGET_API_PREFIX}/calendar.ics?key=${encodeURIComponent(widgetKey)}&classes=${[...new Set(classIds)].map(encodeURIComponent).join(',')}`;
-}
-
 export function registerCalendarRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { db } = deps.store;
 
