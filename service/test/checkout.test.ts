@@ -1,7 +1,7 @@
 /** `POST /widget-api/v1/checkout/quote`: what a cart costs, as the service computes it. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LOCAL_PAGE, useTestService, visitorAddress, type Json } from './helpers.ts';
+import { LOCAL_PAGE, startTestService, uniqueKey, useTestService, visitorAddress, writeHeaders, type Json } from './helpers.ts';
 
 // This machine stands for a proxy, so that each visitor has a limit of their own.
 const svc = useTestService({ trustProxy: ['127.0.0.1'] });
@@ -79,6 +79,43 @@ describe('quote: totals and tax', () => {
     assert.equal(res.body.tax_rate, 8.25);
     assert.equal(res.body.prices_include_tax, false);
     assert.deepEqual(line(res, 'cls_gx_safety_1').total, usd(45000), 'a line’s total is before tax');
+  });
+
+  test('without development mode there is no payment provider: card is neither offered nor taken', async () => {
+    const prod = await startTestService({ dev: false });
+    try {
+      const items = [{ class_id: 'cls_web_2', seats: 1 }];
+      const quoted = await prod.json('/widget-api/v1/checkout/quote?key=wk_demo_checkout', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ items }),
+      });
+      assert.deepEqual(
+        quoted.body.payment_methods.map((m: Json) => m.id),
+        ['invoice', 'on_site'],
+      );
+      const card = await prod.json('/widget-api/v1/orders?key=wk_demo_checkout', {
+        method: 'POST',
+        headers: writeHeaders(uniqueKey()),
+        body: JSON.stringify({
+          items: [{ ...items[0], attendees: [{ first_name: 'Ada', last_name: 'Lovelace' }] }],
+          buyer: {
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            email: 'ada@example.org',
+            address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+          },
+          payment_method: 'card',
+          return_url: `${LOCAL_PAGE}/checkout`,
+          consent: true,
+        }),
+      });
+      assert.equal(card.status, 422);
+      assert.equal(card.body.error.fields.payment_method, 'Choose one of the payment methods: invoice, on_site.');
+      assert.equal((await prod.fetch('/dev/pay/pay_AAAAAAAAAAAAAAAA')).status, 404);
+    } finally {
+      await prod.close();
+    }
   });
 
   test('a free cart costs nothing and needs no payment method', async () => {

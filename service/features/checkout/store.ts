@@ -15,7 +15,7 @@ import { formatClassStart, formatMoney, getClasses, type CompanyClassRow } from 
 import { findParticipant, promoteWaitlist } from '../participants/store.ts';
 import { bookableClasses, decideLineSeats } from '../registrations/seats.ts';
 import type { WidgetKeyRow } from '../widget-keys/store.ts';
-import { PAYMENT_METHODS, priceCart, type CartLine, type Company, type PricedCart } from './pricing.ts';
+import { priceCart, type CartLine, type Company, type PricedCart } from './pricing.ts';
 import type { Order, OrderRequest, ParticipantOrder } from './schema.ts';
 import type { OrderStatus, PaymentStatus } from './tables.ts';
 
@@ -585,7 +585,7 @@ export async function settlePayment(
 function paymentLines(order: Order): string[] {
   const { method, status } = order.payment;
   if (status === 'none') return ['Nothing to pay.'];
-  if (status === 'paid') return [`Paid by ${PAYMENT_METHODS.card.label.toLowerCase()}. Thank you.`];
+  if (status === 'paid') return ['Paid by card. Thank you.'];
   if (method === 'invoice') {
     return [`Payment: by invoice. The invoice comes to this address; pay it within 14 days, quoting ${order.number}.`];
   }
