@@ -153,15 +153,22 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     return data;
   }
 
-  /** A month's answer, fetched once (a failure is fetched again next time). */
+  /**
+   * A month's answer, fetched once (a failure is fetched again next time); the first, for the
+   * service's month (`''`), is kept as that month's too.
+   */
   #fetch(month: string) {
-    const params = { month, course: this._course, location: this._location };
-    const id = JSON.stringify(params);
-    let answer = this.#months.get(id);
+    const id = (month: string) => [month, this._course, this._location].join('\n');
+    let answer = this.#months.get(id(month));
     if (!answer) {
-      answer = this.api.request('calendar', { params }) as Promise<CalendarResponse>;
-      this.#months.set(id, answer);
-      answer.catch(() => this.#months.delete(id));
+      answer = this.api.request('calendar', {
+        params: { month, course: this._course, location: this._location },
+      }) as Promise<CalendarResponse>;
+      this.#months.set(id(month), answer);
+      answer.then(
+        (data) => this.#months.set(id(data.month), answer!),
+        () => this.#months.delete(id(month)),
+      );
     }
     return answer;
   }
@@ -224,7 +231,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     const classes = this.#classes;
     const loading = this.data?.month !== month && !this._failed;
     const list = (this._view || (this._narrow ? 'list' : 'month')) === 'list';
-    const monthName = (m: string) => dateFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(timeOf(m + '-01'));
+    const monthName = (m: string) =>
+      dateFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(timeOf(m + '-01'));
     const select = (
       name: 'programme' | 'place',
       value: string,
@@ -336,9 +344,9 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
                   tabindex=${day === selected ? 0 : -1}
                   aria-selected=${day === selected}
                   aria-current=${day === today ? 'date' : nothing}
-                  aria-label="${full.format(timeOf(day))}, ${count}"
                   @click=${() => this.#focusDay(day)}
                 >
+                  <span class="visually-hidden">${full.format(timeOf(day))}, ${count}</span>
                   <span aria-hidden="true">${+day.slice(8)}</span>
                   ${held.slice(0, 2).map((c) => html`<span class="title" aria-hidden="true">${c.course_title}</span>`)}
                   ${held.length > 2 ? html`<span class="title" aria-hidden="true">+${held.length - 2}</span>` : nothing}

@@ -25,7 +25,8 @@ const de: typeof en & typeof sharedWordsDe = {
   invoice: 'Rechnung',
   on_site: 'Zahlung vor Ort',
   card: 'Karte, auf der sicheren Seite unseres Zahlungsanbieters',
-  consent: 'Ich bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert, und mit den Bedingungen.',
+  consent:
+    'Ich bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert, und mit den Bedingungen.',
   order: 'Kostenpflichtig bestellen · {total}',
   pay: 'Weiter zur Zahlung · {total}',
   sending: 'Wird gesendet …',

@@ -49,7 +49,8 @@ export const en = {
   sending: 'Sending…',
   fixFields: 'Please correct the highlighted fields.',
   kept: 'Your entries are kept.',
-  classFull: 'Some classes filled up while you were ordering, and nothing was booked. Change their seats or remove them, then order again.',
+  classFull:
+    'Some classes filled up while you were ordering, and nothing was booked. Change their seats or remove them, then order again.',
   priceChanged: 'The prices have changed, and nothing was booked. Check the new total, then order again.',
   thanks: 'Thank you! Your order {number} is placed.',
   sent: 'We have sent a confirmation to {email}.',
@@ -120,7 +121,12 @@ export class CheckoutSteps implements ReactiveController {
         ${host.cart.lines.map(
           (line, i) =>
             html`<fieldset>
-              <legend>${t(locale, 'attendees', { course: quote.items[i]!.course_title! })}</legend>
+              <legend>
+                ${t(locale, 'attendees', {
+                  course:
+                    quote.items.find((q) => q.class_id === line.class_id)?.course_title ?? line.course_title ?? line.class_id,
+                })}
+              </legend>
               ${Array.from(
                 { length: line.seats },
                 (_, j) =>
@@ -166,7 +172,10 @@ export class CheckoutSteps implements ReactiveController {
                 <option value="">${t(locale, 'chooseCountry')}</option>
                 ${COUNTRIES.map((code) => [code, regions.of(code)!])
                   .sort((a, b) => a[1].localeCompare(b[1], locale))
-                  .map(([code, name]) => html`<option value=${code} ?selected=${form.values['buyer.address.country'] === code}>${name}</option>`)}
+                  .map(
+                    ([code, name]) =>
+                      html`<option value=${code} ?selected=${form.values['buyer.address.country'] === code}>${name}</option>`,
+                  )}
               </select>`,
           )}
         </fieldset>
@@ -225,7 +234,9 @@ export class CheckoutSteps implements ReactiveController {
         },
       },
       voucher: voucher ?? null,
-      payment_method: quote.payment_methods.length ? (form.values.payment_method as string) || quote.payment_methods[0]!.id : null,
+      payment_method: quote.payment_methods.length
+        ? (form.values.payment_method as string) || quote.payment_methods[0]!.id
+        : null,
       expected_total: quote.total,
       return_url: location.href.split('#')[0],
       consent: !!form.values.consent as true,

@@ -90,7 +90,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   classes = '';
 
   /** @internal The page's cart. */
-  readonly cart: CartController = new CartController(this, () => this.loadState === 'ready' && this.quote());
+  readonly cart: CartController = new CartController(this, () => this.#changed());
 
   /** @internal The service's quote of the cart (undefined for an empty cart). */
   _quote?: QuoteResponse;
@@ -123,6 +123,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     // A service that cannot be reached fails the widget (with a retry); a cart it refuses shows why.
     if (!(await this.quote()) && this._failed!.retryable) throw this._failed;
     return this.data;
+  }
+
+  /** The cart changed (here or in another widget): priced again; emptied, it shows as the cart. */
+  #changed() {
+    if (this.loadState !== 'ready') return;
+    if (!this.cart.lines.length && this._step === 'details') this._step = '';
+    this.quote();
   }
 
   /** The classes of the `classes` option join the cart (once each). */
@@ -197,7 +204,8 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     const unpaid = this._unpaid;
     const failed = this._failed;
     const money = (m: Money) => formatMoney(locale, m);
-    const row = (label: string, amount: Money, cls = '') => html`<div class=${cls}><dt>${label}</dt><dd>${money(amount)}</dd></div>`;
+    const row = (label: string, amount: Money, cls = '') =>
+      html`<div class=${cls}><dt>${label}</dt><dd>${money(amount)}</dd></div>`;
     return firstView(
       this,
       !this._all,
@@ -217,7 +225,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         <div role="status" class=${this._notice ? 'notice' : ''}>${this._notice}</div>
         ${lines.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
         <ul class="lines fill" aria-busy=${this._quoting}>
-          ${lines.map((line) => this.#renderLine(locale, line, quote?.items.find((q) => q.class_id === line.class_id)))}
+          ${lines.map((line) =>
+            this.#renderLine(
+              locale,
+              line,
+              quote?.items.find((q) => q.class_id === line.class_id),
+            ),
+          )}
         </ul>
         ${
           lines.length

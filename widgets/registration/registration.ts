@@ -231,7 +231,16 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   async #choose(course: Course, cls: ClassInfo) {
     if (this.#toCart(cls)) {
       const { id, starts_at, ends_at, timezone, location, price } = cls;
-      (await this.#loadCart()).add({ class_id: id, course_id: course.id, course_title: course.title, starts_at, ends_at, timezone, location, price });
+      (await this.#loadCart()).add({
+        class_id: id,
+        course_id: course.id,
+        course_title: course.title,
+        starts_at,
+        ends_at,
+        timezone,
+        location,
+        price,
+      });
       await this.updateComplete;
       return this.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
     }

@@ -64,9 +64,7 @@ export class CartController extends PageState<Cart> {
 
   /** Sets a line's seats (0 removes it). */
   seats(classId: string, seats: number) {
-    this.#lines(
-      this.lines.flatMap((line) => (line.class_id !== classId ? [line] : seats > 0 ? [{ ...line, seats }] : [])),
-    );
+    this.#lines(this.lines.flatMap((line) => (line.class_id !== classId ? [line] : seats > 0 ? [{ ...line, seats }] : [])));
   }
 
   /** Changes the cart's voucher code or the order that waits for its payment. */
