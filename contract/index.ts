@@ -28,7 +28,7 @@ export const RESERVED_HEIGHT: Record<WidgetType, number> = {
   registration: 420,
   profile: 280,
   contact: 624,
-  calendar: 420,
+  calendar: 576,
   checkout: 420,
   video: 360,
   map: 420,

@@ -7,13 +7,19 @@ export const calendarStyles = css`
     gap: 0.5rem 1rem;
     align-items: end;
   }
+  :host {
+    container-type: inline-size;
+  }
   .bar h2 {
-    flex: 1 1 100%;
+    flex: 1 1 10rem;
+  }
+  .bar:empty {
+    display: none;
   }
   .field {
     display: grid;
     gap: 0.25rem;
-    flex: 1 1 12rem;
+    flex: 1 1 9rem;
   }
   label {
     font-weight: 600;
@@ -28,10 +34,32 @@ export const calendarStyles = css`
   }
   .nav {
     align-items: center;
+    gap: 0.5rem;
   }
   .nav h3 {
-    min-width: 10em;
+    min-width: 9em;
     text-align: center;
+  }
+  .main {
+    display: grid;
+    gap: 1rem;
+    align-items: start;
+  }
+  .month {
+    grid-template-columns: minmax(0, 2fr) minmax(0, 1fr);
+  }
+  @container (width < 45rem) {
+    .month {
+      grid-template-columns: none;
+    }
+  }
+  .first .main {
+    flex: 1 1 0;
+    min-height: 0;
+    grid-template-rows: minmax(0, 1fr);
+  }
+  .first .fill {
+    height: 100%;
   }
   table {
     width: 100%;
@@ -77,6 +105,9 @@ export const calendarStyles = css`
     padding: 0.75rem 1rem;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
+  }
+  h4 {
+    margin: 0;
   }
   .class button {
     justify-self: start;

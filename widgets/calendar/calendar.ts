@@ -55,8 +55,8 @@ export class ClassSelectedEvent extends ServiceEvent<ClassSelectedDetail> {
   }
 }
 
-/** Narrower than this (px), the widget shows the list unless the visitor chose the month. */
-const NARROW = 560;
+/** Narrower than this (px), the widget shows the list unless the visitor chose the month (wider, the chosen day's classes stand beside the grid). */
+const NARROW = 720;
 
 // Days are `YYYY-MM-DD` and months `YYYY-MM`, computed at UTC midnight (dates, not times).
 const DAY = 864e5;
@@ -90,7 +90,7 @@ const idle = (run: () => void) => (window.requestIdleCallback ?? setTimeout)(run
  *
  * The month grid follows the ARIA grid pattern: arrow keys move by day and week, Home and End to the
  * week's ends, Page Up and Page Down by month; the chosen day's classes show below it. Narrower than
- * 560 px the widget shows the month as a list (the visitor can switch). Each month is fetched once;
+ * 720 px the widget shows the month as a list (the visitor can switch). Each month is fetched once;
  * the next one while the browser is idle.
  */
 export class ServiceCalendar extends ServiceElement<CalendarResponse> {
@@ -208,12 +208,16 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     return this.data?.month === this._month ? this.data.classes : [];
   }
 
-  /** The chosen day: the one the visitor chose in this month, else today, else the first with classes, else the 1st. */
+  /**
+   * The chosen day: the one the visitor chose in this month, else the first day from today on that
+   * holds classes, else today, else the 1st.
+   */
   #selected() {
     const month = this._month;
     const today = this.#today();
     if (this._day.startsWith(month)) return this._day;
-    return today.startsWith(month) ? today : (this.#classes[0]?.local_date ?? month + '-01');
+    const next = this.#classes.find((c) => c.local_date >= today)?.local_date;
+    return next ?? (today.startsWith(month) ? today : month + '-01');
   }
 
   /** Today in the visitor's time zone, by the service's clock. */
@@ -250,12 +254,18 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
           </div>`
         : nothing;
     const viewButton = (view: 'month' | 'list') =>
-      html`<button class="secondary" aria-pressed=${list === (view === 'list')} @click=${() => (this._view = view)}>${t(locale, view)}</button>`;
+      // The visitor's choice: the view is no longer held to its reserved space.
+      html`<button class="secondary" aria-pressed=${list === (view === 'list')} @click=${() => Object.assign(this, { _view: view, _all: true })}>
+        ${t(locale, view)}
+      </button>`;
     return firstView(
       this,
       !this._all,
       html`<div class="bar">
           <h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
+          <div class="views" role="group" aria-label=${t(locale, 'view')}>${viewButton('month')}${viewButton('list')}</div>
+        </div>
+        <div class="bar">
           ${select(
             'programme',
             this._course,
@@ -270,7 +280,6 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
             'allPlaces',
             (v) => this.#filter({ _location: v }),
           )}
-          <div class="views" role="group" aria-label=${t(locale, 'view')}>${viewButton('month')}${viewButton('list')}</div>
         </div>
         <div class="bar nav">
           <button class="secondary" aria-label=${t(locale, 'previous')} @click=${() => this.#show(addMonths(month, -1))}>‹</button>
@@ -286,24 +295,24 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
               </p>`
             : nothing
         }
-        ${list ? nothing : this.#renderGrid(locale, classes, loading)}
-        <div class="fill" aria-busy=${loading}>
-          ${
-            !loading && !this._failed && !classes.length
-              ? html`<p class="notice">
-                  ${t(locale, 'emptyMonth', { month: monthName(month) })}
-                  ${
-                    next_month
-                      ? html`<button class="link" @click=${() => this.#show(next_month, '')}>
-                          ${t(locale, 'showMonth', { month: monthName(next_month) })}
-                        </button>`
-                      : t(locale, 'noUpcoming')
-                  }
-                </p>`
-              : list
-                ? this.#renderDays(locale, [...new Set(classes.map((c) => c.local_date))], classes)
-                : this.#renderDays(locale, [this.#selected()], classes)
-          }
+        <div class="main ${list ? '' : 'month'}">
+          ${list ? nothing : this.#renderGrid(locale, classes, loading)}
+          <div class="fill" aria-busy=${loading}>
+            ${
+              !loading && !this._failed && !classes.length
+                ? html`<p class="notice">
+                    ${t(locale, 'emptyMonth', { month: monthName(month) })}
+                    ${
+                      next_month
+                        ? html`<button class="link" @click=${() => this.#show(next_month, '')}>
+                            ${t(locale, 'showMonth', { month: monthName(next_month) })}
+                          </button>`
+                        : t(locale, 'noUpcoming')
+                    }
+                  </p>`
+                : this.#renderDays(locale, list ? [...new Set(classes.map((c) => c.local_date))] : [this.#selected()], classes)
+            }
+          </div>
         </div>`,
       t(locale, 'more'),
       () => (this._all = true),

@@ -1,7 +1,8 @@
 /**
  * The checkout's steps after the cart: the attendees, the buyer with the billing address, the
  * payment method and the order; then the confirmation. A chunk of its own, fetched while the visitor
- * reads the cart.
+ * reads the cart. What the visitor typed is kept in the page's cart while they pay on the provider's
+ * page, so that a cancelled payment does not ask for it again.
  */
 import { html, nothing, type ReactiveController } from 'lit';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
@@ -88,6 +89,9 @@ export class CheckoutSteps implements ReactiveController {
     await t.load(this.host.resolvedLocale);
     const form = this.#form;
     form.message = '';
+    // Back from the provider's page (a cancelled payment): what was typed before is there again.
+    const kept = this.host.cart.cart.details;
+    if (kept && !Object.keys(form.values).length) form.reset(kept);
     const who = this.#session.session?.participant;
     if (who && !form.values['buyer.email'])
       form.reset({
@@ -258,7 +262,7 @@ export class CheckoutSteps implements ReactiveController {
     const { order, token } = answer;
     if (order.status === 'pending_payment') {
       // Paid on the provider's page; the widget reads the order back when the visitor returns.
-      host.cart.set({ order: { id: order.id, token } });
+      host.cart.set({ order: { id: order.id, token }, details: this.#form.values });
       location.assign(order.payment.redirect_url!);
       return;
     }

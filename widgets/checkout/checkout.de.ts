@@ -25,6 +25,7 @@ const de: typeof en & typeof sharedWordsDe = {
     'Die Zahlung wurde abgebrochen, es wurde nichts berechnet. Ihr Warenkorb bleibt erhalten: Versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
   unpaid: 'Ihre Zahlung ist noch nicht abgeschlossen.',
   pay: 'Weiter zur Zahlung',
+  haveVoucher: 'Haben Sie einen Gutscheincode?',
   more: 'Alle {count} Termine zeigen',
 };
 

@@ -28,8 +28,12 @@ export const checkoutStyles = css`
     font-weight: 600;
   }
   .voucher input {
-    flex: 1 1 10rem;
+    flex: 0 1 16rem;
     width: auto;
+  }
+  [part='button'] {
+    justify-self: start;
+    align-self: start;
   }
   .voucher p {
     flex: 1 1 100%;

@@ -184,6 +184,8 @@ describe('service-checkout', () => {
   it('checks a voucher with the service: applied, or why not', async () => {
     const el = await mount({ classes: 'cls_web_2' });
     await quoted(el);
+    button(el, 'Have a voucher code?').click();
+    await until(() => el.shadowRoot!.activeElement?.id === 'voucher');
     const apply = async (code: string) => {
       $<HTMLInputElement>(el, '#voucher').value = code;
       button(el, 'Apply').click();

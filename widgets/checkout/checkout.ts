@@ -35,6 +35,7 @@ export const en = {
   cancelled: 'The payment was cancelled and nothing was charged. Your cart is kept: try again or choose another way to pay.',
   unpaid: 'Your payment is not complete yet.',
   pay: 'Continue to payment',
+  haveVoucher: 'Have a voucher code?',
   more: 'Show all {count} classes',
 };
 
@@ -84,6 +85,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     _unpaid: { state: true },
     _step: { state: true },
     _all: { state: true },
+    _voucher: { state: true },
   };
 
   /** Classes to put into the cart, by id (`data-service-class`: one or more, separated by spaces or commas). */
@@ -103,6 +105,8 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   /** The step shown after the cart (`details`, `done`), drawn by the steps' chunk. */
   private _step = '';
   private _all = false;
+  /** The visitor asked for the voucher field. */
+  private _voucher = false;
   #steps?: Steps;
   #quotes = 0;
 
@@ -209,20 +213,20 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     return firstView(
       this,
       !this._all,
-      html`<h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
-        ${
-          unpaid
-            ? html`<div class="notice" role="status">
-                ${t(locale, unpaid.cancelled ? 'cancelled' : 'unpaid')}
-                ${
-                  unpaid.cancelled
-                    ? nothing
-                    : html`<a class="link" href=${unpaid.order.payment.redirect_url!}>${t(locale, 'pay')}</a>`
-                }
-              </div>`
-            : nothing
-        }
-        <div role="status" class=${this._notice ? 'notice' : ''}>${this._notice}</div>
+      html`<div>
+          <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
+          <div role="status">
+            ${
+              unpaid
+                ? html`<p class="notice">
+                    ${t(locale, unpaid.cancelled ? 'cancelled' : 'unpaid')}
+                    ${unpaid.cancelled ? nothing : html`<a class="link" href=${unpaid.order.payment.redirect_url!}>${t(locale, 'pay')}</a>`}
+                  </p>`
+                : nothing
+            }
+            ${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}
+          </div>
+        </div>
         ${lines.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
         <ul class="lines fill" aria-busy=${this._quoting}>
           ${lines.map((line) =>
@@ -235,25 +239,29 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         </ul>
         ${
           lines.length
-            ? html`<form class="voucher" @submit=${this.#applyVoucher}>
-                  <label for="voucher">${t(locale, 'voucher')}</label>
-                  <input
-                    id="voucher"
-                    name="voucher"
-                    autocomplete="off"
-                    maxlength="40"
-                    .value=${this.cart.cart.voucher ?? ''}
-                    aria-describedby=${quote?.voucher ? 'voucher-result' : nothing}
-                  />
-                  <button class="secondary">${t(locale, 'apply')}</button>
-                  ${
-                    quote?.voucher
-                      ? html`<p id="voucher-result" class="hint ${quote.voucher.status === 'applied' ? '' : 'error'}">
-                          ${quote.voucher.message}
-                        </p>`
-                      : nothing
-                  }
-                </form>
+            ? html`${
+                this._voucher || quote?.voucher
+                  ? html`<form class="voucher" @submit=${this.#applyVoucher}>
+                      <label for="voucher">${t(locale, 'voucher')}</label>
+                      <input
+                        id="voucher"
+                        name="voucher"
+                        autocomplete="off"
+                        maxlength="40"
+                        .value=${this.cart.cart.voucher ?? ''}
+                        aria-describedby=${quote?.voucher ? 'voucher-result' : nothing}
+                      />
+                      <button class="secondary">${t(locale, 'apply')}</button>
+                      ${
+                        quote?.voucher
+                          ? html`<p id="voucher-result" class="hint ${quote.voucher.status === 'applied' ? '' : 'error'}">
+                              ${quote.voucher.message}
+                            </p>`
+                          : nothing
+                      }
+                    </form>`
+                  : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
+              }
                 ${failed ? this.#renderFailed(locale, failed) : nothing}
                 ${
                   quote
@@ -319,6 +327,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     // The focus goes to the next line's seats, or the cart's heading.
     this.renderRoot.querySelector<HTMLElement>(next ? `#s-${next}` : '[data-focus]')?.focus();
   }
+
+  /** The voucher field, on the visitor's asking (most have none), with the focus in it. */
+  #openVoucher = async () => {
+    this._voucher = true;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#voucher')?.focus();
+  };
 
   #applyVoucher = (event: Event) => {
     event.preventDefault();

@@ -24,6 +24,8 @@ export interface Cart {
   voucher?: string;
   /** An order waiting for its payment on the provider's page: read back when the visitor returns. */
   order?: { id: string; token: string };
+  /** What the visitor typed into the checkout's details before leaving for the provider's page. */
+  details?: Record<string, string | boolean>;
 }
 
 /** The cart of the host's service and company; the host updates when it changes anywhere on the page. */
@@ -68,7 +70,7 @@ export class CartController extends PageState<Cart> {
   }
 
   /** Changes the cart's voucher code or the order that waits for its payment. */
-  set(change: Pick<Cart, 'voucher' | 'order'>) {
+  set(change: Pick<Cart, 'voucher' | 'order' | 'details'>) {
     this.write({ ...this.cart, ...change });
   }
 
