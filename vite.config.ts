@@ -181,6 +181,12 @@ export default defineConfig({
               test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|form\.ts$|format\.ts$|first-view\.ts$)/,
             },
             {
+              // The page's state (page-state.ts): the session's and the cart's base, for the checkout's
+              // first render without the forms.
+              name: 'page-state',
+              test: /[\\/]widgets[\\/]shared[\\/]page-state\.ts$/,
+            },
+            {
               // The forms and the page's session, one chunk: the widgets with a form use both; the
               // video widget loads it on demand, for a participants-only video.
               name: 'session',
