@@ -27,7 +27,10 @@ export const CalendarResponse = named(
   z.object({
     widget: Widget,
     now: isoTime().meta({ description: 'The service’s time: the calendar’s “today”' }),
-    month: z.string().regex(MONTH).meta({ description: 'The month shown (`YYYY-MM`)', examples: ['2026-12'] }),
+    month: z
+      .string()
+      .regex(MONTH)
+      .meta({ description: 'The month shown (`YYYY-MM`)', examples: ['2026-12'] }),
     filters: z
       .object({
         courses: z.array(z.object({ id: z.string(), title: z.string() })),
@@ -37,9 +40,9 @@ export const CalendarResponse = named(
         description:
           'Every programme and every place that has upcoming classes, whatever the filters: what the visitor may filter by',
       }),
-    classes: z
-      .array(CalendarClass)
-      .meta({ description: 'The upcoming classes that start in the month (by their venue’s date) and match the filters, by start' }),
+    classes: z.array(CalendarClass).meta({
+      description: 'The upcoming classes that start in the month (by their venue’s date) and match the filters, by start',
+    }),
     next_month: z
       .string()
       .regex(MONTH)

@@ -91,7 +91,8 @@ export const PaymentMethod = named(
   z.object({
     id: z.string().meta({ examples: ['invoice', 'on_site', 'card'] }),
     kind: z.enum(['offline', 'redirect']).meta({
-      description: 'offline: paid later (an invoice, at the venue); redirect: paid on the provider’s page at `payment.redirect_url`',
+      description:
+        'offline: paid later (an invoice, at the venue); redirect: paid on the provider’s page at `payment.redirect_url`',
     }),
     label: z.string().meta({ description: 'English; widgets name the methods they know in their own words' }),
   }),
@@ -104,7 +105,10 @@ const Totals = {
   discount: Money,
   tax: Money.meta({ description: 'The tax in `total` (prices with tax) or added to it (prices without)' }),
   total: Money.meta({ description: 'What the buyer pays' }),
-  tax_rate: z.number().min(0).meta({ description: 'The company’s VAT rate, in percent', examples: [19] }),
+  tax_rate: z
+    .number()
+    .min(0)
+    .meta({ description: 'The company’s VAT rate, in percent', examples: [19] }),
   prices_include_tax: z.boolean(),
 };
 
