@@ -88,7 +88,7 @@ const renameTrustedTypesPolicy = (): Plugin => ({
  * Safari 16.4, for color-mix() alone). Each pattern must match, or the build fails: a new Lit is
  * checked, not shipped unread.
  */
-const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
+export const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
   [
     /[\\/]lit-html[\\/]lit-html\.js$/,
     [[/,\w+=\w+\.litHtmlPolyfillSupport;\w+\?\.\(\w+,\w+\),\(\w+\.litHtmlVersions\?\?=\[\]\)\.push\("[\d.]+"\)/, '']],
