@@ -307,8 +307,10 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         format: 'es',
-        // Library mode keeps white space in ES output; these chunks are for browsers only.
+        // Library mode keeps white space in ES output; these chunks are for browsers only, which read
+        // no comments: the minifier's own annotations (/* @__PURE__ */) go too.
         minify: true,
+        comments: false,
         entryFileNames: 'chunks/[name]-[hash:6].js',
         chunkFileNames: 'chunks/[name]-[hash:6].js',
         codeSplitting: {
