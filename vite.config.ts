@@ -86,8 +86,9 @@ const renameTrustedTypesPolicy = (): Plugin => ({
  * tests on the edited Lit (their usual run takes Lit's development build, which these edits do not
  * touch), and the end-to-end tests run the built widgets.
  *
- * - Hooks for polyfills of old browsers (ShadyDOM), for server-side rendering's hydration, and the
- *   list of loaded versions for development warnings.
+ * - Hooks for polyfills of old browsers (ShadyDOM, and its `wrap()`), for server-side rendering's
+ *   hydration, the list of loaded versions for development warnings, and Closure Compiler's
+ *   `JSCompiler_renameProperty()` (both functions return what they are given).
  * - The `<style>` elements for browsers without constructable style sheets (the widgets' browsers
  *   have shadow DOM and adoptedStyleSheets: Chromium 111, Firefox 113, Safari 16.4, for
  *   color-mix() alone), and the cache of style sheets by template, for `css` results made more than
@@ -100,16 +101,19 @@ const renameTrustedTypesPolicy = (): Plugin => ({
  *   `useDefault`, `noAccessor`, and wrapping an accessor of the class's own.
  * - Decorators: their metadata (`Symbol.metadata`, the global `litPropertyMetadata`) and
  *   `addInitializer`; the widgets declare `static properties`.
- * - Of templates: `svg` and `mathml` ones, compiled ones (`@lit-labs/compiler`), directives,
- *   bindings on an element (`<div ${…}>`), in a comment, or in the text of `<script>`, `<style>`,
- *   `<textarea>` and `<title>` (their values are set by property: `.value=${…}`), and custom
- *   `creationScope`s (scoped registries).
+ * - Of templates: `svg` and `mathml` ones, compiled ones (`@lit-labs/compiler`), directives (and
+ *   what of a part only they read: its parent, type, place and connection), bindings on an element
+ *   (`<div ${…}>`), in a comment, or in the text of `<script>`, `<style>`, `<textarea>` and
+ *   `<title>` (their values are set by property: `.value=${…}`), and custom `creationScope`s
+ *   (scoped registries).
  */
 export const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
   [
     /[\\/]lit-html[\\/]lit-html\.js$/,
     [
       [/,\w+=\w+\.litHtmlPolyfillSupport;\w+\?\.\(\w+,\w+\),\(\w+\.litHtmlVersions\?\?=\[\]\)\.push\("[\d.]+"\)/, ''],
+      // ShadyDOM's wrap(), which is the node itself without it.
+      [/const (\w+)=(\w+)\((\w+)\)\.nextSibling;\2\(\3\)\.remove\(\)/, 'const $1=$3.nextSibling;$3.remove()'],
       // svg`…` and mathml`…` templates.
       [/(\w+)=2===(\w+)\?"<svg>":3===\2\?"<math>":""/, '$1=""'],
       [/\+\(2===(\w+)\?"<\/svg>":3===\1\?"<\/math>":""\)/, ''],
@@ -127,6 +131,11 @@ export const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
         /function (\w+)\((\w+),(\w+),(\w+)=\2,(\w+)\)\{if\(\3===\w+\)return \3;let (\w+)=void 0!==\5\?\4\._\$Co\?\.\[\5\]:\4\._\$Cl;const (\w+)=\w+\(\3\)\?void 0:\3\._\$litDirective\$;return \6\?\.constructor!==\7&&\(\6\?\._\$AO\?\.\(!1\),void 0===\7\?\6=void 0:\(\6=new \7\(\2\),\6\._\$AT\(\2,\4,\5\)\),void 0!==\5\?\(\4\._\$Co\?\?=\[\]\)\[\5\]=\6:\4\._\$Cl=\6\),void 0!==\6&&\(\3=\1\(\2,\6\._\$AS\(\2,\3\.values\),\6,\5\)\),\3\}/,
         'function $1($2,$3){return $3}',
       ],
+      // …and its calls.
+      [/_\$AI\((\w+),\w+=this\)\{\1=\w+\(this,\1,\w+\),/, '_$$AI($1){'],
+      [/if\(void 0===(\w+)\)(\w+)=\w+\(this,\2,\w+,0\),/, 'if(void 0===$1)'],
+      [/(\w+)=\w+\(this,(\w+\[\w+\+\w+\]),\w+,\w+\)/, '$1=$2'],
+      [/\((\w+)=\w+\(this,\1,\w+,0\)\?\?(\w+)\)===/, '($1??=$2)==='],
       // Bindings on an element (`<div ${ref(…)}>`).
       [/else (\w+)\.startsWith\((\w+)\)&&\(\w+\.push\(\{type:6,index:\w+\}\),\w+\.removeAttribute\(\1\)\)/, ''],
       [
@@ -161,12 +170,19 @@ export const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
         '',
       ],
       [/get tagName\(\)\{return this\.element\.tagName\}/, ''],
+      // A part's parent and type, read by directives alone (and by the connection left out above).
+      [/,this\._\$AM=\w+/g, ''],
+      [/this\.type=[12],/g, ''],
+      [/constructor\(\)\{super\(\.\.\.arguments\),this\.type=[34]\}/g, ''],
+      [/constructor\((\w+),(\w+),(\w+),(\w+),(\w+)\)\{super\(\1,\2,\3,\4,\5\),this\.type=5\}/, ''],
     ],
   ],
   [
     /[\\/]reactive-element[\\/]reactive-element\.js$/,
     [
       [/\w+=\w+\.reactiveElementPolyfillSupport,/, ''],
+      // Closure Compiler's JSCompiler_renameProperty(), which is the name itself for other minifiers.
+      [/([(\[])\w{1,2}\("(elementProperties|finalized|properties)"\)/g, '$1"$2"'],
       [/,\w+\?\.\(\{ReactiveElement:\w+\}\),\(\w+\.reactiveElementVersions\?\?=\[\]\)\.push\("[\d.]+"\)/, ''],
       // Attribute converters for Boolean, Number, Object and Array, and the empty value of a true
       // Boolean attribute: every attribute of the widgets is a string, which Lit passes through as it is.
