@@ -90,7 +90,7 @@ const steps = [
   },
   {
     // The same tests on the Lit that ships: its production build with the build's edits.
-    name: 'browser tests, built Lit',
+    name: 'browser, built Lit',
     run: () =>
       run(process.execPath, [
         '--import',
