@@ -87,8 +87,9 @@ const renameTrustedTypesPolicy = (): Plugin => ({
  * touch), and the end-to-end tests run the built widgets.
  *
  * - Hooks for polyfills of old browsers (ShadyDOM, and its `wrap()`), for server-side rendering's
- *   hydration, the list of loaded versions for development warnings, and Closure Compiler's
- *   `JSCompiler_renameProperty()` (both functions return what they are given).
+ *   hydration (and rendering before what a declarative shadow root holds), the list of loaded
+ *   versions for development warnings, and Closure Compiler's `JSCompiler_renameProperty()` (both
+ *   functions return what they are given).
  * - The `<style>` elements for browsers without constructable style sheets (the widgets' browsers
  *   have shadow DOM and adoptedStyleSheets: Chromium 111, Firefox 113, Safari 16.4, for
  *   color-mix() alone), and the cache of style sheets by template, for `css` results made more than
@@ -96,6 +97,7 @@ const renameTrustedTypesPolicy = (): Plugin => ({
  * - The `css` tag's values: no widget's styles interpolate, so a tag takes its one string; so do
  *   the checks of those values, and of who constructs a CSSResult (the `css` tag alone: no widget
  *   imports CSSResult or unsafeCSS).
+ * - Removing repeated styles from a class's list: no widget lists one twice.
  * - Of reactive properties, every option besides `attribute`, `state` and `hasChanged`: attribute
  *   types other than strings (their converters), custom converters, reflection to attributes,
  *   `useDefault`, `noAccessor`, and wrapping an accessor of the class's own.
@@ -214,6 +216,12 @@ export const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
         /const (\w+)=this\.constructor\.elementProperties;if\(\1\.size>0\)for\(const\[(\w+),(\w+)\]of \1\)\{const\{wrapped:(\w+)\}=\3,(\w+)=this\[\2\];!0!==\4\|\|this\._\$AL\.has\(\2\)\|\|void 0===\5\|\|this\.C\(\2,void 0,\3,\5\)\}/,
         '',
       ],
+      // A class's styles as they are listed (flattened), without removing repeated ones.
+      [
+        /static finalizeStyles\((\w+)\)\{const (\w+)=\[\];if\(Array\.isArray\(\1\)\)\{const (\w+)=new Set\(\1\.flat\(1\/0\)\.reverse\(\)\);for\(const (\w+) of \3\)\2\.unshift\((\w+)\(\4\)\)\}else void 0!==\1&&\2\.push\(\5\(\1\)\);return \2\}/,
+        // getCompatibleStyle() is the style as it is (css-tag.js, below).
+        'static finalizeStyles($1){return[$1??[]].flat(1/0)}',
+      ],
       // Reflection to attributes, `useDefault`, and converters of attributes to properties.
       [
         /requestUpdate\((\w+),(\w+),(\w+),(\w+)=!1,(\w+)\)\{if\(void 0!==\1\)\{const (\w+)=this\.constructor;if\(!1===\4&&\(\5=this\[\1\]\),\3\?\?=\6\.getPropertyOptions\(\1\),!\(\(\3\.hasChanged\?\?(\w+)\)\(\5,\2\)\|\|\3\.useDefault&&\3\.reflect&&\5===this\._\$Ej\?\.get\(\1\)&&!this\.hasAttribute\(\6\._\$Eu\(\1,\3\)\)\)\)return;this\.C\(\1,\2,\3\)\}/,
@@ -246,6 +254,11 @@ export const LIT_UNUSED: [RegExp, [RegExp, string][]][] = [
         '',
       ],
       [/\(\w+\.litElementVersions\?\?=\[\]\)\.push\("[\d.]+"\);/, ''],
+      // What a server-rendered (declarative) shadow root already holds, which Lit renders before.
+      [
+        /createRenderRoot\(\)\{const (\w+)=super\.createRenderRoot\(\);return this\.renderOptions\.renderBefore\?\?=\1\.firstChild,\1\}/,
+        '',
+      ],
       // The connection of the rendered part, for async directives.
       [/this\.hasUpdated\|\|\(this\.renderOptions\.isConnected=this\.isConnected\),/, ''],
       [

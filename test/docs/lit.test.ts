@@ -76,7 +76,7 @@ test("of Lit, the widgets import only what the build leaves whole, from 'lit' (n
   }
 });
 
-test('no widget uses what Lit offers to decorators, directives, compiled templates or scoped registries', () => {
+test('no widget uses what Lit offers to decorators, directives, compiled templates, scoped registries or server rendering', () => {
   for (const { file, code } of sources)
     for (const word of [
       /@(property|state|customElement|query\w*|eventOptions)\(/,
@@ -86,6 +86,10 @@ test('no widget uses what Lit offers to decorators, directives, compiled templat
       /\bcreateProperty\b/,
       /_\$lit(Type|Directive)\$/,
       /\bcreationScope\b/,
+      // Lit renders before what a server-rendered (declarative) shadow root holds: left out.
+      /\bcreateRenderRoot\b/,
+      /\brenderBefore\b/,
+      /shadowrootmode/i,
     ])
       assert.doesNotMatch(
         code,
@@ -131,6 +135,28 @@ test('reactive properties have no options besides attribute (a name), state and 
     }
   }
   assert.ok(checked >= 10, 'the reactive properties are read');
+});
+
+test("a widget's styles are a list of css`` constants, none twice (the build's Lit does not remove repeated ones)", () => {
+  const sheets = new Set<string>();
+  for (const { ast } of sources)
+    for (const node of nodes(ast))
+      if (node.type === 'VariableDeclarator' && (node.init as Node | null)?.type === 'TaggedTemplateExpression')
+        if (nameOf((node.init as Node).tag) === 'css') sheets.add(nameOf(node.id)!);
+  let lists = 0;
+  for (const { file, ast } of sources) {
+    for (const node of nodes(ast)) {
+      if (node.type !== 'PropertyDefinition' || !node.static || nameOf(node.key) !== 'styles') continue;
+      const value = node.value as Node;
+      const listed = value.type === 'ArrayExpression' ? (value.elements as Node[]) : [value];
+      const names = listed.map((element) => (element.type === 'Identifier' ? nameOf(element) : undefined));
+      for (const name of names)
+        assert.ok(name && sheets.has(name), `${file}: list a widget's styles by the names of their css\`\` constants`);
+      assert.equal(new Set(names).size, names.length, `${file}: a style listed twice`);
+      lists++;
+    }
+  }
+  assert.ok(sheets.size > 4 && lists >= 3, 'the styles are read');
 });
 
 /** Elements whose text Lit parses as raw text, for bindings in it. */
