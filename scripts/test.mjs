@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: installs what is missing, then type-checks, lints, builds, checks the size budgets,
-// and runs the service, browser and end-to-end tests. It ends with one plain line:
+// and runs the service, browser (on Lit's development build, then on the Lit that ships) and
+// end-to-end tests. It ends with one plain line:
 // `N passed, N failed` (`, N skipped` when any were).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -85,6 +86,19 @@ const steps = [
   {
     name: 'browser tests',
     run: () => run(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js']),
+    count: ({ output }) => lastMatch(output, /^(\d+) passed, (\d+) failed, (\d+) skipped$/gm),
+  },
+  {
+    // The same tests on the Lit that ships: its production build with the build's edits.
+    name: 'browser, built Lit',
+    run: () =>
+      run(process.execPath, [
+        '--import',
+        'tsx',
+        'node_modules/@web/test-runner/dist/bin.js',
+        '--config',
+        'web-test-runner.built-lit.config.mjs',
+      ]),
     count: ({ output }) => lastMatch(output, /^(\d+) passed, (\d+) failed, (\d+) skipped$/gm),
   },
   {
