@@ -43,6 +43,10 @@ const de: typeof en & typeof sharedWordsDe = {
   seats: 'Plätze: {count}',
   total: 'Gesamt: {total}',
   ics: 'Zum Kalender hinzufügen (.ics)',
+  cancelled:
+    'Die Zahlung wurde abgebrochen, es wurde nichts berechnet. Ihr Warenkorb bleibt erhalten: Versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
+  unpaid: 'Ihre Zahlung ist noch nicht abgeschlossen.',
+  toPayment: 'Weiter zur Zahlung',
 };
 
 export default de;

@@ -6,7 +6,7 @@
  */
 import { html, nothing, type ReactiveController } from 'lit';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
-import type { Order, OrderRequest, OrderResponse } from '../../service/schemas.ts';
+import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../service/schemas.ts';
 import { ServiceEvent } from '../shared/base.ts';
 import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
@@ -61,6 +61,9 @@ export const en = {
   seats: 'Seats: {count}',
   total: 'Total: {total}',
   ics: 'Add to calendar (.ics)',
+  cancelled: 'The payment was cancelled and nothing was charged. Your cart is kept: try again or choose another way to pay.',
+  unpaid: 'Your payment is not complete yet.',
+  toPayment: 'Continue to payment',
 };
 
 const t = translator(en, { de: () => import('./checkout-steps.de.ts') });
@@ -268,6 +271,26 @@ export class CheckoutSteps implements ReactiveController {
     }
     host.complete(order);
   };
+
+  /**
+   * Reads back the order the visitor left for the provider's page: paid, it is confirmed; cancelled
+   * there (or expired), the cart stays with a line that says so; not paid yet, a way back to paying.
+   */
+  async pickUp(waiting: { id: string; token: string }) {
+    const { host } = this;
+    const [{ order }] = (await Promise.all([
+      host.api.request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
+      t.load(host.resolvedLocale),
+    ])) as [OrderReadResponse, void];
+    const locale = host.resolvedLocale;
+    if (order.status === 'confirmed') return host.complete(order);
+    if (order.status === 'cancelled') {
+      host.cart.set({ order: undefined });
+      host._notice = t(locale, 'cancelled');
+    } else {
+      host._notice = html`${t(locale, 'unpaid')} <a class="link" href=${order.payment.redirect_url!}>${t(locale, 'toPayment')}</a>`;
+    }
+  }
 
   /** The order is placed (and paid): the cart empties and the page is told. */
   done(order: Order) {

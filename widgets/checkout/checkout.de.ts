@@ -21,10 +21,6 @@ const de: typeof en & typeof sharedWordsDe = {
   updating: 'Preise werden aktualisiert …',
   failed: 'Die Preise konnten nicht aktualisiert werden.',
   fixCart: 'Ändern oder entfernen Sie die markierten Termine, um fortzufahren.',
-  cancelled:
-    'Die Zahlung wurde abgebrochen, es wurde nichts berechnet. Ihr Warenkorb bleibt erhalten: Versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
-  unpaid: 'Ihre Zahlung ist noch nicht abgeschlossen.',
-  pay: 'Weiter zur Zahlung',
   haveVoucher: 'Haben Sie einen Gutscheincode?',
   more: 'Alle {count} Termine zeigen',
 };

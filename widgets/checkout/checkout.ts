@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import type { Order, OrderReadResponse, QuoteResponse, Widget } from '../../service/schemas.ts';
+import type { Order, QuoteResponse, Widget } from '../../service/schemas.ts';
 import type { ApiError } from '../shared/api.ts';
 import { ServiceElement, define } from '../shared/base.ts';
 import { CartController, type CartLine } from '../shared/cart.ts';
@@ -32,9 +32,6 @@ export const en = {
   updating: 'Updating prices…',
   failed: 'The prices could not be updated.',
   fixCart: 'Change or remove the marked classes to continue.',
-  cancelled: 'The payment was cancelled and nothing was charged. Your cart is kept: try again or choose another way to pay.',
-  unpaid: 'Your payment is not complete yet.',
-  pay: 'Continue to payment',
   haveVoucher: 'Have a voucher code?',
   more: 'Show all {count} classes',
 };
@@ -46,13 +43,6 @@ const stepsChunk = () => import('./checkout-steps.ts');
 
 type Steps = InstanceType<Awaited<ReturnType<typeof stepsChunk>>['CheckoutSteps']>;
 
-/** An order that waits for its payment, read back when the visitor returns from the provider's page. */
-interface Unpaid {
-  order: Order;
-  /** The visitor cancelled on the provider's page (the order is cancelled, the cart kept). */
-  cancelled: boolean;
-}
-
 /**
  * @tagname service-checkout
  * @summary The page's cart, the attendees and the buyer, the payment and the order, with its confirmation.
@@ -60,6 +50,7 @@ interface Unpaid {
  * @fires service-checkout-completed - An order was placed (and paid, where it was paid on the provider's page); `detail: { id, number, items, total }`.
  *
  * @csspart base - The widget's outer container.
+ * @csspart card - A class in the cart.
  * @csspart button - The main buttons (continue, place the order).
  *
  * @cssprop [--service-accent=#1d4ed8] - Buttons, links and focus rings.
@@ -82,7 +73,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     _quoting: { state: true },
     _failed: { state: true },
     _notice: { state: true },
-    _unpaid: { state: true },
     _step: { state: true },
     _all: { state: true },
     _voucher: { state: true },
@@ -99,9 +89,8 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   private _quoting = false;
   /** Why the last quote failed. */
   private _failed?: ApiError;
-  /** A line above the cart: what happened to the order the visitor came back from, or why the cart changed. */
-  private _notice = '';
-  private _unpaid?: Unpaid;
+  /** @internal A line above the cart: what became of the order the visitor came back from, or why the cart changed. */
+  _notice: unknown = '';
   /** The step shown after the cart (`details`, `done`), drawn by the steps' chunk. */
   private _step = '';
   private _all = false;
@@ -121,7 +110,8 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     this.data = (await this.api.request('widget', { params: { type: 'checkout' }, signal })) as CheckoutData;
     this.#adopt();
     const waiting = this.cart.cart.order;
-    if (waiting) await this.#pickUp(waiting);
+    // Back from the provider's page: what became of the order.
+    if (waiting) await (await this.#loadSteps()).pickUp(waiting);
     // Most visitors with a cart go on: the later steps are fetched while they read it.
     (window.requestIdleCallback ?? setTimeout)(() => stepsChunk().catch(() => {}));
     // A service that cannot be reached fails the widget (with a retry); a cart it refuses shows why.
@@ -139,16 +129,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   /** The classes of the `classes` option join the cart (once each). */
   #adopt() {
     for (const id of this.classes.split(/[\s,]+/)) if (id) this.cart.add({ class_id: id });
-  }
-
-  /** Reads back the order the visitor paid (or did not) on the provider's page. */
-  async #pickUp(waiting: { id: string; token: string }) {
-    const { order } = (await this.api.request(`orders/${encodeURIComponent(waiting.id)}`, {
-      headers: { 'X-Order-Token': waiting.token },
-    })) as OrderReadResponse;
-    if (order.status === 'confirmed') return this.complete(order);
-    if (order.status === 'cancelled') this.cart.set({ order: undefined });
-    this._unpaid = { order, cancelled: order.status === 'cancelled' };
   }
 
   /**
@@ -174,10 +154,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     }
   }
 
+  async #loadSteps() {
+    return (this.#steps ??= new (await stepsChunk()).CheckoutSteps(this));
+  }
+
   /** @internal An order is placed (and paid): the confirmation shows, the cart empties, the page is told. */
-  async complete(order: Order) {
-    this.#steps ??= new (await stepsChunk()).CheckoutSteps(this);
-    this.#steps.done(order);
+  complete(order: Order) {
+    this.#steps!.done(order);
     this._step = 'done';
   }
 
@@ -205,7 +188,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     const locale = this.resolvedLocale;
     const quote = this._quote;
     const lines = this.cart.lines;
-    const unpaid = this._unpaid;
     const failed = this._failed;
     const money = (m: Money) => formatMoney(locale, m);
     const row = (label: string, amount: Money, cls = '') =>
@@ -215,17 +197,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       !this._all,
       html`<div>
           <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
-          <div role="status">
-            ${
-              unpaid
-                ? html`<p class="notice">
-                    ${t(locale, unpaid.cancelled ? 'cancelled' : 'unpaid')}
-                    ${unpaid.cancelled ? nothing : html`<a class="link" href=${unpaid.order.payment.redirect_url!}>${t(locale, 'pay')}</a>`}
-                  </p>`
-                : nothing
-            }
-            ${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}
-          </div>
+          <div role="status">${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}</div>
         </div>
         ${lines.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
         <ul class="lines fill" aria-busy=${this._quoting}>
@@ -342,9 +314,8 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   };
 
   #next = async () => {
-    this.#steps ??= new (await stepsChunk()).CheckoutSteps(this);
-    await this.#steps.open();
-    Object.assign(this, { _step: 'details', _notice: '', _unpaid: undefined });
+    await (await this.#loadSteps()).open();
+    Object.assign(this, { _step: 'details', _notice: '' });
   };
 
   protected override willUpdate(changed: PropertyValues<this>) {
