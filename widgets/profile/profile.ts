@@ -64,6 +64,9 @@ const pinChunk = () => import('./profile-pin.ts');
  * @cssprop [--service-danger=#b3261e] - Errors.
  * @cssprop [--service-radius=8px] - Corner radius.
  */
+/** Events of other widgets on the page after which the participant's data is read again. */
+const CHANGES = ['service-registration-created', 'service-checkout-completed'];
+
 export class ServiceProfile extends ServiceElement<ProfileData> {
   static override styles = [baseStyles, formStyles, profileStyles];
   static override properties = {
@@ -130,13 +133,13 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
 
   override connectedCallback() {
     super.connectedCallback();
-    // A registration made on this page shows here without a reload.
-    document.addEventListener('service-registration-created', this.#refresh);
+    // A registration or an order made on this page shows here without a reload.
+    for (const name of CHANGES) document.addEventListener(name, this.#refresh);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    document.removeEventListener('service-registration-created', this.#refresh);
+    for (const name of CHANGES) document.removeEventListener(name, this.#refresh);
   }
 
   /** Loads the signed-in view again (the participant's data changed elsewhere). */
