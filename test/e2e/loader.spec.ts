@@ -55,11 +55,14 @@ test('a v2 loader added after the page has loaded takes back the div refused as 
   await page.goto(`${SITE}/wrong-loader.html`);
   const div = page.locator('div[data-service-widget]');
   await expect(div).toHaveAttribute('data-service-error', 'wrong-loader');
-  const ready = div.evaluate(
-    (d) => new Promise((resolve) => d.addEventListener('service-widget-ready', (e) => resolve((e as CustomEvent).detail))),
-  );
+  // The listener is in place before the loader comes (an awaited evaluate), then what it heard is read.
+  await div.evaluate((d) => {
+    const heard: unknown[] = [];
+    d.addEventListener('service-widget-ready', (e) => heard.push((e as CustomEvent).detail));
+    Object.assign(window, { heard });
+  });
   await page.addScriptTag({ url: `${SERVICE}/widgets/v2/loader.js` });
-  expect(await ready).toEqual({ type: 'calendar' });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { heard: unknown[] }).heard)).toEqual([{ type: 'calendar' }]);
   await expect(div).toHaveAttribute('data-service-state', 'ready');
   await expect(div).not.toHaveAttribute('data-service-error');
   // The fix-it line and the owner's link give way to the widget.
