@@ -222,7 +222,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
 
   /** Today in the visitor's time zone, by the service's clock. */
   #today() {
-    return dateFormat('en-CA' as Locale, { dateStyle: 'short' }).format(new Date(this.data!.now));
+    const now = new Date(this.data!.now);
+    return dayOf(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()));
   }
 
   override render() {
