@@ -347,8 +347,15 @@ export default defineConfig({
             {
               name: 'shared',
               // German words (shared/*.de.ts) stay out: English pages never load them. So do the
-              // participant session and the forms, chunks of their own for the widgets that use them.
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|form\.ts$|format\.ts$|first-view\.ts$)/,
+              // participant session, the page's state, the cart and the forms, chunks of their own for the
+              // widgets that use them.
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|form\.ts$|format\.ts$|first-view\.ts$)/,
+            },
+            {
+              // The page's state (page-state.ts): the session's and the cart's base, for the checkout's
+              // first render without the forms.
+              name: 'page-state',
+              test: /[\\/]widgets[\\/]shared[\\/]page-state\.ts$/,
             },
             {
               // The forms and the page's session, one chunk: the widgets with a form use both; the

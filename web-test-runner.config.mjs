@@ -21,7 +21,13 @@ const service = await startService({
   port: 0,
   dataDir,
   quiet: true,
-  limits: { registration: roomy, contact: roomy, confirmationEmail: { perRecipient: roomy.perAddress } },
+  limits: {
+    registration: roomy,
+    contact: roomy,
+    order: roomy,
+    voucher: roomy,
+    confirmationEmail: { perRecipient: roomy.perAddress },
+  },
 });
 const tight = { perAddress: { max: 1, windowMs: 600_000 } };
 const strict = await startService({

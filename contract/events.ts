@@ -47,6 +47,27 @@ export interface ContactSentDetail {
   id: string;
 }
 
+/** `service-class-selected`: the visitor chose a class in the calendar ("Book"); it is in the page's cart. */
+export interface ClassSelectedDetail {
+  /** The class. */
+  class: string;
+  /** The programme. */
+  course: string;
+  /** Its start (ISO 8601, UTC). */
+  starts_at: string;
+}
+
+/** `service-checkout-completed`: an order was placed (and paid, where it was paid on the provider's page). */
+export interface CheckoutCompletedDetail {
+  /** The order. */
+  id: string;
+  /** The order's number, as the buyer quotes it. */
+  number: string;
+  items: { class: string; course: string; seats: number }[];
+  /** What the buyer pays, in minor units (cents). */
+  total: { amount: number; currency: string };
+}
+
 /** `service-video-started` and `service-video-ended`: the visitor started a video, or watched it to its end. */
 export interface VideoDetail {
   /** The video. */
@@ -80,6 +101,8 @@ export interface ServiceEventDetails {
   'service-profile-login': ProfileLoginDetail;
   'service-profile-logout': ProfileLogoutDetail;
   'service-contact-sent': ContactSentDetail;
+  'service-class-selected': ClassSelectedDetail;
+  'service-checkout-completed': CheckoutCompletedDetail;
   'service-video-started': VideoDetail;
   'service-video-ended': VideoDetail;
   'service-place-selected': PlaceSelectedDetail;
@@ -97,6 +120,8 @@ declare global {
     'service-profile-login': CustomEvent<ProfileLoginDetail>;
     'service-profile-logout': CustomEvent<ProfileLogoutDetail>;
     'service-contact-sent': CustomEvent<ContactSentDetail>;
+    'service-class-selected': CustomEvent<ClassSelectedDetail>;
+    'service-checkout-completed': CustomEvent<CheckoutCompletedDetail>;
     'service-video-started': CustomEvent<VideoDetail>;
     'service-video-ended': CustomEvent<VideoDetail>;
     'service-place-selected': CustomEvent<PlaceSelectedDetail>;

@@ -28,7 +28,7 @@ export const RESERVED_HEIGHT: Record<WidgetType, number> = {
   registration: 420,
   profile: 280,
   contact: 624,
-  calendar: 420,
+  calendar: 576,
   checkout: 420,
   video: 360,
   map: 420,
@@ -55,11 +55,17 @@ export const OPTIONS: Record<WidgetType, readonly string[]> = {
   registration: ['course'],
   profile: [],
   contact: ['prefill-name', 'prefill-email', 'prefill-subject', 'prefill-topic', 'prefill-message'],
-  calendar: [],
-  checkout: [],
+  calendar: ['course', 'location'],
+  checkout: ['classes'],
   video: ['video'],
   map: ['booking-url'],
 };
+
+/**
+ * Placeholder attributes whose element attribute has another name: `data-service-id` is the
+ * element's `key`, and `data-service-class` the checkout's `classes` (`class` is HTML's own).
+ */
+export const RENAMED_OPTIONS: Record<string, string> = { id: 'key', class: 'classes' };
 
 /** `data-service-error`, and `detail.code` of `service-widget-error`. */
 export const ERROR_CODES = [

@@ -6,7 +6,7 @@
  * the page installs the scanning machinery, every loader registers the chunks of its own version in
  * it. Claims are kept in that shared object, so a div is never mounted twice.
  */
-import { WIDGET_TYPES, type ErrorCode, type WidgetStateDetail, type WidgetType } from '../contract/index.ts';
+import { RENAMED_OPTIONS, WIDGET_TYPES, type ErrorCode, type WidgetStateDetail, type WidgetType } from '../contract/index.ts';
 import type { Facts, explain } from './messages.ts';
 
 /**
@@ -113,7 +113,7 @@ const install = (): ServiceWidgets => {
   // (its observedAttributes): `data-service-onclick` must not become an event handler.
   const forward = ({ div, el, options }: Placeholder, attribute: string) => {
     const option = attribute.slice(PREFIX.length);
-    const name = option === 'id' ? 'key' : option;
+    const name = RENAMED_OPTIONS[option] || option;
     if (!attribute.startsWith(PREFIX) || name === 'base-url' || !options!.includes(name)) return;
     const value = div.getAttribute(attribute);
     if (value === null) el!.removeAttribute(name);

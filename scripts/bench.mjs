@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
-const V1_TYPES = ['registration', 'profile', 'contact'];
+/** Every widget type and its loader version. */
+const TYPES = { registration: 1, profile: 1, contact: 1, calendar: 2, checkout: 2, video: 2, map: 2 };
 const WARMUP_SECONDS = 1;
 /** Pairs of logins (a known email, a stranger's) timed for each login. */
 const LOGIN_PAIRS = 400;
@@ -67,6 +68,7 @@ async function main() {
       limits: {
         registration: { perAddress: unlimited, perKey: unlimited },
         login: { perAddress: unlimited, perEmail: unlimited },
+        voucher: { perAddress: unlimited },
         confirmationEmail: { perRecipient: unlimited },
       },
     });
@@ -182,13 +184,13 @@ async function startSite(serviceUrl) {
     <h1>A customer's page</h1>
     <div data-service-widget="${type}" data-service-id="wk_demo_${type}"><a href="/elsewhere">Our ${type} page</a></div>
     <p>Text below the widget.</p>
-    <script async src="${serviceUrl}/widgets/v1/loader.js"></script>
+    <script async src="${serviceUrl}/widgets/v${TYPES[type]}/loader.js"></script>
   </body>
 </html>
 `;
   const server = createServer((req, res) => {
     const type = new URL(req.url ?? '/', 'http://site').pathname.replace(/^\/|\.html$/g, '');
-    if (!V1_TYPES.includes(type)) return void res.writeHead(404).end('not found');
+    if (!Object.hasOwn(TYPES, type)) return void res.writeHead(404).end('not found');
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(page(type));
   });
   await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
@@ -253,7 +255,7 @@ async function measurePages(browser, siteUrl, runs) {
     return context;
   };
   const results = [];
-  for (const type of V1_TYPES) {
+  for (const type of Object.keys(TYPES)) {
     const url = `${siteUrl}/${type}.html`;
     // Unmeasured: the browser's first page and the service's first answer for this type are slow
     // for reasons a visitor never meets.
@@ -380,6 +382,13 @@ async function measureService(serviceUrl, settings) {
 
   const endpoints = [
     { name: 'GET widget (registration)', url: `${api}/widget?key=wk_demo_registration&type=registration`, expect: 200 },
+    { name: 'GET calendar (a month)', url: `${api}/calendar?key=wk_demo_calendar`, expect: 200 },
+    {
+      name: `POST checkout/quote (${target.id}, a voucher)`,
+      url: `${api}/checkout/quote?key=wk_demo_checkout`,
+      expect: 200,
+      body: { items: [{ class_id: target.id, seats: 2 }], voucher: 'WELCOME10' },
+    },
     {
       name: `POST registration (${target.id})`,
       url: `${api}/registrations?key=wk_demo_registration`,
@@ -409,10 +418,11 @@ async function measureService(serviceUrl, settings) {
  * `warmupSeconds` unmeasured, then `seconds` measured. Only answers with the expected status count
  * in the figures; the others are counted by status.
  */
-async function load({ url, expect, classId, concurrency, seconds, warmupSeconds }) {
+async function load({ url, expect, classId, body, concurrency, seconds, warmupSeconds }) {
   const run = randomUUID().slice(0, 8);
   let next = 0;
   const init = () => {
+    if (body) return { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
     if (!classId) return undefined;
     const n = next++;
     return {
@@ -496,7 +506,7 @@ function report({ commit, machine, settings, sizes, pages, service, loginTiming 
       ],
     ),
     '',
-    `Chromium, v1 loader: navigation start → service-widget-ready, and layout shift (${settings.runs} loads each)`,
+    `Chromium, each widget through its loader: navigation start → service-widget-ready, and layout shift (${settings.runs} loads each)`,
     table(
       ['', 'ready median', 'ready p95', 'shift median', 'shift p95', 'of it before ready, median'],
       pages.map((p) => [

@@ -38,7 +38,7 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
         '',
         '**Links.** Every link the service builds (the emailed sign-in link, this document’s server) starts from its configured public URL (`PUBLIC_URL`), or from the page the application or the widget names; never from a request’s `Host` header.',
         '',
-        `**Rate limits** (the defaults; a deployment may set others). Logins, \`POST /v1/login\` and \`${W}/participant/login\`: ${L.login.perEmail.max} per email and ${L.login.perAddress.max} per client address in ${minutes(L.login.perEmail.windowMs)} minutes. \`POST /v1/verify\`: ${L.verify.perEmail.max} per email and ${L.verify.perAddress.max} per client address in ${minutes(L.verify.perEmail.windowMs)} minutes. Registrations: ${per(L.registration.perAddress)} per client address, ${per(L.registration.perKey)} per widget key (a replay of the same submission is not counted). Contact messages: ${per(L.contact.perAddress)} per client address, ${per(L.contact.perKey)} per widget key. Changes of a participant’s email: ${per(L.emailChange.perParticipant)} per participant and per new address. Beyond them: 429 \`rate-limited\` with \`Retry-After\` (seconds) and \`retry_after\` (the same, in the error object). Confirmation emails of registrations to one address: at most ${per(L.confirmationEmail.perRecipient)}; beyond that the registration is made and no email is sent. The client address is the connection’s, or, only behind a proxy the service is configured to trust (\`TRUST_PROXY\`), the one \`X-Forwarded-For\` names.`,
+        `**Rate limits** (the defaults; a deployment may set others). Logins, \`POST /v1/login\` and \`${W}/participant/login\`: ${L.login.perEmail.max} per email and ${L.login.perAddress.max} per client address in ${minutes(L.login.perEmail.windowMs)} minutes. \`POST /v1/verify\`: ${L.verify.perEmail.max} per email and ${L.verify.perAddress.max} per client address in ${minutes(L.verify.perEmail.windowMs)} minutes. Registrations: ${per(L.registration.perAddress)} per client address, ${per(L.registration.perKey)} per widget key (a replay of the same submission is not counted). Contact messages: ${per(L.contact.perAddress)} per client address, ${per(L.contact.perKey)} per widget key. Orders: ${per(L.order.perAddress)} per client address, ${per(L.order.perKey)} per widget key (a replay is not counted). Quotes that carry a voucher code: ${per(L.voucher.perAddress)} per client address. Changes of a participant’s email: ${per(L.emailChange.perParticipant)} per participant and per new address. Beyond them: 429 \`rate-limited\` with \`Retry-After\` (seconds) and \`retry_after\` (the same, in the error object). Confirmation emails of registrations and orders to one address: at most ${per(L.confirmationEmail.perRecipient)}; beyond that the registration is made and no email is sent. The client address is the connection’s, or, only behind a proxy the service is configured to trust (\`TRUST_PROXY\`), the one \`X-Forwarded-For\` names.`,
         '',
         `**Pagination.** \`GET /v1/courses\` takes \`page\` (from 1) and \`per_page\` (1–${PER_PAGE_MAX}, default ${PER_PAGE_DEFAULT}) and answers \`pagination: { page, per_page, total, total_pages }\` beside the list.`,
         '',
@@ -62,7 +62,7 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
             {
               name: 'Development',
               description:
-                'Development mode only (not with NODE_ENV=production): the outbox, the clock, tokens, login links, reset.',
+                'Development mode only (not with NODE_ENV=production): the outbox, the clock, tokens, login links, reset, and a fake payment provider (`/dev/pay`) for card orders.',
             },
           ]
         : []),
@@ -76,6 +76,12 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
         description: 'A user token from /v1/login or /v1/verify',
       },
       widgetKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The public widget key (`data-service-id`)' },
+      orderToken: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Order-Token',
+        description: 'The `token` of an order’s answer: it reads that order back',
+      },
       participantToken: {
         type: 'apiKey',
         in: 'header',

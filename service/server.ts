@@ -14,7 +14,9 @@ import { Clock } from './core/clock.ts';
 import { Jobs } from './core/jobs.ts';
 import { RateLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit.ts';
 import { openStore, type SeedState } from './db/database.ts';
+import { registerCalendarRoutes } from './features/calendar/routes.ts';
 import { registerCatalogRoutes } from './features/catalog/routes.ts';
+import { registerCheckoutRoutes, registerOrderExpiry } from './features/checkout/routes.ts';
 import { registerContactRoutes } from './features/contact/routes.ts';
 import { registerDevRoutes } from './features/dev/routes.ts';
 import { registerParticipantRoutes } from './features/participants/routes.ts';
@@ -96,7 +98,10 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   });
 
   widgetApiCors(app, deps);
+  registerOrderExpiry(app, deps);
   registerCatalogRoutes(app, deps);
+  registerCalendarRoutes(app, deps);
+  registerCheckoutRoutes(app, deps);
   registerRegistrationRoutes(app, deps);
   registerParticipantRoutes(app, deps);
   registerContactRoutes(app, deps);

@@ -15,6 +15,11 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export interface Answer<T = unknown> {
   status: number;
   body: T;
+  /**
+   * Members of the answer that are secrets (a token that reads the record back): sent with `body`
+   * but never stored. A replay asks `replay` for new ones, so that no secret is kept in clear.
+   */
+  secret?: Record<string, unknown>;
 }
 
 export interface IdempotentResult extends Answer {
@@ -34,6 +39,8 @@ export function runIdempotent(
     requestHash: string;
     now: number;
     create: (tx: Tx) => Promise<Answer>;
+    /** The secrets of a replayed answer (see `Answer.secret`), made anew in the replay's transaction. */
+    replay?: (tx: Tx, body: unknown) => Promise<Record<string, unknown>>;
   },
 ): Promise<IdempotentResult> {
   return store.transaction(async (tx): Promise<IdempotentResult> => {
@@ -55,9 +62,14 @@ export function runIdempotent(
           'This Idempotency-Key was already used for a different request. Use a new key for a new submission.',
         );
       }
-      return { status: 200, body: JSON.parse(stored.response) as unknown, replayed: true };
+      const body = JSON.parse(stored.response) as unknown;
+      return {
+        status: 200,
+        body: opts.replay ? { ...(body as object), ...(await opts.replay(tx, body)) } : body,
+        replayed: true,
+      };
     }
-    const result = await opts.create(tx);
+    const { secret, ...result } = await opts.create(tx);
     await tx
       .insertInto('idempotency')
       .values({
@@ -69,7 +81,11 @@ export function runIdempotent(
         created_at: opts.now,
       })
       .execute();
-    return { ...result, replayed: false };
+    return {
+      status: result.status,
+      body: secret ? { ...(result.body as Record<string, unknown>), ...secret } : result.body,
+      replayed: false,
+    };
   });
 }
 

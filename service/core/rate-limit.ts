@@ -29,7 +29,11 @@ export const DEFAULT_LIMITS = {
   registration: { perAddress: { max: 10, windowMs: 10 * MINUTE }, perKey: { max: 1000, windowMs: 10 * MINUTE } },
   /** Anonymous contact messages. */
   contact: { perAddress: { max: 5, windowMs: 10 * MINUTE }, perKey: { max: 200, windowMs: 10 * MINUTE } },
-  /** Emails a registration sends to the address typed into the form; beyond this they are not sent. */
+  /** Anonymous orders of the checkout (idempotent replays are not counted). */
+  order: { perAddress: { max: 10, windowMs: 10 * MINUTE }, perKey: { max: 1000, windowMs: 10 * MINUTE } },
+  /** Quotes that carry a voucher code: each tells whether a code exists, so guessing codes is slowed down. */
+  voucher: { perAddress: { max: 30, windowMs: 10 * MINUTE } },
+  /** Emails a registration or an order sends to the address typed into the form; beyond this they are not sent. */
   confirmationEmail: { perRecipient: { max: 5, windowMs: HOUR } },
   /** A signed-in participant's requests to change their email (each emails the new address). */
   emailChange: { perParticipant: { max: 5, windowMs: HOUR }, perRecipient: { max: 5, windowMs: HOUR } },
@@ -38,17 +42,20 @@ export const DEFAULT_LIMITS = {
 export type Limits = typeof DEFAULT_LIMITS;
 export type LimitOverrides = { [K in keyof Limits]?: { [R in keyof Limits[K]]?: Rule } };
 
-/** The limits of an anonymous write (`registration`, `contact`): per client address and per widget key. */
-export function anonymousWriteLimits(
-  limits: Limits,
-  what: 'registration' | 'contact',
-  address: string,
-  widgetKey: string,
-): Limit[] {
+/** What an anonymous write counts against. */
+export type AnonymousWrite = 'registration' | 'contact' | 'order';
+
+/** The limits of an anonymous write (`registration`, `contact`, `order`): per client address and per widget key. */
+export function anonymousWriteLimits(limits: Limits, what: AnonymousWrite, address: string, widgetKey: string): Limit[] {
   return [
     { key: `${what}:address:${address}`, ...limits[what].perAddress },
     { key: `${what}:key:${widgetKey}`, ...limits[what].perKey },
   ];
+}
+
+/** The throttle of confirmation emails (registrations, orders) to one address typed into a form. */
+export function confirmationEmailLimit(limits: Limits, to: string): Limit[] {
+  return [{ key: `confirmation-email:${to}`, ...limits.confirmationEmail.perRecipient }];
 }
 
 export function mergeLimits(overrides: LimitOverrides = {}): Limits {

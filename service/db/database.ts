@@ -11,6 +11,7 @@ import { Kysely, sql, type Transaction } from 'kysely';
 import type { Clock } from '../core/clock.ts';
 import { createCoreTables, type CoreTables } from '../core/tables.ts';
 import { createCatalogTables, type CatalogTables } from '../features/catalog/tables.ts';
+import { createCheckoutTables, type CheckoutTables } from '../features/checkout/tables.ts';
 import { createContactTables, type ContactTables } from '../features/contact/tables.ts';
 import { createParticipantTables, type ParticipantTables } from '../features/participants/tables.ts';
 import { createPlaceTables, type PlaceTables } from '../features/places/tables.ts';
@@ -26,6 +27,7 @@ export type Tables = CoreTables &
   WidgetKeyTables &
   ParticipantTables &
   RegistrationTables &
+  CheckoutTables &
   ContactTables &
   RestTables &
   VideoTables &
@@ -36,7 +38,7 @@ export type Db = Kysely<Tables>;
 export type Tx = Transaction<Tables>;
 
 /** Bump when the schema or the seed changes: an older file is rebuilt on the next start. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 /** After this long the seeded classes drift into the past, so a start re-seeds. */
 export const SEED_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -46,6 +48,7 @@ const CREATE_TABLES = [
   createCatalogTables,
   createWidgetKeyTables,
   createParticipantTables,
+  createCheckoutTables,
   createRegistrationTables,
   createContactTables,
   createRestTables,

@@ -21,9 +21,31 @@ export const LOCAL_ORIGINS = ['http://localhost:*', 'https://localhost:*', 'http
 export const ACME = 1;
 export const GLOBEX = 2;
 
+/**
+ * Acme's prices include 19 % VAT (the tax is a share of the total); Globex's exclude 8.25 % sales
+ * tax (it is added to the total). Rates in basis points.
+ */
 export const SEED_COMPANIES = [
-  { id: ACME, public_id: 'c_acme', name: 'Acme Academy', contact_email: 'hello@acme.example' },
-  { id: GLOBEX, public_id: 'c_globex', name: 'Globex Institute', contact_email: 'hello@globex.example' },
+  {
+    id: ACME,
+    public_id: 'c_acme',
+    name: 'Acme Academy',
+    contact_email: 'hello@acme.example',
+    vat_rate_bp: 1900,
+    prices_include_tax: 1,
+    currency: 'EUR',
+    order_prefix: 'A',
+  },
+  {
+    id: GLOBEX,
+    public_id: 'c_globex',
+    name: 'Globex Institute',
+    contact_email: 'hello@globex.example',
+    vat_rate_bp: 825,
+    prices_include_tax: 0,
+    currency: 'USD',
+    order_prefix: 'G',
+  },
 ] as const;
 
 export const SEED_APPLICATIONS = [
@@ -97,7 +119,7 @@ export const SEED_USERS: SeedUser[] = [
     last_name: 'Lecturer',
     valid: true,
     roles: [{ company_id: ACME, role: 'lecturer' }],
-    note: 'lecturer of Acme: cls_lead_1, cls_lead_2 only',
+    note: 'lecturer of Acme: cls_lead_1, cls_lead_2, cls_lead_3 only',
   },
   {
     id: 105,
@@ -122,7 +144,7 @@ export const SEED_USERS: SeedUser[] = [
 /** The classes each lecturer teaches (Lena, Leo). */
 export const LECTURER_CLASSES: Record<number, string[]> = {
   103: ['cls_web_past', 'cls_web_1', 'cls_web_2', 'cls_ts_2'],
-  104: ['cls_lead_1', 'cls_lead_2'],
+  104: ['cls_lead_1', 'cls_lead_2', 'cls_lead_3'],
 };
 
 interface SeedParticipant extends Omit<Tables['participants'], 'created_at'> {
@@ -364,6 +386,21 @@ export const SEED_CLASSES: SeedClass[] = [
     waitlist: false,
   },
   {
+    // After a gap of more than two months (at least one whole month without any class): the
+    // calendar's empty month offers the month of this one.
+    id: 'cls_lead_3',
+    course_id: 'crs_lead',
+    day: 95,
+    hour: 8,
+    hours: 6,
+    timezone: 'Europe/Vienna',
+    location: VIENNA,
+    price: 69000,
+    capacity: 6,
+    taken: 0,
+    waitlist: false,
+  },
+  {
     id: 'cls_data_1',
     course_id: 'crs_data',
     day: 11,
@@ -388,6 +425,19 @@ export const SEED_CLASSES: SeedClass[] = [
     capacity: 30,
     taken: 0,
     waitlist: { capacity: null, taken: 0 },
+  },
+  {
+    id: 'cls_data_3',
+    course_id: 'crs_data',
+    day: 100,
+    hour: 9,
+    hours: 6,
+    timezone: 'Europe/London',
+    location: 'London, 10 Finsbury Square',
+    price: 14900,
+    capacity: 30,
+    taken: 0,
+    waitlist: false,
   },
   {
     id: 'cls_sprint_past',
@@ -448,6 +498,10 @@ export const SEED_CLASS_ROLES = {
   soonest: 'cls_ts_1',
   /** A Globex class (a c_acme key must not book it). */
   other_company: 'cls_gx_safety_1',
+  /** Acme's last class (30 days after the seed) before a gap holding at least one whole month without classes. */
+  last_before_gap: 'cls_lead_2',
+  /** Acme's first class after that gap (95 days after the seed; Leo teaches it); cls_data_3 follows on day 100. */
+  first_after_gap: 'cls_lead_3',
 } as const;
 
 /** A programme that has no upcoming class (listed with `classes: []`). */
@@ -562,6 +616,99 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
     revoked: false,
     note: 'the contact widget of Globex Institute, without topics',
   },
+  {
+    key: 'wk_globex_checkout',
+    type: 'checkout',
+    company_id: GLOBEX,
+    origins: LOCAL_ORIGINS,
+    enabled: true,
+    revoked: false,
+    note: 'the checkout of Globex Institute: prices without tax (8.25 % added), in USD',
+  },
+];
+
+interface SeedVoucher {
+  id: string;
+  company_id: number;
+  code: string;
+  percent: number | null;
+  amount: number | null;
+  currency: string | null;
+  course_id: string | null;
+  /** Days after the seed day at which it stops working; null: never. */
+  expires_day: number | null;
+  max_uses: number | null;
+  uses: number;
+  note: string;
+}
+
+/** Acme's voucher codes (case-insensitive), one for each thing a voucher can say. */
+export const SEED_VOUCHERS: SeedVoucher[] = [
+  {
+    id: 'v_welcome10',
+    company_id: ACME,
+    code: 'WELCOME10',
+    percent: 10,
+    amount: null,
+    currency: null,
+    course_id: null,
+    expires_day: null,
+    max_uses: null,
+    uses: 0,
+    note: '10 % off any class, no expiry, no limit of uses',
+  },
+  {
+    id: 'v_spring25',
+    company_id: ACME,
+    code: 'SPRING25',
+    percent: 25,
+    amount: null,
+    currency: null,
+    course_id: null,
+    expires_day: -1,
+    max_uses: null,
+    uses: 0,
+    note: '25 % off, expired (voucher status `expired`)',
+  },
+  {
+    id: 'v_first50',
+    company_id: ACME,
+    code: 'FIRST50',
+    percent: null,
+    amount: 5000,
+    currency: 'EUR',
+    course_id: null,
+    expires_day: null,
+    max_uses: 1,
+    uses: 1,
+    note: '€50 off (at most what the classes cost), one use, used already (voucher status `used-up`)',
+  },
+  {
+    id: 'v_team20',
+    company_id: ACME,
+    code: 'TEAM20',
+    percent: 20,
+    amount: null,
+    currency: null,
+    course_id: 'crs_ts',
+    expires_day: null,
+    max_uses: null,
+    uses: 0,
+    note: '20 % off classes of TypeScript for teams (crs_ts) only (`not-applicable` to other classes)',
+  },
+  {
+    id: 'v_thanks15',
+    company_id: ACME,
+    code: 'THANKS15',
+    percent: 15,
+    amount: null,
+    currency: null,
+    course_id: null,
+    expires_day: null,
+    max_uses: 1,
+    uses: 0,
+    note: '15 % off, one use, not used yet: the first order with it uses it up',
+  },
 ];
 
 interface SeedVideo extends Omit<Tables['videos'], 'captions' | 'position'> {
@@ -668,6 +815,8 @@ export async function seed(tx: Tx, now: number): Promise<void> {
     .insertInto('companies')
     .values(SEED_COMPANIES.map((c) => ({ ...c })))
     .execute();
+  const companyOfCourse = new Map(SEED_COURSES.map((co) => [co.id, co.company_id]));
+  const currencyOf = (companyId: number) => SEED_COMPANIES.find((c) => c.id === companyId)!.currency;
   await tx.insertInto('courses').values(SEED_COURSES).execute();
   await tx
     .insertInto('classes')
@@ -682,7 +831,7 @@ export async function seed(tx: Tx, now: number): Promise<void> {
           timezone: c.timezone,
           location: c.location,
           price_amount: c.price,
-          currency: 'EUR',
+          currency: currencyOf(companyOfCourse.get(c.course_id)!),
           capacity: c.capacity,
           waitlist: c.waitlist ? 1 : 0,
           waitlist_capacity: c.waitlist ? c.waitlist.capacity : null,
@@ -691,9 +840,7 @@ export async function seed(tx: Tx, now: number): Promise<void> {
     )
     .execute();
 
-  const companyOfClass = new Map(
-    SEED_CLASSES.map((cl) => [cl.id, SEED_COURSES.find((co) => co.id === cl.course_id)!.company_id]),
-  );
+  const companyOfClass = new Map(SEED_CLASSES.map((cl) => [cl.id, companyOfCourse.get(cl.course_id)!]));
   const createdAt = day0 - 20 * DAY;
   const participants: Tables['participants'][] = [];
   const registrations: Tables['registrations'][] = [];
@@ -716,6 +863,7 @@ export async function seed(tx: Tx, now: number): Promise<void> {
       created_at: createdAt,
       widget_key: null,
       cancelled_at: null,
+      order_id: null,
     });
 
   const named = new Map<string, { confirmed: number; waitlisted: number }>();
@@ -752,6 +900,16 @@ export async function seed(tx: Tx, now: number): Promise<void> {
   }
   await tx.insertInto('participants').values(participants).execute();
   await tx.insertInto('registrations').values(registrations).execute();
+
+  await tx
+    .insertInto('vouchers')
+    .values(
+      SEED_VOUCHERS.map(({ expires_day, note: _note, ...v }) => ({
+        ...v,
+        expires_at: expires_day === null ? null : day0 + expires_day * DAY,
+      })),
+    )
+    .execute();
 
   await tx
     .insertInto('widget_keys')

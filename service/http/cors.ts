@@ -30,7 +30,7 @@ export function widgetApiCors(app: Hono<AppEnv>, deps: ServiceDeps): void {
       status: 204,
       headers: {
         'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-        'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key, X-Service-Token',
+        'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key, X-Service-Token, X-Order-Token',
         'Access-Control-Max-Age': '600',
       },
     });

@@ -45,7 +45,7 @@ function response(doc: ResponseDoc | string) {
   return {
     description: doc.description,
     ...(doc.headers ? { headers: doc.headers } : {}),
-    ...(doc.schema ? { content: json(doc.schema) } : {}),
+    ...(doc.schema ? { content: json(doc.schema) } : doc.content ? { content: doc.content } : {}),
   };
 }
 

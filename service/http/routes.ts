@@ -14,7 +14,10 @@ export type BodySchema = z.ZodObject;
 
 export interface ResponseDoc {
   description: string;
+  /** A JSON answer's schema. */
   schema?: z.ZodType;
+  /** An answer of another media type: its OpenAPI content object (`{ 'text/html': { schema } }`). */
+  content?: Record<string, unknown>;
   headers?: Record<string, unknown>;
 }
 
@@ -74,21 +77,61 @@ export async function readBody<S extends BodySchema>(
   return validateBody(schema, await readJsonObject(c, opts), check);
 }
 
-/** The schema's verdict and the checks', every field at once, each with its first fault. */
+/**
+ * The schema's verdict and the checks', every field at once, each with its first fault. A field
+ * inside an object or a list is named by its whole path (`buyer.address.city`,
+ * `items.0.attendees.1.first_name`); an unknown field too (`items.0.price`), with the names that
+ * object allows.
+ */
 export function validateBody<S extends BodySchema>(schema: S, raw: JsonObject, check?: BodyCheck): z.output<S> {
   const result = schema.safeParse(raw);
   const fields = newFieldErrors();
   if (!result.success) {
-    const allowed = Object.keys(schema.shape).join(', ');
     for (const issue of result.error.issues) {
+      const at = issue.path.map(String);
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) fields[key] ??= `Unknown field "${key}": remove it. Allowed: ${allowed}.`;
+        const allowed = Object.keys(shapeAt(schema, issue.path) ?? {}).join(', ');
+        for (const key of issue.keys) {
+          const name = [...at, key].join('.');
+          fields[name] ??=
+            `Unknown field "${name}": remove it. Allowed${at.length > 0 ? ` in ${at.join('.')}` : ''}: ${allowed}.`;
+        }
       } else {
-        fields[String(issue.path[0])] ??= issue.message;
+        fields[at.length > 0 ? at.join('.') : 'body'] ??= issue.message;
       }
     }
   }
   check?.(raw, fields);
   if (Object.keys(fields).length > 0 || !result.success) throw validationError(fields);
   return result.data;
+}
+
+/** Wrappers whose inner schema holds the shape (`.optional()`, `.nullable()`, a transform's input, ...). */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional']);
+
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+}
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+
+/** The shape of the object found at `path` inside `schema` (through lists and wrappers), if any. */
+function shapeAt(schema: z.ZodType, path: readonly PropertyKey[]): Record<string, z.ZodType> | undefined {
+  let node: z.ZodType | undefined = schema;
+  let i = 0;
+  while (node !== undefined) {
+    const def = defOf(node);
+    if (WRAPPERS.has(def.type)) node = def.innerType;
+    else if (def.type === 'pipe') node = def.in;
+    else if (i === path.length) return def.type === 'object' ? def.shape : undefined;
+    else if (def.type === 'object') node = def.shape?.[String(path[i++])];
+    else if (def.type === 'array') {
+      node = def.element;
+      i++;
+    } else return undefined;
+  }
+  return undefined;
 }

@@ -30,6 +30,11 @@ export interface TestService {
   count(sql: string, ...params: unknown[]): number;
   /** The rows of a query on the service's SQLite file (read-only). */
   rows<T = Json>(sql: string, ...params: unknown[]): T[];
+  /**
+   * Changes the stored data behind the service's back, for a state the seed cannot place (a class
+   * at an exact moment); `/dev/reset` restores the seed. Answers the number of rows changed.
+   */
+  exec(sql: string, ...params: unknown[]): number;
   close(): Promise<void>;
 }
 
@@ -70,6 +75,15 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
       const db = new Database(service.dataFile, { readonly: true });
       try {
         return db.prepare(sql).all(...params) as never[];
+      } finally {
+        db.close();
+      }
+    },
+    exec(sql, ...params) {
+      const db = new Database(service.dataFile);
+      try {
+        db.pragma('busy_timeout = 5000');
+        return db.prepare(sql).run(...params).changes;
       } finally {
         db.close();
       }
@@ -115,6 +129,7 @@ export function useTestService(opts: StartOptions = {}): TestService {
     json: (path, init) => started().json(path, init),
     count: (sql, ...params) => started().count(sql, ...params),
     rows: (sql, ...params) => started().rows(sql, ...params),
+    exec: (sql, ...params) => started().exec(sql, ...params),
     close: () => started().close(),
   };
 }

@@ -783,7 +783,7 @@ describe('CORS and routes', () => {
     const ok = await preflight(LOCAL_PAGE);
     assert.equal(ok.status, 204);
     assert.equal(ok.headers.get('access-control-allow-origin'), LOCAL_PAGE);
-    assert.equal(ok.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key, X-Service-Token');
+    assert.equal(ok.headers.get('access-control-allow-headers'), 'Content-Type, Idempotency-Key, X-Service-Token, X-Order-Token');
     assert.match(ok.headers.get('access-control-allow-methods') ?? '', /POST/);
     const refused = await preflight(FOREIGN_PAGE);
     assert.equal(refused.status, 403);

@@ -16,8 +16,8 @@ describe('GET /widget?type=map', () => {
       [
         ['pl_berlin', true, 2],
         ['pl_hamburg', true, 2],
-        ['pl_vienna', true, 2],
-        ['pl_london', true, 1],
+        ['pl_vienna', true, 3],
+        ['pl_london', true, 2],
         ['pl_online', false, 2],
       ],
     );

@@ -7,7 +7,7 @@
 import { RESERVED_HEIGHT } from '../../contract/index.ts';
 import { expect, SERVICE, SITE, test } from './support.ts';
 
-const TYPES = ['registration', 'profile', 'contact', 'video', 'map'] as const;
+const TYPES = ['registration', 'profile', 'contact', 'calendar', 'checkout', 'video', 'map'] as const;
 const WIDTHS = [1280, 375];
 
 for (const placement of ['head', 'reserved'] as const) {

@@ -10,7 +10,7 @@ const port = Number(process.env.SITE_PORT ?? 8792);
 const serviceUrl = process.env.SERVICE_URL ?? 'http://127.0.0.1:8791';
 const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
 /** The widget types a layout page can hold, and the loader version each needs. */
-const LOADER_OF = { registration: 1, profile: 1, contact: 1, video: 2, map: 2 };
+const LOADER_OF = { registration: 1, profile: 1, contact: 1, calendar: 2, checkout: 2, video: 2, map: 2 };
 const LAYOUT = new RegExp(`^layout-(${Object.keys(LOADER_OF).join('|')})-(head|reserved)\\.html$`);
 // Pages whose Content-Security-Policy enforces Trusted Types, naming the policies it allows (the host
 // page's own Lit has created `lit-html` before the widgets come).

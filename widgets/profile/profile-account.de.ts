@@ -39,6 +39,12 @@ const de: typeof en = {
     'Zu viele falsche Versuche: Diese PIN gilt nicht mehr. Ändern Sie Ihre E-Mail-Adresse erneut, um eine neue zu erhalten.',
   'pin-missing': 'Das ist nicht die PIN aus unserer neuesten E-Mail. Geben Sie diese ein.',
   showAll: 'Ihre Angaben und Termine zeigen',
+  orders: 'Ihre Bestellungen',
+  order: 'Bestellung {number}',
+  orderSeats: 'Plätze: {count}',
+  confirmed: 'Bestätigt',
+  pending_payment: 'Wartet auf die Zahlung',
+  cancelled_order: 'Storniert',
 };
 
 export default de;

@@ -10,7 +10,7 @@ import type { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
 import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
 import { formError, FormController, input } from '../shared/form.ts';
-import { formatDateRange } from '../shared/format.ts';
+import { dateFormat, formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import type { ProfileData, ProfileRegistration, ServiceProfile } from './profile.ts';
 
@@ -59,6 +59,12 @@ export const en = {
   'pin-locked': 'Too many wrong tries: this PIN no longer works. Change your email again for a new one.',
   'pin-missing': 'This is not the PIN of the latest email we sent. Enter that one.',
   showAll: 'Show your details and classes',
+  orders: 'Your orders',
+  order: 'Order {number}',
+  orderSeats: 'Seats: {count}',
+  confirmed: 'Confirmed',
+  pending_payment: 'Waiting for the payment',
+  cancelled_order: 'Cancelled',
 };
 
 const t = translator(en, { de: () => import('./profile-account.de.ts') });
@@ -218,7 +224,7 @@ export class ProfileAccount implements ReactiveController {
     );
   }
 
-  render({ participant, registrations = [], email_change: change, widget }: ProfileData) {
+  render({ participant, registrations = [], orders = [], email_change: change, widget }: ProfileData) {
     const { host } = this;
     const locale = host.resolvedLocale;
     const form = this.#form;
@@ -301,6 +307,29 @@ export class ProfileAccount implements ReactiveController {
       ${list(upcoming, 'noUpcoming')}
       <h3>${this.#t('past')}</h3>
       ${list(past, 'noPast')}
+      ${
+        orders.length
+          ? html`<h3>${this.#t('orders')}</h3>
+              <ul>
+                ${orders.map(
+                  (o) => html`<li class="card">
+                    <strong>${this.#t('order', { number: o.number })}</strong>
+                    <span>
+                      ${dateFormat(locale, { dateStyle: 'medium' }).format(new Date(o.created_at))} · ${formatMoney(locale, o.total)} ·
+                      ${this.#t(o.status === 'cancelled' ? 'cancelled_order' : o.status)}
+                    </span>
+                    ${o.items.map(
+                      (i) =>
+                        html`<span
+                          >${i.course_title} · ${formatDateRange(locale, i.starts_at, i.ends_at, i.timezone)} ·
+                          ${this.#t('orderSeats', { count: i.seats })}</span
+                        >`,
+                    )}
+                  </li>`,
+                )}
+              </ul>`
+          : nothing
+      }
         </div>`,
       this.#t('showAll'),
       this.#showAll,

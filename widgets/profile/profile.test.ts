@@ -801,6 +801,52 @@ describe('service-profile', () => {
     await expect(profile).to.be.accessible();
   });
 
+  it('lists the participant’s orders, and one placed on the same page without a reload', async () => {
+    const email = await newParticipant('Kay');
+    const order = async (classId: string) => {
+      const answer = await fetch(`${service.url}widget-api/v1/orders?key=${keyOf('checkout')}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+        body: JSON.stringify({
+          items: [
+            {
+              class_id: classId,
+              seats: 2,
+              attendees: [
+                { first_name: 'Kay', last_name: 'Jackson' },
+                { first_name: 'Lee', last_name: 'Jackson' },
+              ],
+            },
+          ],
+          buyer: {
+            first_name: 'Kay',
+            last_name: 'Jackson',
+            email,
+            address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+          },
+          payment_method: 'invoice',
+          consent: true,
+        }),
+      });
+      expect(answer.status).to.equal(201);
+      return ((await answer.json()) as { order: { number: string; id: string } }).order;
+    };
+    const first = await order('cls_data_2');
+    const el = await settled(await mount());
+    await signIn(el, email);
+    await untilText(el, `Order ${first.number}`);
+    expect(textOf(el)).to.contain('Your orders');
+    expect(textOf(el)).to.contain('Data literacy basics');
+    expect(textOf(el)).to.contain('Seats: 2');
+    expect(textOf(el)).to.contain('Confirmed');
+    await expect(el).to.be.accessible();
+
+    // A checkout on the page tells it of a new order: it shows without a reload.
+    const second = await order('cls_web_2');
+    document.dispatchEvent(new CustomEvent('service-checkout-completed', { bubbles: true, detail: { id: second.id } }));
+    await untilText(el, `Order ${second.number}`);
+  });
+
   it('signs out: fires service-profile-logout, forgets the token, and the service refuses it', async () => {
     const email = await newParticipant();
     const el = await settled(await mount());

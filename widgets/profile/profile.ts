@@ -46,6 +46,9 @@ const accountChunk = () => import('./profile-account.ts');
 /** The PIN step: a chunk of its own, fetched when the browser is idle after the email step, or when a PIN is asked for. */
 const pinChunk = () => import('./profile-pin.ts');
 
+/** Events of other widgets on the page after which the participant's data is read again. */
+const CHANGES = ['service-registration-created', 'service-checkout-completed'];
+
 /**
  * @tagname service-profile
  * @summary The participant's own area: passwordless sign-in (email, then the emailed PIN or link),
@@ -130,13 +133,13 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
 
   override connectedCallback() {
     super.connectedCallback();
-    // A registration made on this page shows here without a reload.
-    document.addEventListener('service-registration-created', this.#refresh);
+    // A registration or an order made on this page shows here without a reload.
+    for (const name of CHANGES) document.addEventListener(name, this.#refresh);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    document.removeEventListener('service-registration-created', this.#refresh);
+    for (const name of CHANGES) document.removeEventListener(name, this.#refresh);
   }
 
   /** Loads the signed-in view again (the participant's data changed elsewhere). */

@@ -18,6 +18,9 @@ const de: typeof en & typeof sharedWordsDe = {
   book: 'Anmelden',
   joinWaitlist: 'Auf die Warteliste',
   showAll: 'Alle {count} Programme zeigen',
+  addToCart: 'In den Warenkorb',
+  inCart: 'Im Warenkorb',
+  toCheckout: 'Zur Kasse',
 };
 
 export default de;

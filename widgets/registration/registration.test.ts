@@ -4,6 +4,8 @@ import './registration.ts';
 import type { ServiceRegistration } from './registration.ts';
 import type { RegistrationCreatedEvent } from './registration-form.ts';
 import { writeSession } from '../shared/session.ts';
+import { readState, writeState } from '../shared/page-state.ts';
+import type { Cart } from '../shared/cart.ts';
 
 failOnWarnings();
 
@@ -375,6 +377,39 @@ describe('service-registration with a participant signed in on the page', () => 
     await el.updateComplete;
     await choose(el, 'Open day: meet the trainers');
     expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Augusta');
+  });
+});
+
+describe('service-registration with a checkout on the page', () => {
+  let checkout: HTMLElement;
+  beforeEach(() => {
+    checkout = Object.assign(document.createElement('div'), { hidden: true });
+    checkout.dataset.serviceWidget = 'checkout';
+    document.body.append(checkout);
+  });
+  afterEach(() => {
+    checkout.remove();
+    writeState('cart', service.url, 'c_acme');
+  });
+
+  it('puts a paid class with seats into the page’s cart instead of the form; a free class keeps its form', async () => {
+    const el = await settled(await mount());
+    const card = $$(el, '.course').find((c) => c.querySelector('h3')!.textContent === 'Web accessibility in practice')!;
+    const add = [...card.querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Add to cart')!;
+    const id = add.getAttribute('aria-describedby')!.split(' class-')[1]!;
+    add.click();
+    await until(() => el.shadowRoot!.activeElement?.id === `in-${id}`);
+    expect(el.shadowRoot!.activeElement!.textContent).to.contain('In your cart');
+    expect(el.shadowRoot!.querySelector('form')).to.equal(null);
+    const cart = readState<Cart>('cart', service.url, 'c_acme')!;
+    expect(cart.lines.map((l) => [l.class_id, l.seats, l.course_title])).to.deep.equal([
+      [id, 1, 'Web accessibility in practice'],
+    ]);
+    await expect(el).to.be.accessible();
+
+    // The open day costs nothing: its form, as without a checkout.
+    await choose(el, 'Open day: meet the trainers');
+    expect(el.shadowRoot!.querySelector('form')).not.to.equal(null);
   });
 });
 

@@ -39,6 +39,9 @@ export const en = {
   book: 'Register',
   joinWaitlist: 'Join waitlist',
   showAll: 'Show all {count} programmes',
+  addToCart: 'Add to cart',
+  inCart: 'In your cart',
+  toCheckout: 'Go to checkout',
 };
 
 export const t = translator(en, { de: () => import('./registration.de.ts') });
@@ -46,12 +49,21 @@ export const t = translator(en, { de: () => import('./registration.de.ts') });
 /** The form step: a chunk of its own, fetched when the browser is idle after the list, or when a class is chosen. */
 const formChunk = () => import('./registration-form.ts');
 
+/** The page's cart: with a checkout on the page, paid classes go there instead of to the form. */
+const cartChunk = () => import('../shared/cart.ts');
+const checkoutOnPage = () => !!document.querySelector('service-checkout,[data-service-widget=checkout]');
+
+const idle = (run: () => unknown) => (window.requestIdleCallback ?? setTimeout)(() => run());
+
 /**
  * @tagname service-registration
  * @summary The company's programmes with their upcoming classes, and registration for a class.
  *
  * @fires service-registration-created - A registration was made; `detail: { id, course, class, status }`
  *   with `status` `confirmed` or `waitlisted`.
+ *
+ * With a checkout widget on the page, a paid class with seats left goes into the page's cart ("Add to
+ * cart") instead of to the registration form; free classes and waitlists keep the form.
  *
  * @csspart base - The widget's outer container.
  * @csspart card - A programme's card.
@@ -89,6 +101,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   /** The visitor asked to see every programme (the list is no longer held to its reserved space). */
   private _all = false;
   #form?: InstanceType<Awaited<ReturnType<typeof formChunk>>['RegistrationForm']>;
+  #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['CartController']>;
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'locale'];
 
@@ -101,8 +114,9 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
       params: { type: 'registration', course: this.course },
       signal,
     })) as WidgetData;
-    // Most visitors who stay choose a class: its form is fetched while they read.
-    (window.requestIdleCallback ?? setTimeout)(() => formChunk().catch(() => {}));
+    // Most visitors who stay choose a class: its form is fetched while they read (and the page's
+    // cart, with a checkout on the page, so that a class in it says so).
+    idle(() => (checkoutOnPage() ? this.#loadCart() : formChunk()).catch(() => {}));
     return data;
   }
 
@@ -187,11 +201,12 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         >
       </span>
       ${
-        status === 'full'
+        this.#cart?.inCart(cls.id, [t(locale, 'inCart'), t(locale, 'toCheckout')]) ??
+        (status === 'full'
           ? nothing
           : html`<button part="button" aria-describedby="course-${course.id} class-${cls.id}" @click=${() => this.#choose(course, cls)}>
-            ${t(locale, status === 'waitlist' ? 'joinWaitlist' : 'book')}
-          </button>`
+            ${t(locale, this.#toCart(cls) ? 'addToCart' : status === 'waitlist' ? 'joinWaitlist' : 'book')}
+          </button>`)
       }
     </li>`;
   }
@@ -201,7 +216,34 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     return cls.price.amount ? formatMoney(this.resolvedLocale, cls.price) : t(this.resolvedLocale, 'free');
   }
 
+  /** A paid class with seats goes into the page's cart when a checkout is on the page. */
+  #toCart(cls: ClassInfo) {
+    return cls.price.amount > 0 && cls.status === 'open' && checkoutOnPage();
+  }
+
+  async #loadCart() {
+    const { CartController } = await cartChunk();
+    this.#cart ??= new CartController(this);
+    this.requestUpdate();
+    return this.#cart;
+  }
+
   async #choose(course: Course, cls: ClassInfo) {
+    if (this.#toCart(cls)) {
+      const { id, starts_at, ends_at, timezone, location, price } = cls;
+      (await this.#loadCart()).add({
+        class_id: id,
+        course_id: course.id,
+        course_title: course.title,
+        starts_at,
+        ends_at,
+        timezone,
+        location,
+        price,
+      });
+      await this.updateComplete;
+      return this.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
+    }
     const { RegistrationForm } = await formChunk();
     this.#form ??= new RegistrationForm(this);
     await this.#form.open();

@@ -52,6 +52,7 @@ export class WidgetApi {
       body,
       idempotencyKey,
       token,
+      headers: extra,
       signal,
     }: {
       params?: Record<string, string | undefined>;
@@ -60,16 +61,18 @@ export class WidgetApi {
       idempotencyKey?: string;
       /** The participant's token: sent as a header, never in the URL. */
       token?: string;
+      /** More headers (an order's token). */
+      headers?: Record<string, string>;
       signal?: AbortSignal;
     } = {},
   ): Promise<unknown> {
     const { baseUrl, key, fetch = globalThis.fetch, backoff = 300 } = this.options;
     const url = new URL(`widget-api/v1/${path}`, baseUrl);
     for (const [name, value] of Object.entries({ key, ...params })) if (value) url.searchParams.set(name, value);
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', ...extra };
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     if (token) headers['X-Service-Token'] = token;
-    const init: RequestInit = body ? { method: 'POST', headers, body: JSON.stringify(body) } : {};
+    const init: RequestInit = body ? { method: 'POST', headers, body: JSON.stringify(body) } : { headers: extra };
     for (let attempt = 1; ; attempt++) {
       try {
         return await once(fetch, url.href, { ...init, signal, credentials: 'omit' });

@@ -17,18 +17,18 @@ export const formatMoney = (locale: Locale, { amount, currency }: Money) => {
   return format.format(amount / 10 ** digits);
 };
 
+/** A date formatter of the locale with these options, built once. */
+export const dateFormat = (locale: Locale, options: Intl.DateTimeFormatOptions) =>
+  memo(locale + JSON.stringify(options), () => new Intl.DateTimeFormat(locale, options));
+
 /** "Tue, 1 Dec, 10:00 – 17:00" in the venue's time zone. */
 export const formatDateRange = (locale: Locale, start: string, end: string, timeZone?: string) =>
-  memo(
-    `d${locale}${timeZone}`,
-    () =>
-      new Intl.DateTimeFormat(locale, {
-        weekday: 'short',
-        day: 'numeric',
-        month: 'short',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone,
-      }),
-  ).formatRange(new Date(start), new Date(end));
+  dateFormat(locale, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone,
+  }).formatRange(new Date(start), new Date(end));

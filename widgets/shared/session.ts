@@ -4,11 +4,10 @@
  * `sessionStorage` (never `localStorage`, never a URL), scoped to the service's base URL and the
  * company, and dies with the tab. Widgets hear changes through one window event, so widgets from two
  * copies of the package on one page still agree. A widget adds it in one line:
- * `#session = new SessionController(this)`; the same pattern will carry the checkout's cart.
+ * `#session = new SessionController(this)` (page-state.ts: the checkout's cart is another such state).
  */
-import type { ReactiveController } from 'lit';
 import type { Participant } from '../../service/schemas.ts';
-import type { ServiceElement } from './base.ts';
+import { PageState, read, readState, store, writeState, type Host } from './page-state.ts';
 
 export type { Participant };
 
@@ -17,72 +16,32 @@ export interface Session {
   participant?: Participant;
 }
 
-export const SESSION_EVENT = 'service-session-change';
-
-/** `detail` of the window event: whose session changed, and to what. */
+/** `detail` of the window event `service-session-change`: whose session changed, and to what. */
 export interface SessionChange {
   baseUrl: string;
   company: string;
   session?: Session;
 }
 
-// Storage may be blocked (privacy settings) or damaged: then there is no sign-in to share, and the
-// widget that signed in keeps its token in memory.
-const read = (key: string) => {
-  try {
-    return sessionStorage.getItem(`service-widgets:${key}`);
-  } catch {
-    return null;
-  }
-};
-const store = (key: string, value?: string) => {
-  try {
-    if (value) sessionStorage.setItem(`service-widgets:${key}`, value);
-    else sessionStorage.removeItem(`service-widgets:${key}`);
-  } catch {
-    // See read().
-  }
-};
-
 /** The page's sign-in with a service (its base URL) and company, if any. */
-export const readSession = (baseUrl: string, company: string): Session | undefined => {
-  try {
-    return JSON.parse(read(`session:${baseUrl}:${company}`) ?? 'null') ?? undefined;
-  } catch {
-    return undefined;
-  }
-};
+export const readSession = (baseUrl: string, company: string) => readState<Session>('session', baseUrl, company);
 
 /** Stores (or, with `undefined`, clears) the page's sign-in and tells every widget on the page. */
-export const writeSession = (baseUrl: string, company: string, session?: Session) => {
-  store(`session:${baseUrl}:${company}`, session && JSON.stringify(session));
-  dispatchEvent(new CustomEvent<SessionChange>(SESSION_EVENT, { detail: { baseUrl, company, session } }));
-};
-
-type Host = ServiceElement<{ widget: { company: { id: string } } }>;
+export const writeSession = (baseUrl: string, company: string, session?: Session) =>
+  writeState('session', baseUrl, company, session);
 
 /**
  * The page's sign-in for the host's service and company (the company of the host's data, or the
  * one its key was last seen with, so that a returning visitor's session is found before the first
- * answer). The host updates when the sign-in changes anywhere on the page; `changed` hears each
- * change first.
+ * answer).
  */
-export class SessionController implements ReactiveController {
-  constructor(
-    private readonly host: Host,
-    private readonly changed: (change: SessionChange) => void = () => {},
-  ) {
-    host.addController(this);
+export class SessionController extends PageState<Session, SessionChange> {
+  constructor(host: Host, changed?: (change: SessionChange) => void) {
+    super(host, 'session', changed);
   }
 
-  /** The service's base URL, as the widgets name it in storage. */
-  get baseUrl() {
-    return this.host.baseUrl || location.origin;
-  }
-
-  /** The company the key belongs to: from the host's data, else as last seen with the key. */
-  get company(): string {
-    return this.host.data?.widget.company.id ?? read(this.#seen) ?? '';
+  override get company(): string {
+    return super.company || read(this.#seen) || '';
   }
 
   get #seen() {
@@ -91,30 +50,12 @@ export class SessionController implements ReactiveController {
 
   /** The sign-in of the page, if any. */
   get session() {
-    return readSession(this.baseUrl, this.company);
+    return this.value;
   }
 
-  /**
-   * Stores (or, with `undefined`, clears) the sign-in and tells every widget on the page. `company`:
-   * the key's company, when an answer has just named it (it is remembered with the key).
-   */
-  write(session?: Session, company = this.company) {
+  /** `company`: the key's company, when an answer has just named it (it is remembered with the key). */
+  override write(session?: Session, company = this.company) {
     store(this.#seen, company);
-    writeSession(this.baseUrl, company, session);
+    super.write(session, company);
   }
-
-  hostConnected() {
-    addEventListener(SESSION_EVENT, this.#onChange);
-  }
-
-  hostDisconnected() {
-    removeEventListener(SESSION_EVENT, this.#onChange);
-  }
-
-  #onChange = (event: Event) => {
-    const change = (event as CustomEvent<SessionChange>).detail;
-    if (change.baseUrl !== this.baseUrl || change.company !== this.company) return;
-    this.changed(change);
-    this.host.requestUpdate();
-  };
 }

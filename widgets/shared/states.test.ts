@@ -10,6 +10,8 @@ import '../profile/profile.ts';
 import '../registration/registration.ts';
 import '../video/video.ts';
 import '../map/map.ts';
+import '../calendar/calendar.ts';
+import '../checkout/checkout.ts';
 import type { ServiceElement } from './base.ts';
 import { expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from './test-support.ts';
 
@@ -22,6 +24,8 @@ const WIDGETS = [
   { type: 'contact', skeletons: 3, ready: 'Contact Acme Academy', other: 'registration' },
   { type: 'video', skeletons: 2, ready: 'Videos of Acme Academy', other: 'map' },
   { type: 'map', skeletons: 3, ready: 'Where Acme Academy teaches', other: 'video' },
+  { type: 'calendar', skeletons: 3, ready: 'Classes at Acme Academy', other: 'checkout' },
+  { type: 'checkout', skeletons: 3, ready: 'Your cart', other: 'calendar' },
 ] as const;
 
 const mount = (

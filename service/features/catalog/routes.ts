@@ -1,6 +1,7 @@
 /** `GET /widget-api/v1/widget`: a widget's whole first render in one request. */
 import type { Hono } from 'hono';
 import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
+import type { Db } from '../../db/database.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
@@ -11,8 +12,22 @@ import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey, wid
 import { WidgetResponse } from './schema.ts';
 import { courseExists, listCourses, publicClass } from './store.ts';
 
-/** Types whose first render lists the company's programmes. */
-const COURSE_TYPES = new Set<WidgetType>(['registration', 'calendar', 'checkout']);
+/**
+ * Types whose first render lists the company's programmes. The checkout's does not: it shows the
+ * cart the page gives it, priced by the quote.
+ */
+const COURSE_TYPES = new Set<WidgetType>(['registration', 'calendar']);
+
+/** `course` names one of the company's programmes, or 404 `course-not-found`. */
+export async function requireCourse(db: Db, companyId: number, courseId: string): Promise<void> {
+  if (!(await courseExists(db, companyId, courseId))) {
+    throw new ApiError(
+      404,
+      'course-not-found',
+      `There is no programme "${courseId}" for this key. Check data-service-course, or remove it to list every programme.`,
+    );
+  }
+}
 
 export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { db } = deps.store;
@@ -25,7 +40,7 @@ export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       operationId: 'widget',
       summary: "A widget's whole first render in one request",
       description:
-        'A CORS simple request (no preflight). Successful answers carry `Access-Control-Allow-Origin` only for origins the key allows; errors carry it for any origin. Only upcoming classes are listed, sorted by start; programmes by their next class; a programme without upcoming classes is listed with `classes: []`.',
+        'A CORS simple request (no preflight). Successful answers carry `Access-Control-Allow-Origin` only for origins the key allows; errors carry it for any origin. Registration and calendar keys get `courses`: only upcoming classes are listed, sorted by start; programmes by their next class; a programme without upcoming classes is listed with `classes: []`. Contact keys get `form`; other types `widget` alone.',
       security: [{ widgetKey: [] }],
       parameters: [
         {
@@ -39,7 +54,7 @@ export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
           name: 'course',
           in: 'query',
           required: false,
-          description: 'Limit the answer to one programme (`course-not-found` if unknown)',
+          description: 'Registration and calendar keys: limit the answer to one programme (`course-not-found` if unknown)',
           schema: { type: 'string' },
         },
         {
@@ -79,13 +94,7 @@ export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       if (COURSE_TYPES.has(key.type)) {
         // An empty `course=` (an unset attribute) means every programme.
         const courseId = c.req.query('course') || undefined;
-        if (courseId !== undefined && !(await courseExists(db, key.company_id, courseId))) {
-          throw new ApiError(
-            404,
-            'course-not-found',
-            `There is no programme "${courseId}" for this key. Check data-service-course, or remove it to list every programme.`,
-          );
-        }
+        if (courseId !== undefined) await requireCourse(db, key.company_id, courseId);
         const courses = await listCourses(db, {
           companyId: key.company_id,
           ...(courseId !== undefined ? { courseId } : {}),

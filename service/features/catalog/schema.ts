@@ -54,7 +54,7 @@ export const WidgetResponse = named(
   'WidgetResponse',
   z.object({
     widget: Widget,
-    courses: z.array(Course).optional().meta({ description: 'For registration, calendar and checkout widgets' }),
+    courses: z.array(Course).optional().meta({ description: 'For registration and calendar widgets' }),
     form: ContactForm.optional(),
     videos: z.array(Video).optional().meta({ description: 'For video widgets: the company’s videos, or the one asked for' }),
     places: z.array(Place).optional().meta({ description: 'For map widgets: the company’s places' }),

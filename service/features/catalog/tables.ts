@@ -11,6 +11,14 @@ export interface CatalogTables {
     name: string;
     /** Where contact messages are notified. */
     contact_email: string;
+    /** The company's VAT rate in basis points (1900 = 19 %). */
+    vat_rate_bp: number;
+    /** 1: class prices include the VAT; 0: the VAT is added to them. */
+    prices_include_tax: 0 | 1;
+    /** ISO 4217: the currency of an order whose classes name none (an empty cart). */
+    currency: string;
+    /** Starts the company's order numbers (`A` → `A-1001`). */
+    order_prefix: string;
   };
   courses: { id: string; company_id: number; title: string; summary: string; category: string };
   /** Times are epoch milliseconds (service clock); money is minor units. */
@@ -37,6 +45,10 @@ export async function createCatalogTables(db: Kysely<never>): Promise<void> {
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('contact_email', 'text', (c) => c.notNull())
+    .addColumn('vat_rate_bp', 'integer', (c) => c.notNull().check(sql`vat_rate_bp between 0 and 10000`))
+    .addColumn('prices_include_tax', 'integer', (c) => c.notNull().check(sql`prices_include_tax in (0, 1)`))
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('order_prefix', 'text', (c) => c.notNull().unique())
     .execute();
   await db.schema
     .createTable('courses')

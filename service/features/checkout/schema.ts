@@ -31,7 +31,18 @@ const voucher = () =>
     .optional()
     .meta({ examples: ['WELCOME10'] });
 
-export const CartItem = named('CartItem', z.strictObject({ class_id: classId(), seats: seats() }));
+/** The message of a nested object that is missing or not an object (its fields have their own). */
+const objectError = (message: string) => ({
+  error: (issue: { code?: string }) => (issue.code === 'invalid_type' ? message : undefined),
+});
+
+export const CartItem = named(
+  'CartItem',
+  z.strictObject(
+    { class_id: classId(), seats: seats() },
+    objectError('Each item is an object like { "class_id": "cls_web_2", "seats": 1 }.'),
+  ),
+);
 export type CartItem = z.input<typeof CartItem>;
 
 const items = <T extends z.ZodType>(item: T) =>
@@ -64,7 +75,10 @@ export const QuoteLine = named(
     status: ClassStatus,
     unit_price: Money,
     discount: Money.meta({ description: 'The voucher’s share of this line' }),
-    total: Money.meta({ description: 'seats × unit_price − discount' }),
+    total: Money.meta({
+      description:
+        'seats × unit_price − discount; 0 for a line with a `problem` (the totals count only the lines that can be ordered)',
+    }),
     problem: LineProblem.nullable(),
     message: z.string().nullable().meta({ description: 'What the problem means and what to do, or null' }),
   }),
@@ -126,24 +140,32 @@ export type QuoteResponse = z.output<typeof QuoteResponse>;
 
 export const Attendee = named(
   'Attendee',
-  z.strictObject({
-    first_name: text(PERSON_TEXT.first_name).meta({ examples: ['Ada'] }),
-    last_name: text(PERSON_TEXT.last_name).meta({ examples: ['Lovelace'] }),
-  }),
+  z.strictObject(
+    {
+      first_name: text(PERSON_TEXT.first_name).meta({ examples: ['Ada'] }),
+      last_name: text(PERSON_TEXT.last_name).meta({ examples: ['Lovelace'] }),
+    },
+    objectError('Each attendee is an object with first_name and last_name.'),
+  ),
 );
 export type Attendee = z.input<typeof Attendee>;
 
 export const OrderItem = named(
   'OrderItem',
   z
-    .strictObject({
-      class_id: classId(),
-      seats: seats(),
-      attendees: z
-        .array(Attendee, { error: 'Send attendees: a name for each seat.' })
-        .min(1, 'Give a name for each seat.')
-        .max(CHECKOUT_LIMITS.seats, `Book at most ${CHECKOUT_LIMITS.seats} seats per class in one order.`),
-    })
+    .strictObject(
+      {
+        class_id: classId(),
+        seats: seats(),
+        attendees: z
+          .array(Attendee, { error: 'Send attendees: a name for each seat.' })
+          .min(1, 'Give a name for each seat.')
+          .max(CHECKOUT_LIMITS.seats, `Book at most ${CHECKOUT_LIMITS.seats} seats per class in one order.`),
+      },
+      objectError(
+        'Each item is an object like { "class_id": "cls_web_2", "seats": 1, "attendees": [{ "first_name", "last_name" }] }.',
+      ),
+    )
     .refine((item) => item.attendees.length === item.seats, {
       message: 'Give one name for each seat: as many attendees as seats.',
       path: ['attendees'],
@@ -153,33 +175,44 @@ export type OrderItem = z.input<typeof OrderItem>;
 
 export const Address = named(
   'Address',
-  z.strictObject({
-    line1: text({ label: 'Street and number', max: 200, missing: 'Enter the street and number.' }),
-    line2: text({ label: 'Address line 2', max: 200, missing: 'Leave address line 2 out, or fill it in.' }).nullable().optional(),
-    postal_code: text({ label: 'Postal code', max: 20, missing: 'Enter the postal code.' }),
-    city: text({ label: 'City', max: 100, missing: 'Enter the city.' }),
-    country: z
-      .string({ error: 'Choose the country.' })
-      .regex(/^[A-Z]{2}$/, 'Choose the country (a two-letter code such as DE).')
-      .meta({ description: 'ISO 3166-1 alpha-2', examples: ['DE'] }),
-  }),
+  z.strictObject(
+    {
+      line1: text({ label: 'Street and number', max: 200, missing: 'Enter the street and number.' }),
+      line2: text({ label: 'Address line 2', max: 200, missing: 'Leave address line 2 out, or fill it in.' })
+        .nullable()
+        .optional(),
+      postal_code: text({ label: 'Postal code', max: 20, missing: 'Enter the postal code.' }),
+      city: text({ label: 'City', max: 100, missing: 'Enter the city.' }),
+      country: z
+        .string({ error: 'Choose the country.' })
+        .regex(/^[A-Z]{2}$/, 'Choose the country (a two-letter code such as DE).')
+        .meta({ description: 'ISO 3166-1 alpha-2', examples: ['DE'] }),
+    },
+    objectError('Send address: the billing address, an object with line1, postal_code, city and country.'),
+  ),
 );
 export type Address = z.input<typeof Address>;
 
 export const Buyer = named(
   'Buyer',
-  z.strictObject({
-    first_name: text(PERSON_TEXT.first_name).meta({ examples: ['Ada'] }),
-    last_name: text(PERSON_TEXT.last_name).meta({ examples: ['Lovelace'] }),
-    email: personEmail(),
-    phone: phone(),
-    organisation: text({ label: 'Organisation', max: 200, missing: 'Leave the organisation out, or fill it in.' })
-      .nullable()
-      .optional(),
-    address: Address,
-  }),
+  z.strictObject(
+    {
+      first_name: text(PERSON_TEXT.first_name).meta({ examples: ['Ada'] }),
+      last_name: text(PERSON_TEXT.last_name).meta({ examples: ['Lovelace'] }),
+      email: personEmail(),
+      phone: phone(),
+      organisation: text({ label: 'Organisation', max: 200, missing: 'Leave the organisation out, or fill it in.' })
+        .nullable()
+        .optional(),
+      address: Address,
+    },
+    objectError('Send buyer: an object with first_name, last_name, email and address (and phone, organisation if you like).'),
+  ),
 );
 export type Buyer = z.input<typeof Buyer>;
+
+const EXPECTED_TOTAL =
+  'expected_total is the total of the quote the buyer saw, like { "amount": 44100, "currency": "EUR" }; or leave it out.';
 
 export const OrderRequest = named(
   'OrderRequest',
@@ -193,9 +226,19 @@ export const OrderRequest = named(
       .nullable()
       .optional()
       .meta({ description: 'The id of one of the quote’s `payment_methods`; none when the total is zero' }),
-    expected_total: Money.optional().meta({
-      description: 'The total the buyer was shown: another total answers 409 `price-changed` and books nothing',
-    }),
+    expected_total: z
+      .strictObject(
+        {
+          amount: z.int({ error: EXPECTED_TOTAL }).min(0, EXPECTED_TOTAL),
+          currency: z.string({ error: EXPECTED_TOTAL }).regex(/^[A-Z]{3}$/, EXPECTED_TOTAL),
+        },
+        objectError(EXPECTED_TOTAL),
+      )
+      .optional()
+      .meta({
+        description:
+          'The total the buyer was shown (the quote’s `total`, as `Money`): another total answers 409 `price-changed` and books nothing',
+      }),
     return_url: returnUrl(
       'The page that holds the widget (an origin the key serves): a `redirect` payment method returns there',
       false,

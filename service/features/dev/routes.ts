@@ -19,6 +19,7 @@ import {
   OutboxResponse,
   ResetResponse,
 } from './schema.ts';
+import { registerFakePayments } from './pay.ts';
 import { seedDocument } from './seed-document.ts';
 
 const DEV = ['Development'];
@@ -184,6 +185,8 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
       return sendJson({ ok: true, seeded_at: isoTime(store.seedState.seededAt) });
     },
   );
+
+  registerFakePayments(app, deps);
 }
 
 /** `POST /dev/reset` takes no fields (an empty body is `{}`). */

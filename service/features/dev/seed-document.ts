@@ -8,6 +8,7 @@ import {
   SEED_COURSE_WITHOUT_CLASSES,
   SEED_PARTICIPANTS,
   SEED_USERS,
+  SEED_VOUCHERS,
   SEED_WIDGET_KEYS,
   seedRegistrationId,
 } from '../../db/seed.ts';
@@ -70,7 +71,10 @@ export function seedDocument(seededAt: number, now: number) {
       note: k.note,
       options: k.options ?? {},
     })),
-    /** Contact messages are notified to `contact_email`. */
+    /**
+     * Contact messages are notified to `contact_email`; `vat_rate_bp` is the VAT rate in basis points,
+     * included in the prices or added to them (`prices_include_tax`); orders are numbered `<order_prefix>-1001` on.
+     */
     companies: SEED_COMPANIES,
     /** Each widget type and the loader version it belongs to. */
     widget_types: Object.fromEntries(WIDGET_TYPES.map((type) => [type, loaderVersionOf(type)])),
@@ -86,6 +90,8 @@ export function seedDocument(seededAt: number, now: number) {
     /** Users whose login is refused (they hold a role but are not valid). */
     invalid_users: roles(false),
     classes: SEED_CLASS_ROLES,
+    /** Voucher codes of the checkout (case-insensitive); `expires_day` counts from the seed day. */
+    vouchers: SEED_VOUCHERS,
     course_without_classes: SEED_COURSE_WITHOUT_CLASSES,
     seeded_at: isoTime(seededAt),
     now: isoTime(now),

@@ -8,18 +8,17 @@ import type { Hono } from 'hono';
 import { PIN_TTL_MS } from '../../core/auth.ts';
 import { canonicalJson, idempotentAnswer, runIdempotent } from '../../core/idempotency.ts';
 import { sha256Hex } from '../../core/ids.ts';
-import { originAllowed } from '../../core/origins.ts';
 import { queueSignInEmail } from '../../core/outbox.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { BodyCheck } from '../../http/routes.ts';
+import { participantOrders } from '../checkout/store.ts';
 import { MessageResponse } from '../../http/schema.ts';
 import {
   WIDGET_API_PREFIX,
-  keyOrigins,
   requireIdempotencyKey,
+  servedReturnUrl,
   widgetInfo,
   widgetKey,
   type WidgetKeyRow,
@@ -54,17 +53,6 @@ import {
 export const P = `${WIDGET_API_PREFIX}/participant`;
 const TOKEN_SECURITY = [{ widgetKey: [], participantToken: [] }];
 const minutes = (ms: number) => ms / 60000;
-
-/** `return_url` must be a page the key serves: the emailed link opens it. */
-const servedReturnUrl =
-  (key: WidgetKeyRow): BodyCheck =>
-  (raw, fields) => {
-    if ('return_url' in fields || typeof raw.return_url !== 'string' || raw.return_url === '') return;
-    const { origin } = new URL(raw.return_url);
-    if (!originAllowed(origin, keyOrigins(key))) {
-      fields.return_url = `This widget key does not serve pages on ${origin}: return_url must be a page the key serves.`;
-    }
-  };
 
 /**
  * The participant of the `X-Service-Token`, of the key's company, or 401 `invalid-token`. A token
@@ -230,7 +218,7 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
       tags: ['Widget API'],
       operationId: 'participantMe',
       summary: 'The signed-in participant’s first render: the widget, the participant, their registrations',
-      description: `A POST because the token travels in a header. Takes any enabled key of the token’s company. \`registrations\` holds the registrations that are not cancelled, sorted by \`class.starts_at\`; \`cancellable\` is true until \`cancel_until\` (${CANCEL_BEFORE_MS / 3_600_000} hours before the class starts).`,
+      description: `A POST because the token travels in a header. Takes any enabled key of the token’s company. \`registrations\` holds the registrations that are not cancelled, sorted by \`class.starts_at\`; \`cancellable\` is true until \`cancel_until\` (${CANCEL_BEFORE_MS / 3_600_000} hours before the class starts). \`orders\` holds the participant’s orders (as the buyer), newest first, whatever their status; their seats are not in \`registrations\` and are not cancelled one by one.`,
       security: TOKEN_SECURITY,
       responses: { '200': { description: 'The participant’s area', schema: ParticipantMeResponse }, ...TOKEN_ERRORS },
     },
@@ -242,6 +230,7 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
         participant: publicParticipant(participant),
         email_change: await pendingEmailChange(db, participant, now),
         registrations: await participantRegistrations(db, participant, now),
+        orders: await participantOrders(db, participant.id),
       } satisfies ParticipantMeResponse);
     },
   );
@@ -345,7 +334,9 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
         '200': { description: 'Cancelled', headers: REPLAYED_HEADERS, schema: CancelResponse },
         ...TOKEN_ERRORS,
         '404': error('`not-found`: the participant has no registration with this id'),
-        '409': error('`not-cancellable`: the class starts within 24 hours or is past; `idempotency-key-reused`'),
+        '409': error(
+          '`not-cancellable`: the class starts within 24 hours or is past, or the place is a seat of an order (the company changes orders); `idempotency-key-reused`',
+        ),
       },
     },
     async (c) => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PERSON_TEXT, personEmail, phone, pin, returnUrl, text } from '../../http/fields.ts';
 import { named } from '../../http/openapi.ts';
 import { isoTime } from '../../http/schema.ts';
+import { ParticipantOrder } from '../checkout/schema.ts';
 import { RegistrationStatus } from '../registrations/schema.ts';
 import { Widget } from '../widget-keys/schema.ts';
 
@@ -88,7 +89,10 @@ export const ParticipantMeResponse = named(
     widget: Widget,
     participant: Participant,
     email_change: EmailChange,
-    registrations: z.array(ParticipantRegistration),
+    registrations: z.array(ParticipantRegistration).meta({
+      description: 'Registrations of their own (not the seats of orders, which `orders` lists)',
+    }),
+    orders: z.array(ParticipantOrder).meta({ description: 'The participant’s orders, newest first' }),
   }),
 );
 export type ParticipantMeResponse = z.output<typeof ParticipantMeResponse>;

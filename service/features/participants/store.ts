@@ -413,6 +413,8 @@ export async function participantRegistrations(db: Db, p: ParticipantRow, now: n
     .where('r.participant_id', '=', p.id)
     .where('co.company_id', '=', p.company_id)
     .where('r.status', '<>', 'cancelled')
+    // The seats of the participant's orders are listed under `orders`.
+    .where('r.order_id', 'is', null)
     .orderBy('cl.starts_at')
     .orderBy('r.created_at')
     .orderBy('r.id')
@@ -470,8 +472,13 @@ export async function updateProfile(
   const next: ParticipantRow = { ...current, ...details };
   const fields = { first_name: next.first_name, last_name: next.last_name, phone: next.phone };
   await tx.updateTable('participants').set(fields).where('id', '=', current.id).execute();
-  // The organisers of upcoming classes see the new details; past records stay as they were.
-  await upcomingRegistrations(tx, current.id, now).set(fields).execute();
+  // The organisers of upcoming classes see the new details; past records stay as they were. The
+  // seats of the participant's orders keep their attendees' names; their phone is the buyer's.
+  await upcomingRegistrations(tx, current.id, now)
+    .set({ first_name: next.first_name, last_name: next.last_name })
+    .where('order_id', 'is', null)
+    .execute();
+  await upcomingRegistrations(tx, current.id, now).set({ phone: next.phone }).execute();
   if (email !== undefined && email !== current.email) await requestEmailChange(tx, now, key, next, email, returnUrl, rate);
   return {
     status: 200,
@@ -581,7 +588,7 @@ export async function cancelRegistration(
     .selectFrom('registrations as r')
     .innerJoin('classes as cl', 'cl.id', 'r.class_id')
     .innerJoin('courses as co', 'co.id', 'cl.course_id')
-    .select(['r.id', 'r.status', 'r.class_id', 'cl.starts_at', 'cl.timezone', 'cl.location', 'co.title'])
+    .select(['r.id', 'r.status', 'r.class_id', 'r.order_id', 'cl.starts_at', 'cl.timezone', 'cl.location', 'co.title'])
     .where('r.id', '=', id)
     .where('r.participant_id', '=', p.id)
     .where('co.company_id', '=', key.company_id)
@@ -589,6 +596,14 @@ export async function cancelRegistration(
   if (!reg) throw new ApiError(404, 'not-found', 'You have no registration with this id.');
   const answer = { status: 200, body: { registration: { id: reg.id, status: 'cancelled' as const } } };
   if (reg.status === 'cancelled') return answer;
+  if (reg.order_id !== null) {
+    // A seat of an order was paid for with the others: the company changes an order, not this call.
+    throw new ApiError(
+      409,
+      'not-cancellable',
+      `This seat belongs to an order: contact ${key.company_name} to change it, quoting the order number.`,
+    );
+  }
   if (now >= reg.starts_at - CANCEL_BEFORE_MS) {
     throw new ApiError(
       409,
@@ -619,7 +634,7 @@ export async function cancelRegistration(
 }
 
 /** Fills freed seats from the waitlist, first come first served, and tells each person. */
-async function promoteWaitlist(tx: Tx, now: number, classId: string, title: string, companyName: string): Promise<void> {
+export async function promoteWaitlist(tx: Tx, now: number, classId: string, title: string, companyName: string): Promise<void> {
   const cls = (await getClass(tx, classId))!;
   const free = cls.capacity - cls.confirmed;
   if (free <= 0) return;

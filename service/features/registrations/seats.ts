@@ -1,9 +1,9 @@
 /**
  * The seat decision, in one place: which classes may be booked, and whether each place is a seat,
- * a waitlist place, or refused because the class is full. A registration books one class; the
- * checkout will book several in one transaction. Both read the classes inside their transaction
- * (`bookableClasses`) and decide from what they read (`decideSeats`), so that two bookings at once
- * cannot both take the last seat.
+ * a waitlist place, or refused because the class is full. A registration books one place in one
+ * class (`decideSeats`); an order books n seats in each of several classes, seats only
+ * (`decideLineSeats`). Both read the classes inside their transaction (`bookableClasses`) and decide
+ * from what they read, so that two bookings at once cannot both take the last seat.
  */
 import type { Tx } from '../../db/database.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
@@ -18,21 +18,24 @@ export interface SeatDecision {
 
 /**
  * The classes, in the order asked for, each of the company and not yet started; otherwise 422 on
- * `field` (the request's name for the class). Read inside the booking's transaction.
+ * `field` (the request's name for the class: `class_id`, or `items.2.class_id` for the third line
+ * of an order). Read inside the booking's transaction.
  */
 export async function bookableClasses(
   tx: Tx,
-  opts: { companyId: number; classIds: readonly string[]; now: number; field?: string },
+  opts: { companyId: number; classIds: readonly string[]; now: number; field?: string | ((index: number) => string) },
 ): Promise<CompanyClassRow[]> {
-  const field = opts.field ?? 'class_id';
+  const field = (index: number) => (typeof opts.field === 'function' ? opts.field(index) : (opts.field ?? 'class_id'));
   const found = new Map((await getClasses(tx, [...new Set(opts.classIds)])).map((cls) => [cls.id, cls]));
-  return opts.classIds.map((id) => {
+  return opts.classIds.map((id, index) => {
     const cls = found.get(id);
     if (!cls || cls.company_id !== opts.companyId) {
-      throw validationError({ [field]: 'There is no such class. Choose a class from the list (it may have been removed).' });
+      throw validationError({
+        [field(index)]: 'There is no such class. Choose a class from the list (it may have been removed).',
+      });
     }
     if (cls.starts_at <= opts.now) {
-      throw validationError({ [field]: 'This class has already started. Choose an upcoming class.' });
+      throw validationError({ [field(index)]: 'This class has already started. Choose an upcoming class.' });
     }
     return cls;
   });
@@ -64,5 +67,33 @@ export function decideSeats(classes: readonly CompanyClassRow[], field = 'class_
     };
     taken.set(cls.id, next);
     return { cls, status, after: classState({ ...cls, ...next }) };
+  });
+}
+
+export interface LineSeats {
+  cls: CompanyClassRow;
+  seats: number;
+  /** The class before this line (after the lines before it that booked the same class). */
+  before: ClassState;
+  /** Whether `seats` seats are left for this line. */
+  enough: boolean;
+  /** The class once this line is booked (as `before` when it is not). */
+  after: ClassState;
+}
+
+/**
+ * n seats per line, seats only (an order never waitlists): each line fits when the class has at
+ * least that many seats left once the lines before it are booked. Deciding, not refusing: the
+ * quote shows each short line, and the order refuses them all at once.
+ */
+export function decideLineSeats(lines: readonly { cls: CompanyClassRow; seats: number }[]): LineSeats[] {
+  const confirmed = new Map<string, number>();
+  return lines.map(({ cls, seats }) => {
+    const taken = confirmed.get(cls.id) ?? cls.confirmed;
+    const before = classState({ ...cls, confirmed: taken });
+    const enough = before.seats_left >= seats;
+    if (!enough) return { cls, seats, before, enough, after: before };
+    confirmed.set(cls.id, taken + seats);
+    return { cls, seats, before, enough, after: classState({ ...cls, confirmed: taken + seats }) };
   });
 }

@@ -4,10 +4,10 @@
  */
 import { isoTime, randomId } from '../../core/ids.ts';
 import { queueEmail } from '../../core/outbox.ts';
-import type { Limits, RateLimiter } from '../../core/rate-limit.ts';
+import { confirmationEmailLimit, type Limits, type RateLimiter } from '../../core/rate-limit.ts';
 import type { Tx } from '../../db/database.ts';
 import type { Answer } from '../../core/idempotency.ts';
-import { formatClassStart } from '../catalog/store.ts';
+import { formatClassStart, formatMoney } from '../catalog/store.ts';
 import { findParticipant } from '../participants/store.ts';
 import type { WidgetKeyRow } from '../widget-keys/store.ts';
 import type { RegistrationResponse } from './schema.ts';
@@ -45,8 +45,7 @@ export async function createRegistration(
     },
   });
   // Confirmation emails to one address are throttled: a form cannot be used to flood a mailbox.
-  const mayEmail = () =>
-    deps.limiter.tryTake([{ key: `confirmation-email:${input.email}`, ...deps.limits.confirmationEmail.perRecipient }]);
+  const mayEmail = () => deps.limiter.tryTake(confirmationEmailLimit(deps.limits, input.email));
   const email = (r: { id: string; first_name: string; status: 'confirmed' | 'waitlisted'; again?: boolean }) =>
     queueEmail(
       tx,
@@ -60,6 +59,8 @@ export async function createRegistration(
     .where('class_id', '=', cls!.id)
     .where('email', '=', input.email)
     .where('status', 'in', ['confirmed', 'waitlisted'])
+    // Seats of an order carry the buyer's email but are their attendees' places.
+    .where('order_id', 'is', null)
     .executeTakeFirst();
   if (holder) {
     if (mayEmail()) await email({ ...holder, status: holder.status as 'confirmed' | 'waitlisted', again: true });
@@ -118,10 +119,7 @@ function registrationEmail(r: {
   again?: boolean;
 }) {
   const when = formatClassStart(r.cls.starts_at, r.cls.timezone);
-  const price =
-    r.cls.price_amount === 0
-      ? 'free'
-      : new Intl.NumberFormat('en-GB', { style: 'currency', currency: r.cls.currency }).format(r.cls.price_amount / 100);
+  const price = r.cls.price_amount === 0 ? 'free' : formatMoney(r.cls.price_amount, r.cls.currency);
   const confirmed = r.status === 'confirmed';
   return {
     to: r.email,

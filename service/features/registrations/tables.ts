@@ -19,6 +19,11 @@ export interface RegistrationTables {
     /** The widget key it came through (null: seeded). */
     widget_key: string | null;
     cancelled_at: number | null;
+    /**
+     * The order this seat belongs to (one registration per seat, named after its attendee, with the
+     * buyer's email); null for a registration of its own.
+     */
+    order_id: string | null;
   };
 }
 
@@ -36,8 +41,10 @@ export async function createRegistrationTables(db: Kysely<never>): Promise<void>
     .addColumn('created_at', TIME, (c) => c.notNull())
     .addColumn('widget_key', 'text')
     .addColumn('cancelled_at', TIME)
+    .addColumn('order_id', 'text', (c) => c.references('orders.id'))
     .execute();
   await db.schema.createIndex('registrations_class').on('registrations').columns(['class_id', 'status']).execute();
   await db.schema.createIndex('registrations_email').on('registrations').column('email').execute();
   await db.schema.createIndex('registrations_participant').on('registrations').column('participant_id').execute();
+  await db.schema.createIndex('registrations_order').on('registrations').column('order_id').execute();
 }

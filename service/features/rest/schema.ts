@@ -91,6 +91,10 @@ export const ClassParticipant = named(
     phone: z.string().nullable(),
     status: z.enum(['confirmed', 'waitlisted']),
     registered_at: isoTime(),
+    order_id: z.string().nullable().meta({
+      description:
+        'The order this seat belongs to (the attendee’s name, the buyer’s email and phone), or null for a registration of its own',
+    }),
   }),
 );
 

@@ -194,7 +194,7 @@ export async function restClass(db: Db, cl: ClassRow, showParticipants: boolean)
   if (!showParticipants) return base;
   const participants = await db
     .selectFrom('registrations')
-    .select(['id', 'first_name', 'last_name', 'email', 'phone', 'status', 'created_at'])
+    .select(['id', 'first_name', 'last_name', 'email', 'phone', 'status', 'created_at', 'order_id'])
     .where('class_id', '=', cl.id)
     .where('status', 'in', ['confirmed', 'waitlisted'])
     .orderBy('created_at')
@@ -210,6 +210,7 @@ export async function restClass(db: Db, cl: ClassRow, showParticipants: boolean)
       phone: r.phone,
       status: r.status as 'confirmed' | 'waitlisted',
       registered_at: isoTime(r.created_at),
+      order_id: r.order_id,
     })),
   };
 }

@@ -7,6 +7,7 @@ import { originAllowed, pageOrigin } from '../../core/origins.ts';
 import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../http/context.ts';
 import { ApiError } from '../../http/errors.ts';
+import type { BodyCheck } from '../../http/routes.ts';
 import type { Widget } from './schema.ts';
 import { findWidgetKey, type WidgetKeyRow } from './store.ts';
 
@@ -97,3 +98,17 @@ export function widgetInfo(key: WidgetKeyRow): Widget {
     options: JSON.parse(key.options) as Widget['options'],
   };
 }
+
+/**
+ * `return_url` must be a page the key serves: an emailed link or a payment provider sends people
+ * there. (The schema has checked that it is an absolute http(s) URL.)
+ */
+export const servedReturnUrl =
+  (key: WidgetKeyRow): BodyCheck =>
+  (raw, fields) => {
+    if ('return_url' in fields || typeof raw.return_url !== 'string' || raw.return_url === '') return;
+    const { origin } = new URL(raw.return_url);
+    if (!originAllowed(origin, keyOrigins(key))) {
+      fields.return_url = `This widget key does not serve pages on ${origin}: return_url must be a page the key serves.`;
+    }
+  };

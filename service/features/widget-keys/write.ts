@@ -1,7 +1,7 @@
-/** An anonymous widget API write (a registration, a contact message): idempotent and rate-limited. */
+/** An anonymous widget API write (a registration, a contact message, an order): idempotent and rate-limited. */
 import { canonicalJson, idempotentAnswer, runIdempotent, type Answer } from '../../core/idempotency.ts';
 import { sha256Hex } from '../../core/ids.ts';
-import { anonymousWriteLimits } from '../../core/rate-limit.ts';
+import { anonymousWriteLimits, type AnonymousWrite } from '../../core/rate-limit.ts';
 import type { Tx } from '../../db/database.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import type { AppContext, ServiceDeps } from '../../http/context.ts';
@@ -20,10 +20,12 @@ export async function anonymousWrite(
     idempotencyKey: string;
     request: string;
     input: unknown;
-    limit: 'registration' | 'contact';
+    limit: AnonymousWrite;
     /** What is counted, for the 429's message ("registrations"). */
     counted: string;
     create: (tx: Tx, countAttempt: () => void) => Promise<Answer>;
+    /** The answer's secrets again, for a replay (see `Answer.secret`). */
+    replay?: (tx: Tx, body: unknown) => Promise<Record<string, unknown>>;
   },
 ): Promise<Response> {
   const address = clientAddress(c, deps.trustProxy);
@@ -34,6 +36,7 @@ export async function anonymousWrite(
     requestHash: sha256Hex(`${opts.request}\n${canonicalJson(opts.input)}`),
     now: deps.clock.now(),
     create: (tx) => opts.create(tx, countAttempt),
+    ...(opts.replay ? { replay: opts.replay } : {}),
   });
   return idempotentAnswer(result);
 }

@@ -1,0 +1,218 @@
+/**
+ * The checkout (docs/widget-api.md, "Checkout"): a cart's quote, placing an order, reading it back.
+ * Every amount is computed by the service (pricing.ts); the browser only says what it wants.
+ */
+import type { Hono } from 'hono';
+import { sha256Hex } from '../../core/ids.ts';
+import { confirmationEmailLimit } from '../../core/rate-limit.ts';
+import { clientAddress } from '../../http/client-address.ts';
+import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { WIDGET_WRITE_ERRORS, error, widgetWrite } from '../../http/docs.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { BodyCheck } from '../../http/routes.ts';
+import { participantOfToken } from '../participants/store.ts';
+import {
+  WIDGET_API_PREFIX,
+  requireIdempotencyKey,
+  servedReturnUrl,
+  widgetKey,
+  type WidgetKeyRow,
+} from '../widget-keys/checks.ts';
+import { anonymousWrite } from '../widget-keys/write.ts';
+import { OrderReadResponse, OrderRequest, OrderResponse, QuoteRequest, QuoteResponse } from './schema.ts';
+import {
+  PAYMENT_HOLD_MS,
+  companyOf,
+  mintOrderToken,
+  orderView,
+  placeOrder,
+  quoteCart,
+  readableOrder,
+  releaseExpiredOrders,
+} from './store.ts';
+
+/** A class takes one line of a cart, with all its seats. */
+const oneLinePerClass: BodyCheck = (raw, fields) => {
+  if (!Array.isArray(raw.items)) return;
+  const seen = new Set<string>();
+  raw.items.forEach((item: unknown, index) => {
+    const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).class_id : undefined;
+    if (typeof id !== 'string') return;
+    if (seen.has(id.trim())) {
+      fields[`items.${index}.class_id`] ??= 'This class is in the cart twice: give it one line with all its seats.';
+    }
+    seen.add(id.trim());
+  });
+};
+
+const both =
+  (...checks: BodyCheck[]): BodyCheck =>
+  (raw, fields) => {
+    for (const check of checks) check(raw, fields);
+  };
+
+/**
+ * Before anything reads seats (the widget API, the REST API), the seats of unpaid orders whose time
+ * is up are released. Registered before the routes, so that it runs first.
+ */
+export function registerOrderExpiry(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  for (const path of [`${WIDGET_API_PREFIX}/*`, '/v1/*']) {
+    app.use(path, async (c, next) => {
+      if (c.req.method !== 'OPTIONS') await releaseExpiredOrders(deps.store, deps.clock.now());
+      await next();
+    });
+  }
+}
+
+export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  const { store, clock, limiter } = deps;
+  const { db } = store;
+  const holdMinutes = PAYMENT_HOLD_MS / 60_000;
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: `${WIDGET_API_PREFIX}/checkout/quote`,
+      tags: ['Widget API'],
+      operationId: 'checkoutQuote',
+      summary: 'Price a cart: seats, problems, voucher, discount, tax, payment methods (checkout keys)',
+      description: `A read: no \`Idempotency-Key\`, nothing is stored. Each line says its class’s state and a \`problem\` (\`unknown-class\`, \`started\`, \`class-full\`, \`not-enough-seats\`) with a \`message\` for the visitor; a line with a problem costs nothing in the totals, and \`orderable\` is false. The voucher (codes are case-insensitive) is \`applied\` or \`unknown\`, \`expired\`, \`used-up\`, \`not-applicable\`, each with a message. A percentage comes off each line it applies to (rounded half up per line); a fixed amount is capped at those lines’ cost and spread over them. With prices that include tax, \`tax\` is the tax share of \`total\`; otherwise it is added. \`payment_methods\`: \`invoice\` and \`on_site\` (offline), and \`card\` (redirect) where a payment provider is set up (in development mode, the fake one); none when the total is zero. A class may take one line only. Quotes that carry a voucher code are rate-limited per client address.`,
+      security: [{ widgetKey: [] }],
+      body: QuoteRequest,
+      responses: {
+        '200': { description: 'The priced cart', schema: QuoteResponse },
+        ...WIDGET_WRITE_ERRORS,
+        '400': error('`missing-key`, `bad-json`'),
+        '422': error(
+          '`validation`: `fields` by path (`items.0.seats`); `fields.items` for a cart of several currencies; `items.N.class_id` for a class given twice',
+        ),
+        '429': 'RateLimited',
+      },
+    },
+    async (c, body) => {
+      const key = await widgetKey(db, c, 'checkout');
+      const input = await body(oneLinePerClass);
+      if (input.voucher) {
+        limiter.take(
+          [{ key: `voucher:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.voucher.perAddress }],
+          'voucher checks',
+        );
+      }
+      const priced = await quoteCart(db, {
+        company: await companyOf(db, key.company_id),
+        items: input.items,
+        voucher: input.voucher,
+        now: clock.now(),
+        card: deps.dev,
+      });
+      return sendJson(priced.response satisfies QuoteResponse);
+    },
+  );
+
+  const ordersPath = `${WIDGET_API_PREFIX}/orders`;
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: ordersPath,
+      tags: ['Widget API'],
+      operationId: 'createOrder',
+      summary: 'Place an order: all its seats in one transaction (idempotent, checkout keys)',
+      description: `One transaction reads the classes and their seats, prices the cart again (never the browser’s prices) and books every seat, or nothing: a line with fewer seats left than ordered answers 409 \`class-full\` with \`lines\` (each short line’s \`class_id\`, \`seats_left\`, \`status\`) and \`fields\` \`items.N.seats\`; orders never waitlist. A voucher that does not apply is 422 \`fields.voucher\` with the quote’s message; \`expected_total\` other than the total is 409 \`price-changed\`. \`payment_method\` is one of the quote’s (none when the total is zero); a \`redirect\` method needs \`return_url\`, a page the key serves. One registration per seat, named after its attendee, with the buyer’s email; the buyer is the company’s participant of that email. Offline methods and free orders are \`confirmed\` at once and the buyer is emailed; \`card\` is \`pending_payment\` with \`payment.redirect_url\`, its seats held for ${holdMinutes} minutes of the service clock, then released if unpaid. \`token\` reads the order back (\`GET /orders/{id}\`, header \`X-Order-Token\`); only its hash is stored, so a replay (200, \`Idempotent-Replayed: true\`) answers a new token beside the first answer. Rate-limited per client address and per key.`,
+      ...widgetWrite(OrderRequest, OrderResponse, 'Ordered', {
+        '409': error(
+          '`class-full` (with `lines` and `fields` `items.N.seats`), `price-changed` (the total changed: check it and order again), `idempotency-key-reused`',
+        ),
+        '422': error(
+          '`validation`: `fields` by path (`buyer.address.city`, `items.1.attendees`); `items.N.class_id` (unknown or started), `voucher`, `payment_method`, `return_url`',
+        ),
+        '429': 'RateLimited',
+      }),
+    },
+    async (c, body) => {
+      const key = await widgetKey(db, c, 'checkout');
+      const idempotencyKey = requireIdempotencyKey(c);
+      const input = await body(both(oneLinePerClass, servedReturnUrl(key)));
+      const company = await companyOf(db, key.company_id);
+      return anonymousWrite(deps, c, key, {
+        idempotencyKey,
+        request: `POST ${ordersPath}`,
+        input,
+        limit: 'order',
+        counted: 'orders',
+        create: (tx, countAttempt) =>
+          placeOrder(tx, {
+            now: clock.now(),
+            key,
+            company,
+            input,
+            publicUrl: deps.publicUrl,
+            card: deps.dev,
+            countAttempt,
+            mayEmail: mayEmail(deps),
+          }),
+        replay: async (tx, stored) => ({
+          token: await mintOrderToken(tx, (stored as OrderResponse).order.id, clock.now()),
+        }),
+      });
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: `${ordersPath}/{id}`,
+      tags: ['Widget API'],
+      operationId: 'readOrder',
+      summary: 'Read an order back: with its token, or as the signed-in participant who placed it',
+      description:
+        'The token travels in the `X-Order-Token` header, never in the URL (so this GET is preflighted). The signed-in participant who placed the order may send their `X-Service-Token` instead. Any enabled key of the order’s company. A missing or wrong token, and an order that does not exist, answer the same 401 `invalid-token`.',
+      security: [
+        { widgetKey: [], orderToken: [] },
+        { widgetKey: [], participantToken: [] },
+      ],
+      parameters: [
+        { name: 'id', in: 'path', required: true, description: 'The order’s id', schema: { type: 'string' } },
+        {
+          name: 'X-Order-Token',
+          in: 'header',
+          required: false,
+          description: 'The `token` of the order’s answer',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        '200': { description: 'The order', schema: OrderReadResponse },
+        '400': error('`missing-key`'),
+        '401': error('`invalid-key`; `invalid-token`: no token, a wrong one, or no such order'),
+        '403': error('`origin-not-allowed`, `not-available`'),
+      },
+    },
+    async (c) => {
+      const key: WidgetKeyRow = await widgetKey(db, c);
+      const now = clock.now();
+      const serviceToken = c.req.header('x-service-token')?.trim();
+      const signedIn = serviceToken ? await participantOfToken(db, sha256Hex(serviceToken), key.company_id, now) : undefined;
+      const id = await readableOrder(db, {
+        orderId: c.req.param('id') ?? '',
+        companyId: key.company_id,
+        token: c.req.header('x-order-token')?.trim() || undefined,
+        // An emailed link's token signs in through the profile first.
+        participantId: signedIn && (signedIn.emailed === 0 || signedIn.used_at !== null) ? signedIn.id : undefined,
+      });
+      if (id === undefined) {
+        throw new ApiError(
+          401,
+          'invalid-token',
+          'Send the order’s token in the X-Order-Token header (the token of the order’s answer), or sign in as the person who placed it.',
+        );
+      }
+      return sendJson({ order: await orderView(db, id, deps.publicUrl) } satisfies OrderReadResponse);
+    },
+  );
+}
+
+/** Confirmations to one address are throttled like a registration's: a form cannot flood a mailbox. */
+export const mayEmail = (deps: ServiceDeps) => (to: string) => deps.limiter.tryTake(confirmationEmailLimit(deps.limits, to));

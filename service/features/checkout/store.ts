@@ -1,0 +1,629 @@
+/**
+ * Quotes and orders. An order is placed in one transaction (the idempotency's): its classes and
+ * seats are read and decided there, the quote is computed again there, and every write (the order,
+ * its lines, one registration per seat, the voucher's use, the email) commits together or not at
+ * all. An order paid by card holds its seats for `PAYMENT_HOLD_MS` of the service clock; unpaid by
+ * then, it is cancelled and its seats released (`expireOrders`, run before anything reads seats).
+ */
+import type { z } from 'zod';
+import { isoTime, randomId, randomToken, sha256Hex } from '../../core/ids.ts';
+import { queueEmail } from '../../core/outbox.ts';
+import type { Db, Store, Tx } from '../../db/database.ts';
+import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
+import { calendarFileUrl } from '../calendar/store.ts';
+import { formatClassStart, formatMoney, getClasses, type CompanyClassRow } from '../catalog/store.ts';
+import { findParticipant, promoteWaitlist } from '../participants/store.ts';
+import { bookableClasses, decideLineSeats } from '../registrations/seats.ts';
+import type { WidgetKeyRow } from '../widget-keys/store.ts';
+import { priceCart, type CartLine, type Company, type PricedCart } from './pricing.ts';
+import type { Order, OrderRequest, ParticipantOrder } from './schema.ts';
+import type { OrderStatus, PaymentStatus } from './tables.ts';
+
+/** How long an order paid on the provider's page holds its seats. */
+export const PAYMENT_HOLD_MS = 30 * 60 * 1000;
+/** The first order number of a company (`A-1001`). */
+const FIRST_ORDER_SEQ = 1001;
+
+export async function companyOf(db: Db, companyId: number): Promise<Company> {
+  return db
+    .selectFrom('companies')
+    .select(['id', 'name', 'vat_rate_bp', 'prices_include_tax', 'currency', 'order_prefix'])
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The page of the (development) payment provider for a payment, from the configured public URL. */
+export const paymentPageUrl = (publicUrl: string, paymentId: string) => `${publicUrl}/dev/pay/${paymentId}`;
+
+/**
+ * The quote of a cart: its classes (of the company; `classes` when the caller has read them), the
+ * seat decision of each line, the voucher, the prices. 422 `fields.items` for a cart of several
+ * currencies.
+ */
+export async function quoteCart(
+  db: Db,
+  opts: {
+    company: Company;
+    items: readonly { class_id: string; seats: number }[];
+    voucher: string | null | undefined;
+    now: number;
+    card: boolean;
+    classes?: readonly CompanyClassRow[];
+  },
+): Promise<PricedCart> {
+  const read = opts.classes ?? (await getClasses(db, [...new Set(opts.items.map((i) => i.class_id))]));
+  const found = new Map(read.filter((cl) => cl.company_id === opts.company.id).map((cl) => [cl.id, cl]));
+  const known = opts.items.map((item) => found.get(item.class_id));
+  const currencies = [...new Set(known.flatMap((cl) => (cl ? [cl.currency] : [])))];
+  if (currencies.length > 1) {
+    throw validationError({
+      items: `The cart holds classes priced in ${currencies.join(' and ')}: order the classes of one currency at a time.`,
+    });
+  }
+  // Seats are decided for the classes that can still be booked, line by line.
+  const bookable = opts.items.flatMap((item, index) => {
+    const cls = known[index];
+    return cls && cls.starts_at > opts.now ? [{ index, cls, seats: item.seats }] : [];
+  });
+  const decisions = new Map(decideLineSeats(bookable).map((d, k) => [bookable[k]!.index, d]));
+  const lines: CartLine[] = opts.items.map((item, index) => ({
+    class_id: item.class_id,
+    seats: item.seats,
+    cls: known[index],
+    decision: decisions.get(index),
+  }));
+
+  const code = opts.voucher ?? null;
+  const voucher =
+    code === null
+      ? undefined
+      : await db
+          .selectFrom('vouchers')
+          .selectAll()
+          .where('company_id', '=', opts.company.id)
+          .where('code', '=', code)
+          .executeTakeFirst();
+  const courseTitle =
+    voucher?.course_id != null
+      ? (await db.selectFrom('courses').select('title').where('id', '=', voucher.course_id).executeTakeFirst())?.title
+      : undefined;
+  return priceCart(lines, {
+    company: opts.company,
+    now: opts.now,
+    voucherCode: code,
+    voucher,
+    voucherCourseTitle: courseTitle,
+    card: opts.card,
+  });
+}
+
+/** An order as validated (emails lower-cased, texts trimmed, the voucher upper-cased). */
+export type OrderInput = z.output<typeof OrderRequest>;
+
+/** A new token that reads the order back; only its hash is kept. */
+export async function mintOrderToken(tx: Tx, orderId: string, now: number): Promise<string> {
+  const token = randomToken('otok');
+  await tx
+    .insertInto('order_tokens')
+    .values({ hash: sha256Hex(token), order_id: orderId, created_at: now })
+    .execute();
+  return token;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Places an order inside the caller's transaction, in this order of refusal: a class unknown or
+ * started (422 `items.N.class_id`), the rate limit (`countAttempt`), several currencies (422), too few
+ * seats in any line (409 `class-full` with `lines`), the voucher (422 `fields.voucher`), the total
+ * (409 `price-changed`), the payment method and its `return_url` (422). Then it books.
+ */
+export async function placeOrder(
+  tx: Tx,
+  ctx: {
+    now: number;
+    key: WidgetKeyRow;
+    company: Company;
+    input: OrderInput;
+    publicUrl: string;
+    card: boolean;
+    countAttempt: () => void;
+    mayEmail: (to: string) => boolean;
+  },
+): Promise<{ status: number; body: { order: Order }; secret: { token: string } }> {
+  const { now, key, company, input } = ctx;
+  await expireOrders(tx, now);
+  const classes = await bookableClasses(tx, {
+    companyId: company.id,
+    classIds: input.items.map((i) => i.class_id),
+    now,
+    field: (index) => `items.${index}.class_id`,
+  });
+  ctx.countAttempt();
+  const priced = await quoteCart(tx, { company, items: input.items, voucher: input.voucher, now, card: ctx.card, classes });
+  const quote = priced.response;
+
+  const short = quote.items.flatMap((line, index) => (line.problem === null ? [] : [{ line, index }]));
+  if (short.length > 0) {
+    const fields = newFieldErrors();
+    for (const { line, index } of short) {
+      fields[`items.${index}.seats`] =
+        line.seats_left === 0
+          ? 'This class is full: remove it from the order.'
+          : `Only ${plural(line.seats_left, 'seat is', 'seats are')} left in this class: book at most ${line.seats_left}.`;
+    }
+    throw new ApiError(
+      409,
+      'class-full',
+      `${short.length === 1 ? 'A class has' : 'Some classes have'} fewer seats left than ordered, so nothing was booked: change the seats or remove ${short.length === 1 ? 'that class' : 'those classes'}, then order again.`,
+      fields,
+      {},
+      { lines: short.map(({ line }) => ({ class_id: line.class_id, seats_left: line.seats_left, status: line.status })) },
+    );
+  }
+  if (quote.voucher && quote.voucher.status !== 'applied') throw validationError({ voucher: quote.voucher.message });
+  const total = quote.total;
+  if (
+    input.expected_total &&
+    (input.expected_total.amount !== total.amount || input.expected_total.currency !== total.currency)
+  ) {
+    throw new ApiError(
+      409,
+      'price-changed',
+      `The total is now ${formatMoney(total.amount, total.currency)}, not the ${formatMoney(input.expected_total.amount, input.expected_total.currency)} you were shown: check the new total and order again. Nothing was booked.`,
+    );
+  }
+
+  const method = total.amount === 0 ? undefined : quote.payment_methods.find((m) => m.id === input.payment_method);
+  if (total.amount > 0 && !method) {
+    const ids = quote.payment_methods.map((m) => m.id).join(', ');
+    throw validationError({
+      payment_method: input.payment_method ? `Choose one of the payment methods: ${ids}.` : `Choose how to pay: one of ${ids}.`,
+    });
+  }
+  if (method?.kind === 'redirect' && !input.return_url) {
+    throw validationError({
+      return_url: 'Send return_url, the page that holds the widget: the payment page sends the buyer back there.',
+    });
+  }
+
+  // The buyer is the company's participant of that email; an anonymous form never rewrites a profile.
+  const { buyer } = input;
+  const participant = await findParticipant(tx, company.id, buyer.email);
+  const participantId = participant?.id ?? randomId('p');
+  if (!participant) {
+    await tx
+      .insertInto('participants')
+      .values({
+        id: participantId,
+        company_id: company.id,
+        email: buyer.email,
+        first_name: buyer.first_name,
+        last_name: buyer.last_name,
+        phone: buyer.phone ?? null,
+        created_at: now,
+      })
+      .execute();
+  }
+
+  if (priced.voucher) {
+    // The quote read the uses in this transaction; the condition keeps the count right whatever else holds the lock.
+    const counted = await tx
+      .updateTable('vouchers')
+      .set((eb) => ({ uses: eb('uses', '+', 1) }))
+      .where('id', '=', priced.voucher.id)
+      .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
+      .executeTakeFirst();
+    if (Number(counted.numUpdatedRows) === 0)
+      throw validationError({ voucher: `The voucher ${priced.voucher.code} has been used up.` });
+  }
+
+  const last = await tx
+    .selectFrom('orders')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('company_id', '=', company.id)
+    .executeTakeFirst();
+  const seq = Math.max(FIRST_ORDER_SEQ - 1, Number(last?.seq ?? 0)) + 1;
+  const id = randomId('ord');
+  const redirect = method?.kind === 'redirect';
+  const status: OrderStatus = redirect ? 'pending_payment' : 'confirmed';
+  const paymentStatus: PaymentStatus = !method ? 'none' : redirect ? 'pending' : 'due';
+  await tx
+    .insertInto('orders')
+    .values({
+      id,
+      company_id: company.id,
+      seq,
+      number: `${company.order_prefix}-${seq}`,
+      participant_id: participantId,
+      status,
+      buyer_first_name: buyer.first_name,
+      buyer_last_name: buyer.last_name,
+      buyer_email: buyer.email,
+      buyer_phone: buyer.phone ?? null,
+      buyer_organisation: buyer.organisation ?? null,
+      address_line1: buyer.address.line1,
+      address_line2: buyer.address.line2 ?? null,
+      postal_code: buyer.address.postal_code,
+      city: buyer.address.city,
+      country: buyer.address.country,
+      voucher_id: priced.voucher?.id ?? null,
+      voucher_code: priced.voucher?.code ?? null,
+      currency: priced.currency,
+      subtotal: quote.subtotal.amount,
+      discount: quote.discount.amount,
+      tax: quote.tax.amount,
+      total: total.amount,
+      tax_rate_bp: company.vat_rate_bp,
+      prices_include_tax: company.prices_include_tax,
+      payment_method: method?.id ?? null,
+      payment_kind: method?.kind ?? null,
+      payment_status: paymentStatus,
+      payment_id: redirect ? randomId('pay') : null,
+      return_url: redirect ? new URL(input.return_url!).href : null,
+      widget_key: key.key,
+      created_at: now,
+      expires_at: redirect ? now + PAYMENT_HOLD_MS : null,
+      paid_at: null,
+      cancelled_at: null,
+    })
+    .execute();
+
+  for (const [position, item] of input.items.entries()) {
+    const line = quote.items[position]!;
+    await tx
+      .insertInto('order_items')
+      .values({
+        order_id: id,
+        position,
+        class_id: item.class_id,
+        seats: item.seats,
+        unit_price: line.unit_price.amount,
+        discount: line.discount.amount,
+        total: line.total.amount,
+        attendees: JSON.stringify(item.attendees.map((a) => ({ first_name: a.first_name, last_name: a.last_name }))),
+      })
+      .execute();
+    // One registration per seat, named after its attendee; the buyer's email reaches them.
+    await tx
+      .insertInto('registrations')
+      .values(
+        item.attendees.map((a) => ({
+          id: randomId('reg'),
+          class_id: item.class_id,
+          participant_id: participantId,
+          first_name: a.first_name,
+          last_name: a.last_name,
+          email: buyer.email,
+          phone: buyer.phone ?? null,
+          status: 'confirmed' as const,
+          created_at: now,
+          widget_key: key.key,
+          cancelled_at: null,
+          order_id: id,
+        })),
+      )
+      .execute();
+  }
+
+  const order = await orderView(tx, id, ctx.publicUrl);
+  if (status === 'confirmed' && ctx.mayEmail(buyer.email)) await queueEmail(tx, now, orderEmail(order, company.name));
+  return { status: 201, body: { order }, secret: { token: await mintOrderToken(tx, id, now) } };
+}
+
+interface ItemRow {
+  order_id: string;
+  class_id: string;
+  seats: number;
+  unit_price: number;
+  discount: number;
+  total: number;
+  attendees: string;
+  course_id: string;
+  course_title: string;
+  starts_at: number;
+  ends_at: number;
+  timezone: string;
+  location: string;
+}
+
+const orderItems = (db: Db, orderIds: readonly string[]): Promise<ItemRow[]> =>
+  orderIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('order_items as i')
+        .innerJoin('classes as cl', 'cl.id', 'i.class_id')
+        .innerJoin('courses as co', 'co.id', 'cl.course_id')
+        .select([
+          'i.order_id',
+          'i.class_id',
+          'i.seats',
+          'i.unit_price',
+          'i.discount',
+          'i.total',
+          'i.attendees',
+          'co.id as course_id',
+          'co.title as course_title',
+          'cl.starts_at',
+          'cl.ends_at',
+          'cl.timezone',
+          'cl.location',
+        ])
+        .where('i.order_id', 'in', orderIds)
+        .orderBy('i.order_id')
+        .orderBy('i.position')
+        .execute();
+
+/** The order as the API answers it. */
+export async function orderView(db: Db, orderId: string, publicUrl: string): Promise<Order> {
+  const o = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+  const items = await orderItems(db, [orderId]);
+  const money = (amount: number) => ({ amount, currency: o.currency });
+  return {
+    id: o.id,
+    number: o.number,
+    status: o.status,
+    created_at: isoTime(o.created_at),
+    items: items.map((i) => ({
+      class_id: i.class_id,
+      course_id: i.course_id,
+      course_title: i.course_title,
+      starts_at: isoTime(i.starts_at),
+      ends_at: isoTime(i.ends_at),
+      timezone: i.timezone,
+      location: i.location,
+      seats: i.seats,
+      unit_price: money(i.unit_price),
+      discount: money(i.discount),
+      total: money(i.total),
+      attendees: JSON.parse(i.attendees) as { first_name: string; last_name: string }[],
+    })),
+    voucher: o.voucher_code,
+    subtotal: money(o.subtotal),
+    discount: money(o.discount),
+    tax: money(o.tax),
+    total: money(o.total),
+    tax_rate: o.tax_rate_bp / 100,
+    prices_include_tax: o.prices_include_tax === 1,
+    buyer: { first_name: o.buyer_first_name, last_name: o.buyer_last_name, email: o.buyer_email },
+    payment: {
+      method: o.payment_method,
+      kind: o.payment_kind,
+      status: o.payment_status,
+      redirect_url: o.payment_status === 'pending' && o.payment_id ? paymentPageUrl(publicUrl, o.payment_id) : null,
+    },
+    calendar_url: calendarFileUrl(
+      publicUrl,
+      o.widget_key,
+      items.map((i) => i.class_id),
+    ),
+  };
+}
+
+/**
+ * Who may read an order back: the holder of one of its tokens (`X-Order-Token`), or the signed-in
+ * participant who bought it. Undefined for anyone else, and for an order of another company.
+ */
+export async function readableOrder(
+  db: Db,
+  opts: { orderId: string; companyId: number; token: string | undefined; participantId: string | undefined },
+): Promise<string | undefined> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'participant_id'])
+    .where('id', '=', opts.orderId)
+    .where('company_id', '=', opts.companyId)
+    .executeTakeFirst();
+  if (!order) return undefined;
+  if (opts.participantId !== undefined && opts.participantId === order.participant_id) return order.id;
+  if (opts.token === undefined) return undefined;
+  const held = await db
+    .selectFrom('order_tokens')
+    .select('order_id')
+    .where('hash', '=', sha256Hex(opts.token))
+    .where('order_id', '=', order.id)
+    .executeTakeFirst();
+  return held ? order.id : undefined;
+}
+
+/** The participant's orders, newest first. */
+export async function participantOrders(db: Db, participantId: string): Promise<ParticipantOrder[]> {
+  const orders = await db
+    .selectFrom('orders')
+    .select(['id', 'number', 'status', 'created_at', 'total', 'currency'])
+    .where('participant_id', '=', participantId)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .execute();
+  const items = await orderItems(
+    db,
+    orders.map((o) => o.id),
+  );
+  return orders.map((o) => ({
+    id: o.id,
+    number: o.number,
+    status: o.status,
+    created_at: isoTime(o.created_at),
+    total: { amount: o.total, currency: o.currency },
+    items: items
+      .filter((i) => i.order_id === o.id)
+      .map((i) => ({
+        class_id: i.class_id,
+        course_title: i.course_title,
+        starts_at: isoTime(i.starts_at),
+        ends_at: isoTime(i.ends_at),
+        timezone: i.timezone,
+        location: i.location,
+        seats: i.seats,
+      })),
+  }));
+}
+
+/**
+ * Cancels an order waiting for its payment: its seats are released (the waitlists move up), its
+ * voucher's use is given back. Nothing was charged.
+ */
+async function cancelPendingOrder(tx: Tx, now: number, orderId: string): Promise<void> {
+  const order = await tx
+    .selectFrom('orders as o')
+    .innerJoin('companies as co', 'co.id', 'o.company_id')
+    .select(['o.id', 'o.voucher_id', 'co.name as company_name'])
+    .where('o.id', '=', orderId)
+    .where('o.status', '=', 'pending_payment')
+    .executeTakeFirst();
+  if (!order) return;
+  await tx
+    .updateTable('orders')
+    .set({ status: 'cancelled', payment_status: 'cancelled', cancelled_at: now, expires_at: null })
+    .where('id', '=', order.id)
+    .execute();
+  await tx
+    .updateTable('registrations')
+    .set({ status: 'cancelled', cancelled_at: now })
+    .where('order_id', '=', order.id)
+    .where('status', '<>', 'cancelled')
+    .execute();
+  if (order.voucher_id !== null) {
+    await tx
+      .updateTable('vouchers')
+      .set((eb) => ({ uses: eb('uses', '-', 1) }))
+      .where('id', '=', order.voucher_id)
+      .where('uses', '>', 0)
+      .execute();
+  }
+  const classes = await tx
+    .selectFrom('order_items as i')
+    .innerJoin('classes as cl', 'cl.id', 'i.class_id')
+    .innerJoin('courses as co', 'co.id', 'cl.course_id')
+    .select(['i.class_id', 'co.title'])
+    .where('i.order_id', '=', order.id)
+    .execute();
+  for (const cl of classes) await promoteWaitlist(tx, now, cl.class_id, cl.title, order.company_name);
+}
+
+/** Cancels every order whose payment did not come within PAYMENT_HOLD_MS, in the caller's transaction. */
+export async function expireOrders(tx: Tx, now: number): Promise<void> {
+  const due = await tx
+    .selectFrom('orders')
+    .select('id')
+    .where('status', '=', 'pending_payment')
+    .where('expires_at', '<=', now)
+    .execute();
+  for (const { id } of due) await cancelPendingOrder(tx, now, id);
+}
+
+/** Releases the seats of unpaid orders whose time is up; a look, and a transaction only when there are some. */
+export async function releaseExpiredOrders(store: Store, now: number): Promise<void> {
+  const due = await store.db
+    .selectFrom('orders')
+    .select('id')
+    .where('status', '=', 'pending_payment')
+    .where('expires_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  if (due) await store.transaction((tx) => expireOrders(tx, now));
+}
+
+export interface PaymentOrder {
+  id: string;
+  number: string;
+  status: OrderStatus;
+  payment_status: PaymentStatus;
+  return_url: string | null;
+  total: number;
+  currency: string;
+  company_name: string;
+}
+
+/** The order of a provider's payment (after releasing orders whose time is up). */
+export async function orderOfPayment(tx: Tx, now: number, paymentId: string): Promise<PaymentOrder | undefined> {
+  await expireOrders(tx, now);
+  return tx
+    .selectFrom('orders as o')
+    .innerJoin('companies as co', 'co.id', 'o.company_id')
+    .select([
+      'o.id',
+      'o.number',
+      'o.status',
+      'o.payment_status',
+      'o.return_url',
+      'o.total',
+      'o.currency',
+      'co.name as company_name',
+    ])
+    .where('o.payment_id', '=', paymentId)
+    .where('o.payment_kind', '=', 'redirect')
+    .executeTakeFirst();
+}
+
+/**
+ * The provider's verdict on a payment: `paid` confirms a waiting order (and emails the buyer),
+ * `cancelled` cancels it and releases its seats. Anything but a waiting order stays as it is, so a
+ * second post changes nothing. Answers the order as it then is.
+ */
+export async function settlePayment(
+  tx: Tx,
+  ctx: { now: number; paymentId: string; outcome: 'paid' | 'cancelled'; publicUrl: string; mayEmail: (to: string) => boolean },
+): Promise<PaymentOrder | undefined> {
+  const order = await orderOfPayment(tx, ctx.now, ctx.paymentId);
+  if (!order || order.status !== 'pending_payment') return order;
+  if (ctx.outcome === 'cancelled') {
+    await cancelPendingOrder(tx, ctx.now, order.id);
+    return { ...order, status: 'cancelled', payment_status: 'cancelled' };
+  }
+  await tx
+    .updateTable('orders')
+    .set({ status: 'confirmed', payment_status: 'paid', paid_at: ctx.now, expires_at: null })
+    .where('id', '=', order.id)
+    .execute();
+  const view = await orderView(tx, order.id, ctx.publicUrl);
+  if (ctx.mayEmail(view.buyer.email)) await queueEmail(tx, ctx.now, orderEmail(view, order.company_name));
+  return { ...order, status: 'confirmed', payment_status: 'paid' };
+}
+
+/** What the buyer does about paying, in the confirmation. */
+function paymentLines(order: Order): string[] {
+  const { method, status } = order.payment;
+  if (status === 'none') return ['Nothing to pay.'];
+  if (status === 'paid') return ['Paid by card. Thank you.'];
+  if (method === 'invoice') {
+    return [`Payment: by invoice. The invoice comes to this address; pay it within 14 days, quoting ${order.number}.`];
+  }
+  return [`Payment: on site. Pay at the venue before the class starts, quoting ${order.number}.`];
+}
+
+/** The buyer's confirmation: the number, each line with its venue's local time, the totals, how to pay. */
+export function orderEmail(order: Order, companyName: string) {
+  const m = (money: { amount: number; currency: string }) => formatMoney(money.amount, money.currency);
+  const lines = order.items.flatMap((item) => [
+    item.course_title,
+    `  When:  ${formatClassStart(Date.parse(item.starts_at), item.timezone)} (${item.timezone})`,
+    `  Where: ${item.location}`,
+    `  Seats: ${item.seats} (${item.attendees.map((a) => `${a.first_name} ${a.last_name}`).join(', ')})`,
+    `  Price: ${item.seats} × ${m(item.unit_price)}${item.discount.amount > 0 ? ` − ${m(item.discount)} voucher` : ''} = ${m(item.total)}`,
+    '',
+  ]);
+  const tax = `${order.tax_rate} % VAT`;
+  return {
+    to: order.buyer.email,
+    subject: `Order ${order.number} confirmed: ${companyName}`,
+    text: [
+      `Hello ${order.buyer.first_name},`,
+      '',
+      `thank you for your order ${order.number} at ${companyName}. Your seats are booked:`,
+      '',
+      ...lines,
+      ...(order.discount.amount > 0 ? [`Discount (${order.voucher}): −${m(order.discount)}`] : []),
+      order.prices_include_tax
+        ? `Total: ${m(order.total)}, including ${tax} of ${m(order.tax)}`
+        : `Total: ${m(order.total)}, of which ${tax}: ${m(order.tax)}`,
+      '',
+      ...paymentLines(order),
+      '',
+      'Add the classes to your calendar:',
+      order.calendar_url,
+      '',
+      companyName,
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,693 @@
+/**
+ * `POST /widget-api/v1/orders` and what follows it: the payment on the fake provider's page, the
+ * expiry of unpaid orders, reading an order back, and where orders show (the profile, the REST API).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  FOREIGN_PAGE,
+  LOCAL_PAGE,
+  registrationBody,
+  uniqueKey,
+  useTestService,
+  visitorAddress,
+  writeHeaders,
+  type Json,
+} from './helpers.ts';
+
+// This machine stands for a proxy, so that each order can come from a visitor of its own.
+const svc = useTestService({ trustProxy: ['127.0.0.1'] });
+
+const RETURN_URL = `${LOCAL_PAGE}/checkout?step=done`;
+const BUYER = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada.buyer@example.org',
+  phone: '+49 30 1234567',
+  organisation: 'Analytical Engines Ltd',
+  address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+};
+const NAMES = ['Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Frances Allen'];
+const eur = (amount: number) => ({ amount, currency: 'EUR' });
+
+/** An order body: each item with an attendee per seat. */
+const orderBody = (items: { class_id: string; seats: number }[], extra: Record<string, unknown> = {}) => ({
+  items: items.map((item) => ({
+    ...item,
+    attendees: Array.from({ length: item.seats }, (_, i) => {
+      const [first_name, last_name] = NAMES[i % NAMES.length]!.split(' ');
+      return { first_name, last_name };
+    }),
+  })),
+  buyer: BUYER,
+  payment_method: 'invoice',
+  consent: true,
+  ...extra,
+});
+
+interface Send {
+  idem?: string;
+  address?: string;
+  key?: string;
+}
+const order = (body: unknown, { idem = uniqueKey('order'), address = visitorAddress(), key = 'wk_demo_checkout' }: Send = {}) =>
+  svc.json(`/widget-api/v1/orders?key=${key}`, {
+    method: 'POST',
+    headers: { ...writeHeaders(idem), 'X-Forwarded-For': address },
+    body: JSON.stringify(body),
+  });
+const quote = (body: unknown, key = 'wk_demo_checkout') =>
+  svc.json(`/widget-api/v1/checkout/quote?key=${key}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE, 'X-Forwarded-For': visitorAddress() },
+    body: JSON.stringify(body),
+  });
+const read = (id: string, headers: Record<string, string> = {}, key = 'wk_demo_checkout') =>
+  svc.json(`/widget-api/v1/orders/${id}?key=${key}`, { headers: { Origin: LOCAL_PAGE, ...headers } });
+/** Each class's seats left, as the calendar shows them. */
+const seatsLeft = async (classId: string): Promise<number> => {
+  const { body } = await svc.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration');
+  return body.courses.flatMap((c: Json) => c.classes).find((cl: Json) => cl.id === classId).seats_left;
+};
+const emailsTo = async (to: string): Promise<Json[]> => (await svc.json(`/dev/outbox?to=${encodeURIComponent(to)}`)).body.emails;
+const advance = (seconds: number) =>
+  svc.fetch('/dev/clock', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ advance_s: seconds }),
+  });
+const stored = () => ({
+  orders: svc.count('SELECT count(*) FROM orders'),
+  registrations: svc.count('SELECT count(*) FROM registrations'),
+  vouchers: svc.rows('SELECT code, uses FROM vouchers ORDER BY code'),
+  emails: svc.count('SELECT count(*) FROM outbox'),
+});
+/** The path of a link the service built from its public URL, to fetch it from the test's address. */
+const pathOf = (url: string) => {
+  assert.ok(url.startsWith(`${svc.publicUrl}/`), `${url} starts from the public URL`);
+  return url.slice(svc.publicUrl.length);
+};
+
+describe('POST /widget-api/v1/orders', () => {
+  test('an invoice order: every seat booked, priced as quoted, numbered, its buyer emailed', async () => {
+    const items = [
+      { class_id: 'cls_ts_2', seats: 2 },
+      { class_id: 'cls_web_2', seats: 1 },
+    ];
+    const quoted = (await quote({ items, voucher: 'welcome10' })).body;
+    const before = { ts: await seatsLeft('cls_ts_2'), web: await seatsLeft('cls_web_2') };
+    const res = await order(orderBody(items, { voucher: 'welcome10', expected_total: quoted.total }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.headers.get('access-control-allow-origin'), LOCAL_PAGE);
+    const { order: o, token } = res.body;
+    assert.match(o.id, /^ord_/);
+    assert.match(token, /^otok_/);
+    assert.equal(o.number, 'A-1001');
+    assert.equal(o.status, 'confirmed');
+    assert.deepEqual(o.payment, { method: 'invoice', kind: 'offline', status: 'due', redirect_url: null });
+    assert.equal(o.voucher, 'WELCOME10');
+    for (const k of ['subtotal', 'discount', 'tax', 'total', 'tax_rate', 'prices_include_tax'] as const) {
+      assert.deepEqual(o[k], quoted[k], k);
+    }
+    assert.deepEqual(o.total, eur(2 * 29000 + 39000 - 9700));
+    assert.deepEqual(o.buyer, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada.buyer@example.org' });
+    assert.deepEqual(
+      o.items.map((i: Json) => [i.class_id, i.seats, i.unit_price.amount, i.discount.amount, i.total.amount, i.attendees.length]),
+      [
+        ['cls_ts_2', 2, 29000, 5800, 52200, 2],
+        ['cls_web_2', 1, 39000, 3900, 35100, 1],
+      ],
+    );
+    assert.deepEqual(o.items[0].attendees, [
+      { first_name: 'Grace', last_name: 'Hopper' },
+      { first_name: 'Alan', last_name: 'Turing' },
+    ]);
+    assert.equal(o.calendar_url, `${svc.publicUrl}/widget-api/v1/calendar.ics?key=wk_demo_checkout&classes=cls_ts_2,cls_web_2`);
+
+    assert.equal(await seatsLeft('cls_ts_2'), before.ts - 2);
+    assert.equal(await seatsLeft('cls_web_2'), before.web - 1);
+    const seats = svc.rows(
+      'SELECT class_id, first_name, email, status, order_id FROM registrations WHERE order_id IS NOT NULL ORDER BY class_id, first_name',
+    );
+    assert.deepEqual(
+      seats.map((r: Json) => [r.class_id, r.first_name, r.email, r.status, r.order_id]),
+      [
+        ['cls_ts_2', 'Alan', BUYER.email, 'confirmed', o.id],
+        ['cls_ts_2', 'Grace', BUYER.email, 'confirmed', o.id],
+        ['cls_web_2', 'Grace', BUYER.email, 'confirmed', o.id],
+      ],
+    );
+    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'WELCOME10'"), 1);
+    assert.equal(
+      svc.count('SELECT count(*) FROM participants WHERE email = ?', BUYER.email),
+      1,
+      'the buyer became a participant',
+    );
+
+    const [mail, ...more] = await emailsTo(BUYER.email);
+    assert.equal(more.length, 0);
+    assert.equal(mail.subject, 'Order A-1001 confirmed: Acme Academy');
+    const start = o.items[0].starts_at;
+    const local = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(
+      Date.parse(start),
+    );
+    assert.ok(mail.text.includes(`${local} (Europe/Berlin)`), 'the class’s time at its venue');
+    assert.match(mail.text, /Seats: 2 \(Grace Hopper, Alan Turing\)/);
+    // 87300 × 19 / 119 = 13938.66…
+    assert.match(mail.text, /Total: €873\.00, including 19 % VAT of €139\.39/);
+    assert.match(mail.text, /invoice/);
+    assert.ok(mail.text.includes(o.calendar_url));
+
+    // Numbers run per company.
+    assert.equal((await order(orderBody([{ class_id: 'cls_web_2', seats: 1 }]))).body.order.number, 'A-1002');
+    const globex = await order(orderBody([{ class_id: 'cls_gx_safety_1', seats: 1 }]), { key: 'wk_globex_checkout' });
+    assert.equal(globex.status, 201, JSON.stringify(globex.body));
+    assert.equal(globex.body.order.number, 'G-1001');
+    assert.deepEqual(globex.body.order.total, { amount: 16238, currency: 'USD' }, '150.00 + 8.25 % tax');
+  });
+
+  test('an existing participant’s profile is never rewritten by an order', async () => {
+    const res = await order(
+      orderBody([{ class_id: 'cls_web_2', seats: 1 }], { buyer: { ...BUYER, email: 'ADA@example.org', first_name: 'Augusta' } }),
+    );
+    assert.equal(res.status, 201);
+    assert.deepEqual(svc.rows("SELECT first_name, phone FROM participants WHERE email = 'ada@example.org'"), [
+      { first_name: 'Ada', phone: '+44 20 7946 0001' },
+    ]);
+    assert.equal(svc.count("SELECT count(*) FROM orders WHERE participant_id = 'p_ada'"), 1);
+  });
+
+  test('a free order is confirmed with nothing to pay; a payment method sent for it is ignored', async () => {
+    for (const extra of [{ payment_method: null }, { payment_method: 'invoice' }]) {
+      const res = await order(orderBody([{ class_id: 'cls_open_1', seats: 2 }], extra));
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal(res.body.order.status, 'confirmed');
+      assert.deepEqual(res.body.order.payment, { method: null, kind: null, status: 'none', redirect_url: null });
+      assert.deepEqual(res.body.order.total, eur(0));
+    }
+    assert.match((await emailsTo(BUYER.email))[0].text, /Nothing to pay/);
+  });
+
+  test('lines with fewer seats left than ordered: 409 class-full naming each, and nothing is booked', async () => {
+    const items = [
+      { class_id: 'cls_web_2', seats: 1 },
+      { class_id: 'cls_web_1', seats: 6 },
+      { class_id: 'cls_lead_1', seats: 1 },
+    ];
+    const seatsBefore = await Promise.all(items.map((i) => seatsLeft(i.class_id)));
+    const before = stored();
+    const res = await order(orderBody(items, { voucher: 'THANKS15' }));
+    assert.equal(res.status, 409);
+    assert.equal(res.body.error.code, 'class-full');
+    assert.match(res.body.error.message, /nothing was booked/);
+    assert.deepEqual(res.body.error.lines, [
+      { class_id: 'cls_web_1', seats_left: 5, status: 'open' },
+      { class_id: 'cls_lead_1', seats_left: 0, status: 'full' },
+    ]);
+    assert.deepEqual(res.body.error.fields, {
+      'items.1.seats': 'Only 5 seats are left in this class: book at most 5.',
+      'items.2.seats': 'This class is full: remove it from the order.',
+    });
+    assert.deepEqual(await Promise.all(items.map((i) => seatsLeft(i.class_id))), seatsBefore, 'no seat taken');
+    assert.deepEqual(stored(), before, 'no order, no registration, no voucher use, no email');
+  });
+
+  test('an unknown or started class is 422 on its line', async () => {
+    for (const [classId, message] of [
+      ['cls_nope', /no such class/],
+      ['cls_gx_safety_1', /no such class/],
+      ['cls_web_past', /already started/],
+    ] as const) {
+      const res = await order(
+        orderBody([
+          { class_id: 'cls_web_2', seats: 1 },
+          { class_id: classId, seats: 1 },
+        ]),
+      );
+      assert.equal(res.status, 422, classId);
+      assert.match(res.body.error.fields['items.1.class_id'], message);
+    }
+    assert.equal(svc.count('SELECT count(*) FROM orders'), 0);
+  });
+
+  test('a voucher that does not apply is 422 fields.voucher with the quote’s message', async () => {
+    for (const [code, message] of [
+      ['SPRING25', 'The voucher SPRING25 has expired.'],
+      ['FIRST50', 'The voucher FIRST50 has been used up.'],
+      ['NOPE', 'There is no voucher NOPE: check the code.'],
+      ['TEAM20', /valid for TypeScript for teams only/],
+    ] as const) {
+      const res = await order(orderBody([{ class_id: 'cls_web_2', seats: 1 }], { voucher: code }));
+      assert.equal(res.status, 422, code);
+      if (typeof message === 'string') assert.equal(res.body.error.fields.voucher, message);
+      else assert.match(res.body.error.fields.voucher, message);
+    }
+  });
+
+  test('another total than the one shown: 409 price-changed, nothing booked', async () => {
+    const items = [{ class_id: 'cls_web_2', seats: 2 }];
+    const before = stored();
+    const res = await order(orderBody(items, { expected_total: eur(70000) }));
+    assert.equal(res.status, 409);
+    assert.equal(res.body.error.code, 'price-changed');
+    assert.match(
+      res.body.error.message,
+      /The total is now €780\.00, not the €700\.00 you were shown: check the new total and order again/,
+    );
+    assert.deepEqual(stored(), before);
+    const other = await order(orderBody(items, { expected_total: { amount: 78000, currency: 'USD' } }));
+    assert.equal(other.body.error.code, 'price-changed');
+    assert.equal((await order(orderBody(items, { expected_total: eur(78000) }))).status, 201);
+  });
+
+  test('the payment method must be one of the quote’s; a redirect one needs a return_url the key serves', async () => {
+    const items = [{ class_id: 'cls_web_2', seats: 1 }];
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ payment_method: undefined }, 'payment_method', /Choose how to pay: one of invoice, on_site, card/],
+      [{ payment_method: 'bitcoin' }, 'payment_method', /Choose one of the payment methods: invoice, on_site, card/],
+      [{ payment_method: 'card' }, 'return_url', /Send return_url/],
+      [
+        { payment_method: 'card', return_url: `${FOREIGN_PAGE}/back` },
+        'return_url',
+        /does not serve pages on https:\/\/evil\.example/,
+      ],
+      [{ payment_method: 'card', return_url: 'javascript:alert(1)' }, 'return_url', /absolute http\(s\) address/],
+    ];
+    for (const [extra, field, message] of cases) {
+      const res = await order(orderBody(items, extra));
+      assert.equal(res.status, 422, JSON.stringify(extra));
+      assert.match(res.body.error.fields[field], message);
+    }
+    assert.equal(svc.count('SELECT count(*) FROM orders'), 0);
+  });
+
+  test('field errors inside the body are named by their path, unknown nested fields too', async () => {
+    const body = orderBody([{ class_id: 'cls_web_2', seats: 2 }]) as Json;
+    body.items[0].attendees[1] = { first_name: '', last_name: 'Turing', title: 'Dr' };
+    body.items[0].price = 1;
+    body.buyer = { ...BUYER, email: 'not an email', address: { line1: 'Torstraße 1', postal_code: '10119', country: 'de' } };
+    const res = await order(body);
+    assert.equal(res.status, 422);
+    assert.deepEqual(res.body.error.fields, {
+      'items.0.attendees.1.first_name': 'Enter your first name.',
+      'items.0.attendees.1.title':
+        'Unknown field "items.0.attendees.1.title": remove it. Allowed in items.0.attendees.1: first_name, last_name.',
+      'items.0.price': 'Unknown field "items.0.price": remove it. Allowed in items.0: class_id, seats, attendees.',
+      'buyer.email': 'Enter a valid email address, like name@example.org.',
+      'buyer.address.city': 'Enter the city.',
+      'buyer.address.country': 'Choose the country (a two-letter code such as DE).',
+    });
+    const short = orderBody([{ class_id: 'cls_web_2', seats: 2 }]) as Json;
+    short.items[0].attendees.pop();
+    assert.equal(
+      (await order(short)).body.error.fields['items.0.attendees'],
+      'Give one name for each seat: as many attendees as seats.',
+    );
+    const { buyer: _buyer, ...noBuyer } = orderBody([{ class_id: 'cls_web_2', seats: 1 }]);
+    assert.match((await order(noBuyer)).body.error.fields.buyer, /Send buyer: an object with first_name/);
+    assert.match(
+      (await order(orderBody([{ class_id: 'cls_web_2', seats: 1 }], { expected_total: { amount: 1, currency: 'EUR', tax: 0 } })))
+        .body.error.fields['expected_total.tax'],
+      /Unknown field/,
+    );
+  });
+
+  test('two orders for the last seats at once: one gets them, the other is told class-full', async () => {
+    // cls_lead_2 has 6 seats, none taken.
+    const answers = await Promise.all([1, 2].map(() => order(orderBody([{ class_id: 'cls_lead_2', seats: 4 }]))));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    assert.deepEqual(refused.body.error.lines, [{ class_id: 'cls_lead_2', seats_left: 2, status: 'open' }]);
+    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_lead_2' AND status = 'confirmed'"), 4);
+    assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
+  });
+
+  test('a voucher of one use, in two orders at once: one gets it, the other is told it is used up', async () => {
+    const answers = await Promise.all(
+      ['cls_web_2', 'cls_ts_2'].map((classId) => order(orderBody([{ class_id: classId, seats: 1 }], { voucher: 'THANKS15' }))),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [201, 422]);
+    assert.equal(answers.find((a) => a.status === 201)!.body.order.voucher, 'THANKS15');
+    assert.equal(answers.find((a) => a.status === 422)!.body.error.fields.voucher, 'The voucher THANKS15 has been used up.');
+    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 1);
+    assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
+  });
+
+  test('a double submit makes one order and one email; a replay answers it again with a token of its own', async () => {
+    const body = orderBody([{ class_id: 'cls_web_2', seats: 1 }]);
+    const idem = uniqueKey('double');
+    const address = visitorAddress();
+    const answers = await Promise.all([order(body, { idem, address }), order(body, { idem, address })]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 201]);
+    const [first, replay] = answers[0]!.status === 201 ? answers : [answers[1]!, answers[0]!];
+    assert.equal(replay!.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(replay!.body.order, first!.body.order);
+    assert.notEqual(replay!.body.token, first!.body.token, 'only hashes are kept: a replay gets a new token');
+    for (const token of [first!.body.token, replay!.body.token]) {
+      assert.equal((await read(first!.body.order.id, { 'X-Order-Token': token })).status, 200);
+    }
+    assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
+    assert.equal(svc.count('SELECT count(*) FROM registrations WHERE order_id IS NOT NULL'), 1);
+    assert.equal((await emailsTo(BUYER.email)).length, 1);
+    assert.equal(svc.count("SELECT count(*) FROM idempotency WHERE response LIKE '%otok_%'"), 0, 'no token stored in clear');
+
+    const reused = await order({ ...body, payment_method: 'on_site' }, { idem, address });
+    assert.equal(reused.status, 409);
+    assert.equal(reused.body.error.code, 'idempotency-key-reused');
+  });
+
+  test('orders are limited per address (429 with Retry-After); a replay is not counted', async () => {
+    const address = visitorAddress();
+    const idem = uniqueKey('first');
+    const body = orderBody([{ class_id: 'cls_web_2', seats: 1 }]);
+    for (let i = 0; i < 10; i++) {
+      const res = await order(body, { address, ...(i === 0 ? { idem } : {}) });
+      assert.equal(res.status, 201, `order ${i + 1}`);
+    }
+    const refused = await order(body, { address });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'rate-limited');
+    assert.match(refused.body.error.message, /Too many orders from here/);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.equal((await order(body, { address, idem })).status, 200, 'the replay of the first order still answers');
+    assert.equal((await order(body)).status, 201, 'another address may order');
+  });
+
+  test('the key must be a checkout key of an allowed page', async () => {
+    const body = orderBody([{ class_id: 'cls_web_2', seats: 1 }]);
+    const mismatch = await order(body, { key: 'wk_demo_calendar' });
+    assert.equal(mismatch.body.error.code, 'type-mismatch');
+    const foreign = await svc.json('/widget-api/v1/orders?key=wk_demo_checkout', {
+      method: 'POST',
+      headers: writeHeaders(uniqueKey(), FOREIGN_PAGE),
+      body: JSON.stringify(body),
+    });
+    assert.equal(foreign.body.error.code, 'origin-not-allowed');
+    const noIdem = await svc.json('/widget-api/v1/orders?key=wk_demo_checkout', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE },
+      body: JSON.stringify(body),
+    });
+    assert.equal(noIdem.body.error.code, 'missing-idempotency-key');
+  });
+});
+
+describe('card payment on the fake provider’s page', () => {
+  const cardOrder = async (items = [{ class_id: 'cls_ts_2', seats: 2 }], extra: Record<string, unknown> = {}) => {
+    const res = await order(orderBody(items, { payment_method: 'card', return_url: RETURN_URL, ...extra }));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body as { order: Json; token: string };
+  };
+  /** The page of the payment, and its two forms' actions. */
+  const providerPage = async (redirectUrl: string) => {
+    const res = await svc.fetch(pathOf(redirectUrl));
+    const html = await res.text();
+    const actions = [
+      ...html.matchAll(/<form method="post" action="([^"]+)"><button type="submit">([^<]+)<\/button><\/form>/g),
+    ].map((m) => ({ action: m[1]!, label: m[2]! }));
+    return { res, html, actions };
+  };
+  const post = (path: string) => svc.fetch(path, { method: 'POST', redirect: 'manual' });
+
+  test('card: pending with its seats held, paid on the provider’s page, back to return_url, confirmed and emailed', async () => {
+    const before = await seatsLeft('cls_ts_2');
+    const { order: o, token } = await cardOrder();
+    assert.equal(o.status, 'pending_payment');
+    assert.equal(o.payment.method, 'card');
+    assert.equal(o.payment.kind, 'redirect');
+    assert.equal(o.payment.status, 'pending');
+    assert.match(o.payment.redirect_url, new RegExp(`^${svc.publicUrl}/dev/pay/pay_`));
+    assert.equal(await seatsLeft('cls_ts_2'), before - 2, 'seats held while paying');
+    assert.equal((await emailsTo(BUYER.email)).length, 0, 'no confirmation before the payment');
+
+    const { res, html, actions } = await providerPage(o.payment.redirect_url);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'; style-src 'self'/);
+    assert.match(html, /<html lang="en">/);
+    assert.match(html, /<title>Pay order A-1001<\/title>/);
+    assert.match(html, /<dd>Acme Academy<\/dd>/);
+    assert.match(html, /<dd>€580\.00<\/dd>/);
+    assert.doesNotMatch(html, /<script|<style|style=/);
+    assert.deepEqual(
+      actions.map((a) => a.label),
+      ['Pay €580.00', 'Cancel'],
+    );
+
+    const paid = await post(actions[0]!.action);
+    assert.equal(paid.status, 303);
+    assert.equal(paid.headers.get('location'), RETURN_URL);
+    const back = await read(o.id, { 'X-Order-Token': token });
+    assert.equal(back.body.order.status, 'confirmed');
+    assert.deepEqual(back.body.order.payment, { method: 'card', kind: 'redirect', status: 'paid', redirect_url: null });
+    assert.equal(await seatsLeft('cls_ts_2'), before - 2);
+    const mails = await emailsTo(BUYER.email);
+    assert.equal(mails.length, 1);
+    assert.match(mails[0].text, /Paid by card/);
+
+    // Posting again changes nothing; the page says it is paid.
+    assert.equal((await post(actions[0]!.action)).status, 303);
+    assert.equal((await post(actions[1]!.action)).status, 303);
+    assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'confirmed', 'a late cancel leaves it paid');
+    assert.equal((await emailsTo(BUYER.email)).length, 1);
+    assert.match((await providerPage(o.payment.redirect_url)).html, /Order A-1001 is paid/);
+  });
+
+  test('cancel on the provider’s page: the order is cancelled, its seats and voucher use given back', async () => {
+    const before = await seatsLeft('cls_ts_2');
+    const { order: o, token } = await cardOrder([{ class_id: 'cls_ts_2', seats: 2 }], { voucher: 'THANKS15' });
+    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 1);
+    const { actions } = await providerPage(o.payment.redirect_url);
+    const cancelled = await post(actions[1]!.action);
+    assert.equal(cancelled.status, 303);
+    assert.equal(cancelled.headers.get('location'), RETURN_URL);
+    const back = (await read(o.id, { 'X-Order-Token': token })).body.order;
+    assert.equal(back.status, 'cancelled');
+    assert.equal(back.payment.status, 'cancelled');
+    assert.equal(await seatsLeft('cls_ts_2'), before, 'seats released');
+    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 0, 'the voucher may be used again');
+    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE order_id = ? AND status = 'cancelled'", o.id), 2);
+
+    const late = await post(actions[0]!.action);
+    assert.equal(late.status, 409);
+    assert.match(await late.text(), /was cancelled, or its 30 minutes to pay ran out: nothing was charged/);
+    assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'cancelled');
+  });
+
+  test('unpaid after 30 minutes of the service clock: cancelled, seats released, the waitlist moves up', async () => {
+    // The order takes every seat of cls_web_1; then someone joins its waitlist.
+    const { order: o, token } = await cardOrder([{ class_id: 'cls_web_1', seats: 5 }]);
+    const waiting = await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+      method: 'POST',
+      headers: { ...writeHeaders(uniqueKey()), 'X-Forwarded-For': visitorAddress() },
+      body: JSON.stringify(registrationBody({ class_id: 'cls_web_1', email: 'waiting@example.org' })),
+    });
+    assert.equal(waiting.body.registration.status, 'waitlisted');
+
+    await advance(30 * 60 - 5);
+    assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'pending_payment');
+    assert.equal(await seatsLeft('cls_web_1'), 0);
+    await advance(10);
+    const expired = (await read(o.id, { 'X-Order-Token': token })).body.order;
+    assert.equal(expired.status, 'cancelled');
+    assert.equal(expired.payment.status, 'cancelled');
+    assert.equal(expired.payment.redirect_url, null);
+    assert.equal(await seatsLeft('cls_web_1'), 4, 'five seats back, one to the person who waited');
+    assert.match((await emailsTo('waiting@example.org'))[0].subject, /^Registration confirmed/);
+
+    const { html } = await providerPage(o.payment.redirect_url);
+    assert.match(html, /nothing was charged/);
+    const late = await post(`${new URL(o.payment.redirect_url).pathname}/pay`);
+    assert.equal(late.status, 409);
+    assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'cancelled');
+  });
+
+  test('an unknown payment is a 404 page', async () => {
+    for (const path of ['/dev/pay/pay_AAAAAAAAAAAAAAAA', '/dev/pay/nope']) {
+      const res = await svc.fetch(path);
+      assert.equal(res.status, 404);
+      assert.match(await res.text(), /There is no payment at this address/);
+      assert.equal((await post(`${path}/pay`)).status, 404);
+    }
+  });
+});
+
+describe('GET /widget-api/v1/orders/{id}', () => {
+  test('with its token (a header, never the URL), or as the participant who bought it; anyone else is 401 alike', async () => {
+    const first = (
+      await order(orderBody([{ class_id: 'cls_web_2', seats: 1 }], { buyer: { ...BUYER, email: 'ada@example.org' } }))
+    ).body;
+    const second = (await order(orderBody([{ class_id: 'cls_ts_2', seats: 1 }]))).body;
+
+    const ok = await read(first.order.id, { 'X-Order-Token': first.token });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(ok.body, { order: first.order });
+    assert.equal(ok.headers.get('access-control-allow-origin'), LOCAL_PAGE);
+
+    const refusals: [string, Record<string, string>, string?][] = [
+      [first.order.id, {}],
+      [first.order.id, { 'X-Order-Token': 'otok_wrong' }],
+      [first.order.id, { 'X-Order-Token': second.token }],
+      ['ord_nope', { 'X-Order-Token': first.token }],
+      [first.order.id, { 'X-Order-Token': first.token }, 'wk_globex_checkout'],
+    ];
+    const bodies = [];
+    for (const [id, headers, key] of refusals) {
+      const res = await read(id, headers, key);
+      assert.equal(res.status, 401, `${id} ${JSON.stringify(headers)} ${key ?? ''}`);
+      bodies.push(res.body);
+    }
+    assert.equal(new Set(bodies.map((b) => JSON.stringify(b))).size, 1, 'the same answer for every refusal');
+    assert.equal(bodies[0].error.code, 'invalid-token');
+    const inUrl = await svc.json(`/widget-api/v1/orders/${first.order.id}?key=wk_demo_checkout&token=${first.token}`);
+    assert.equal(inUrl.status, 401, 'a token in the URL is no token');
+
+    // The preflight lets a page send the header.
+    const preflight = await svc.fetch(`/widget-api/v1/orders/${first.order.id}?key=wk_demo_checkout`, {
+      method: 'OPTIONS',
+      headers: { Origin: LOCAL_PAGE, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-order-token' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /X-Order-Token/);
+
+    // Ada's own sign-in reads her order (with her profile key or any other key of Acme), not someone else's.
+    const token = await signIn('ada@example.org');
+    assert.equal((await read(first.order.id, { 'X-Service-Token': token })).status, 200);
+    assert.equal((await read(first.order.id, { 'X-Service-Token': token }, 'wk_demo_profile')).status, 200);
+    assert.equal((await read(second.order.id, { 'X-Service-Token': token })).status, 401);
+  });
+});
+
+/** A participant's sign-in through the profile widget's calls. */
+async function signIn(email: string): Promise<string> {
+  const call = (path: string, body: unknown) =>
+    svc.json(`/widget-api/v1/participant/${path}?key=wk_demo_profile`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE },
+      body: JSON.stringify(body),
+    });
+  assert.equal((await call('login', { email, return_url: `${LOCAL_PAGE}/account` })).status, 202);
+  await svc.jobs.idle();
+  const { pin } = (await emailsTo(email)).find((e) => e.pin)!;
+  const verified = await call('verify', { email, pin });
+  assert.equal(verified.status, 200);
+  return verified.body.token;
+}
+
+describe('where orders show', () => {
+  test('the profile lists the buyer’s orders, newest first; their seats are not registrations to cancel one by one', async () => {
+    const buyer = { ...BUYER, email: 'ada@example.org' };
+    const older = (await order(orderBody([{ class_id: 'cls_ts_2', seats: 2 }], { buyer }))).body.order;
+    await advance(60);
+    const newer = (
+      await order(orderBody([{ class_id: 'cls_web_2', seats: 1 }], { buyer, payment_method: 'card', return_url: RETURN_URL }))
+    ).body.order;
+    const token = await signIn('ada@example.org');
+    const me = (
+      await svc.json('/widget-api/v1/participant/me?key=wk_demo_profile', {
+        method: 'POST',
+        headers: { Origin: LOCAL_PAGE, 'X-Service-Token': token },
+      })
+    ).body;
+    assert.deepEqual(
+      me.orders.map((x: Json) => [x.number, x.status]),
+      [
+        [newer.number, 'pending_payment'],
+        [older.number, 'confirmed'],
+      ],
+    );
+    assert.deepEqual(me.orders[1], {
+      id: older.id,
+      number: older.number,
+      status: 'confirmed',
+      created_at: older.created_at,
+      total: older.total,
+      items: [
+        {
+          class_id: 'cls_ts_2',
+          course_title: 'TypeScript for teams',
+          starts_at: older.items[0].starts_at,
+          ends_at: older.items[0].ends_at,
+          timezone: 'Europe/Berlin',
+          location: 'Hamburg, Am Sandtorkai 4',
+          seats: 2,
+        },
+      ],
+    });
+    assert.deepEqual(
+      me.registrations.map((r: Json) => r.id).sort(),
+      ['reg_seed_ada_ts_1', 'reg_seed_ada_web_past'],
+      'her own registrations only',
+    );
+
+    const [seat] = svc.rows<{ id: string }>('SELECT id FROM registrations WHERE order_id = ? LIMIT 1', older.id);
+    const cancel = await svc.json(`/widget-api/v1/participant/registrations/${seat!.id}/cancel?key=wk_demo_profile`, {
+      method: 'POST',
+      headers: { Origin: LOCAL_PAGE, 'X-Service-Token': token, 'Idempotency-Key': uniqueKey() },
+    });
+    assert.equal(cancel.status, 409);
+    assert.equal(cancel.body.error.code, 'not-cancellable');
+    assert.match(cancel.body.error.message, /belongs to an order/);
+    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE order_id = ? AND status = 'confirmed'", older.id), 2);
+
+    // Renaming herself does not rename the people she booked.
+    await svc.json('/widget-api/v1/participant/profile?key=wk_demo_profile', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: LOCAL_PAGE,
+        'X-Service-Token': token,
+        'Idempotency-Key': uniqueKey(),
+      },
+      body: JSON.stringify({ first_name: 'Augusta' }),
+    });
+    assert.deepEqual(
+      svc
+        .rows('SELECT first_name FROM registrations WHERE order_id = ? ORDER BY first_name', older.id)
+        .map((r: Json) => r.first_name),
+      ['Alan', 'Grace'],
+    );
+  });
+
+  test('the buyer may still register on their own for a class their order has seats in', async () => {
+    assert.equal((await order(orderBody([{ class_id: 'cls_web_2', seats: 1 }]))).status, 201);
+    const own = await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+      method: 'POST',
+      headers: { ...writeHeaders(uniqueKey()), 'X-Forwarded-For': visitorAddress() },
+      body: JSON.stringify(registrationBody({ class_id: 'cls_web_2', email: BUYER.email })),
+    });
+    assert.equal(own.status, 201);
+    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = ? AND class_id = 'cls_web_2'", BUYER.email), 2);
+    assert.match((await emailsTo(BUYER.email))[0].subject, /^Registration confirmed/);
+  });
+
+  test('the owner sees the order’s attendees in the class, with the buyer’s email and the order, and counted', async () => {
+    const rest = { 'X-SERVICE-API-KEY': 'rk_demo_acme' };
+    const { token } = (
+      await svc.json('/v1/login', {
+        method: 'POST',
+        headers: { ...rest, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          login: 'olivia.owner@acme.example',
+          verification_method: 'client_secret',
+          client_secret: 'cs_demo_acme_secret',
+        }),
+      })
+    ).body;
+    const classOf = async () =>
+      (await svc.json('/v1/courses', { headers: { ...rest, 'X-SERVICE-TOKEN': token, 'X-SERVICE-COMPANY': '1' } })).body.courses
+        .flatMap((c: Json) => c.classes)
+        .find((cl: Json) => cl.id === 'cls_ts_2');
+    const before = await classOf();
+    assert.ok(before.participants.every((p: Json) => p.order_id === null));
+    const placed = (await order(orderBody([{ class_id: 'cls_ts_2', seats: 2 }]))).body.order;
+    const after = await classOf();
+    assert.equal(after.registrations.confirmed, before.registrations.confirmed + 2);
+    assert.equal(after.seats_left, before.seats_left - 2);
+    const attendees = after.participants.filter((p: Json) => p.order_id === placed.id);
+    assert.deepEqual(attendees.map((p: Json) => [p.first_name, p.last_name, p.email, p.phone, p.status]).sort(), [
+      ['Alan', 'Turing', BUYER.email, BUYER.phone, 'confirmed'],
+      ['Grace', 'Hopper', BUYER.email, BUYER.phone, 'confirmed'],
+    ]);
+  });
+});

@@ -1,0 +1,377 @@
+/**
+ * The calendar and the checkout through the built v2 loader on a customer's page, against the real
+ * service: a visitor books by keyboard alone with a voucher, pays on the fake provider's page (and
+ * cancels there), clicks twice, loses a class to another visitor, loses the connection, reloads;
+ * the registration widget's paid classes go to the same cart; all seven widgets share one Lit.
+ */
+import type { Locator, Page } from '@playwright/test';
+import type { CalendarResponse, QuoteResponse } from '../../service/schemas.ts';
+import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
+
+interface Outbox {
+  emails: { to: string; subject: string; text: string }[];
+}
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${SERVICE}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: SITE, ...headers },
+    body: JSON.stringify(body),
+  });
+const seatsLeft = async (classId: string) =>
+  (
+    (await (
+      await post('/widget-api/v1/checkout/quote?key=wk_demo_checkout', { items: [{ class_id: classId, seats: 1 }] })
+    ).json()) as QuoteResponse
+  ).items[0]!.seats_left;
+const emailsTo = async (email: string) => (await serviceJson<Outbox>(`/dev/outbox?to=${encodeURIComponent(email)}`)).emails;
+const uniqueEmail = (what: string) => `${what}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.org`;
+
+/** The service's first month that has an open paid class, and that class. */
+const firstBookable = async () => {
+  let month = await serviceJson<CalendarResponse>('/widget-api/v1/calendar?key=wk_demo_calendar', { headers: { Origin: SITE } });
+  for (let i = 0; i < 4; i++) {
+    const cls = month.classes.find((c) => c.status === 'open' && c.price.amount > 0 && c.seats_left > 2);
+    if (cls) return { month, cls };
+    month = await serviceJson<CalendarResponse>(`/widget-api/v1/calendar?key=wk_demo_calendar&month=${month.next_month}`, {
+      headers: { Origin: SITE },
+    });
+  }
+  throw new Error('no bookable class in the seed');
+};
+
+/** Presses Tab until `target` has the focus (keyboard only), at most `max` times. */
+const tabTo = async (page: Page, target: Locator, max = 60) => {
+  for (let i = 0; i < max && !(await target.evaluate((el) => el.matches(':focus'))); i++) await page.keyboard.press('Tab');
+  await expect(target).toBeFocused();
+};
+
+/** Puts classes into the page's cart before the page loads (as the calendar on another page did). */
+const withCart = (page: Page, lines: { class_id: string; seats: number }[]) =>
+  page.addInitScript(
+    ({ key, lines }) => {
+      // Once per tab: later loads find what the widgets made of it.
+      if (sessionStorage.getItem('test:cart-seeded')) return;
+      sessionStorage.setItem('test:cart-seeded', '1');
+      sessionStorage.setItem(key, JSON.stringify({ lines }));
+    },
+    { key: `service-widgets:cart:${SERVICE}/:c_acme`, lines },
+  );
+
+/** Fills the details as quickly as a test may (the keyboard journey types them). */
+const fillDetails = async (checkout: Locator, email: string, attendees: string[][]) => {
+  for (const [line, names] of attendees.entries()) {
+    for (const [seat, name] of names.entries()) {
+      const [first, last] = name.split(' ');
+      await checkout.locator(`[name="items.${line}.attendees.${seat}.first_name"]`).fill(first!);
+      await checkout.locator(`[name="items.${line}.attendees.${seat}.last_name"]`).fill(last!);
+    }
+  }
+  await checkout.locator('[name="buyer.first_name"]').fill('Ada');
+  await checkout.locator('[name="buyer.last_name"]').fill('Lovelace');
+  await checkout.locator('[name="buyer.email"]').fill(email);
+  await checkout.locator('[name="buyer.address.line1"]').fill('Torstraße 1');
+  await checkout.locator('[name="buyer.address.postal_code"]').fill('10119');
+  await checkout.locator('[name="buyer.address.city"]').fill('Berlin');
+  await checkout.locator('[name="buyer.address.country"]').selectOption('DE');
+  await checkout.getByRole('checkbox', { name: /I agree/ }).check();
+};
+
+test.beforeEach(async () => {
+  // A fresh seed, clock, outbox and rate limits: these tests book seats and count orders.
+  const reset = await post('/dev/reset', {});
+  expect(reset.ok).toBe(true);
+});
+
+test('a visitor books a class in the calendar and orders it with a voucher, by keyboard alone', async ({ watched: page }) => {
+  const { cls } = await firstBookable();
+  await page.goto(`${SITE}/shop.html`);
+  const calendar = page.locator('service-calendar');
+  const checkout = page.locator('service-checkout');
+  await expect(page.locator('div[data-service-widget=calendar]')).toHaveAttribute('data-service-state', 'ready');
+  await expect(page.locator('div[data-service-widget=checkout]')).toHaveAttribute('data-service-state', 'ready');
+  await expect(checkout.getByText('Your cart is empty.')).toBeVisible();
+
+  // Into the grid (one Tab stop: the chosen day), then by arrow keys to the class's day, across months.
+  const chosen = calendar.locator('td[tabindex="0"]');
+  await tabTo(page, chosen);
+  const from = (await chosen.getAttribute('data-day'))!;
+  const days = Math.round((Date.parse(cls.local_date) - Date.parse(from)) / 864e5);
+  for (let i = 0; i < Math.abs(days); i++) await page.keyboard.press(days > 0 ? 'ArrowRight' : 'ArrowLeft');
+  await expect(calendar.locator(`td[data-day="${cls.local_date}"]`)).toBeFocused();
+  await expect(calendar.locator(`td[data-day="${cls.local_date}"]`)).toHaveAttribute('aria-selected', 'true');
+
+  // The day's classes follow the grid: Tab to the class's Book button.
+  const book = calendar.locator(`button[aria-describedby="c-${cls.id}"]`);
+  await tabTo(page, book, 10);
+  const selected = page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        document.addEventListener('service-class-selected', (e) => resolve((e as CustomEvent).detail), { once: true }),
+      ),
+  );
+  await page.keyboard.press('Enter');
+  expect(await selected).toEqual({ class: cls.id, course: cls.course_id, starts_at: cls.starts_at });
+  await expect(calendar.locator(`#in-${cls.id}`)).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(calendar.getByRole('button', { name: 'Go to checkout' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(checkout.getByRole('heading', { name: 'Your cart' })).toBeFocused();
+  await expect(checkout.getByRole('heading', { name: cls.course_title })).toBeVisible();
+
+  // Two seats, a voucher, then on.
+  await tabTo(page, checkout.getByLabel('Seats'), 5);
+  await page.keyboard.press('ArrowDown'); // a select takes arrow keys: 2 seats
+  await expect(checkout.locator('.total')).toContainText(
+    ((2 * cls.price.amount) / 100).toLocaleString('en', { minimumFractionDigits: 2 }),
+  );
+  await tabTo(page, checkout.getByRole('button', { name: 'Have a voucher code?' }), 5);
+  await page.keyboard.press('Enter');
+  await expect(checkout.getByLabel('Voucher code')).toBeFocused();
+  await page.keyboard.type('welcome10');
+  await page.keyboard.press('Enter');
+  await expect(checkout.getByText('Discount')).toBeVisible();
+  const total = Math.round(2 * cls.price.amount * 0.9);
+  const totalText = `€${(total / 100).toLocaleString('en', { minimumFractionDigits: 2 })}`;
+  await expect(checkout.locator('.total')).toContainText(totalText);
+  await tabTo(page, checkout.getByRole('button', { name: 'Continue' }), 10);
+  await page.keyboard.press('Enter');
+  await expect(checkout.getByRole('heading', { name: 'Your details' })).toBeFocused();
+
+  // The form, typed field by field.
+  const email = uniqueEmail('keyboard');
+  const type = async (name: string, text: string) => {
+    await tabTo(page, checkout.locator(`[name="${name}"]`), 12);
+    await page.keyboard.type(text);
+  };
+  await type('items.0.attendees.0.first_name', 'Grace');
+  await type('items.0.attendees.0.last_name', 'Hopper');
+  await type('items.0.attendees.1.first_name', 'Alan');
+  await type('items.0.attendees.1.last_name', 'Turing');
+  await type('buyer.first_name', 'Ada');
+  await type('buyer.last_name', 'Lovelace');
+  await type('buyer.email', email);
+  await type('buyer.address.line1', 'Torstraße 1');
+  await type('buyer.address.postal_code', '10119');
+  await type('buyer.address.city', 'Berlin');
+  await tabTo(page, checkout.locator('[name="buyer.address.country"]'), 3);
+  await page.keyboard.type('Germany');
+  await expect(checkout.locator('[name="buyer.address.country"]')).toHaveValue('DE');
+  await tabTo(page, checkout.getByRole('radio', { name: 'Invoice' }), 3);
+  await expect(checkout.getByRole('radio', { name: 'Invoice' })).toBeChecked();
+  await tabTo(page, checkout.getByRole('checkbox', { name: /I agree/ }), 3);
+  await page.keyboard.press('Space');
+  const place = checkout.getByRole('button', { name: `Place order · ${totalText}` });
+  await tabTo(page, place, 3);
+  const completed = page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        document.addEventListener('service-checkout-completed', (e) => resolve((e as CustomEvent).detail), { once: true }),
+      ),
+  );
+  await page.keyboard.press('Enter');
+  const detail = (await completed) as { id: string; number: string; items: unknown[]; total: { amount: number } };
+  await expect(checkout.getByRole('heading', { name: `Thank you! Your order ${detail.number} is placed.` })).toBeFocused();
+  expect(detail.items).toEqual([{ class: cls.id, course: cls.course_id, seats: 2 }]);
+  expect(detail.total).toEqual({ amount: total, currency: 'EUR' });
+
+  // The service holds it: the seats are taken, the buyer is emailed, the calendar file is the class's.
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 2);
+  const [mail] = await emailsTo(email);
+  expect(mail!.subject).toBe(`Order ${detail.number} confirmed: Acme Academy`);
+  const ics = await fetch((await checkout.getByRole('link', { name: 'Add to calendar (.ics)' }).getAttribute('href')) as string);
+  expect(ics.headers.get('content-type')).toContain('text/calendar');
+  const file = await ics.text();
+  expect(file).toContain(`SUMMARY:${cls.course_title}`);
+  expect(file).toContain(`DTSTART;TZID=${cls.timezone}:`);
+  // The cart is empty again, for this page and the next.
+  await expect(calendar.getByText('In your cart')).toHaveCount(0);
+});
+
+test('card: the provider’s page, cancelled there (the cart kept), then paid: confirmed on return', async ({ watched: page }) => {
+  const { cls } = await firstBookable();
+  await withCart(page, [{ class_id: cls.id, seats: 1 }]);
+  await page.goto(`${SITE}/shop.html`);
+  const checkout = page.locator('service-checkout');
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  const email = uniqueEmail('card');
+  await fillDetails(checkout, email, [['Grace Hopper']]);
+  await checkout.getByRole('radio', { name: /Card/ }).check();
+  await checkout.getByRole('button', { name: /^Continue to payment/ }).click();
+
+  // The provider's page, on the service's public URL: cancel.
+  await expect(page).toHaveURL(/\/dev\/pay\/pay_[\w-]+$/);
+  await expect(page.getByRole('button', { name: /Pay/ })).toBeVisible();
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1); // held while the visitor pays
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(`${SITE}/shop.html`);
+  await expect(checkout.getByText('The payment was cancelled and nothing was charged.')).toBeVisible();
+  await expect(checkout.getByRole('heading', { name: cls.course_title })).toBeVisible();
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left);
+
+  // Again, and pay.
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  await expect(checkout.locator('[name="buyer.email"]')).toHaveValue(email); // nothing typed lost
+  await checkout.getByRole('radio', { name: /Card/ }).check();
+  await checkout.getByRole('checkbox', { name: /I agree/ }).check();
+  await checkout.getByRole('button', { name: /^Continue to payment/ }).click();
+  await expect(page).toHaveURL(/\/dev\/pay\/pay_[\w-]+$/);
+  await page.getByRole('button', { name: /Pay/ }).click();
+  await expect(page).toHaveURL(`${SITE}/shop.html`);
+  await expect(checkout.getByRole('heading', { name: /^Thank you! Your order A-\d+ is placed\.$/ })).toBeVisible();
+  await expect(checkout.getByText('Paid.')).toBeVisible();
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1);
+  expect((await emailsTo(email)).length).toBe(1);
+  await page.reload();
+  await expect(checkout.getByText('Your cart is empty.')).toBeVisible();
+});
+
+test('a double click on “Place order” makes one order', async ({ watched: page }) => {
+  const { cls } = await firstBookable();
+  await withCart(page, [{ class_id: cls.id, seats: 1 }]);
+  await page.goto(`${SITE}/shop.html`);
+  const checkout = page.locator('service-checkout');
+  const orders: string[] = [];
+  page.on('request', (r) => r.method() === 'POST' && r.url().includes('/widget-api/v1/orders') && orders.push(r.url()));
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  const email = uniqueEmail('double');
+  await fillDetails(checkout, email, [['Grace Hopper']]);
+  await checkout.getByRole('button', { name: /^Place order/ }).dblclick();
+  await expect(checkout.getByRole('heading', { name: /^Thank you!/ })).toBeVisible();
+  expect(orders).toHaveLength(1);
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1);
+  expect(await emailsTo(email)).toHaveLength(1);
+});
+
+test('a class that fills up meanwhile: said, nothing booked or charged, and the rest can go on', async ({ watched: page }) => {
+  const { cls } = await firstBookable();
+  await withCart(page, [
+    { class_id: 'cls_lead_2', seats: 2 },
+    { class_id: cls.id, seats: 1 },
+  ]);
+  await page.goto(`${SITE}/shop.html`);
+  const checkout = page.locator('service-checkout');
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  const email = uniqueEmail('filled');
+  await fillDetails(checkout, email, [['Grace Hopper', 'Alan Turing'], ['Edsger Dijkstra']]);
+
+  // Another visitor takes all but one seat of the first class meanwhile.
+  const left = await seatsLeft('cls_lead_2');
+  const other = await post(
+    '/widget-api/v1/orders?key=wk_demo_checkout',
+    {
+      items: [
+        {
+          class_id: 'cls_lead_2',
+          seats: left - 1,
+          attendees: Array.from({ length: left - 1 }, () => ({ first_name: 'Other', last_name: 'Visitor' })),
+        },
+      ],
+      buyer: {
+        first_name: 'Other',
+        last_name: 'Visitor',
+        email: 'other@example.org',
+        address: { line1: 'Am Markt 1', postal_code: '20095', city: 'Hamburg', country: 'DE' },
+      },
+      payment_method: 'invoice',
+      consent: true,
+    },
+    { 'Idempotency-Key': crypto.randomUUID() },
+  );
+  expect(other.status).toBe(201);
+
+  await checkout.getByRole('button', { name: /^Place order/ }).click();
+  await expect(checkout.getByText(/Some classes filled up while you were ordering, and nothing was booked/)).toBeVisible();
+  await expect(checkout.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  expect(await seatsLeft('cls_lead_2')).toBe(1);
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left);
+  expect(await emailsTo(email)).toHaveLength(0);
+
+  // The visitor removes that class and orders the rest, with what they typed.
+  await checkout.getByRole('button', { name: /^Remove Leading remote teams/ }).click();
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  await expect(checkout.locator('[name="buyer.email"]')).toHaveValue(email);
+  await checkout.getByRole('checkbox', { name: /I agree/ }).check();
+  await checkout.locator('[name="items.0.attendees.0.first_name"]').fill('Edsger');
+  await checkout.locator('[name="items.0.attendees.0.last_name"]').fill('Dijkstra');
+  await checkout.getByRole('button', { name: /^Place order/ }).click();
+  await expect(checkout.getByRole('heading', { name: /^Thank you!/ })).toBeVisible();
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1);
+});
+
+test('the connection drops when the order is sent: said, nothing lost, and the retry makes one order', async ({
+  watched: page,
+}) => {
+  const { cls } = await firstBookable();
+  await withCart(page, [{ class_id: cls.id, seats: 1 }]);
+  await page.goto(`${SITE}/shop.html`);
+  const checkout = page.locator('service-checkout');
+  let down = true;
+  await page.route(`${SERVICE}/widget-api/v1/orders?**`, (route) =>
+    down && route.request().method() === 'POST' ? route.abort('connectionrefused') : route.continue(),
+  );
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  const email = uniqueEmail('offline');
+  await fillDetails(checkout, email, [['Grace Hopper']]);
+  await checkout.getByRole('button', { name: /^Place order/ }).click();
+  await expect(checkout.getByText(/could not be reached.*Your entries are kept\./)).toBeVisible();
+  await expect(checkout.locator('[name="buyer.email"]')).toHaveValue(email);
+  down = false;
+  await checkout.getByRole('button', { name: /^Place order/ }).click();
+  await expect(checkout.getByRole('heading', { name: /^Thank you!/ })).toBeVisible();
+  expect(await emailsTo(email)).toHaveLength(1);
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1);
+});
+
+test('the cart survives a reload, and the registration widget’s paid classes go into it', async ({ watched: page }) => {
+  await page.goto(`${SITE}/shop-registration.html`);
+  const registration = page.locator('service-registration');
+  const checkout = page.locator('service-checkout');
+  await expect(page.locator('div[data-service-widget=checkout]')).toHaveAttribute('data-service-state', 'ready');
+  await registration
+    .locator('.course', { hasText: 'Web accessibility in practice' })
+    .getByRole('button', { name: 'Add to cart' })
+    .first()
+    .click();
+  await expect(registration.getByText('In your cart')).toBeVisible();
+  await expect(checkout.getByRole('heading', { name: 'Web accessibility in practice' })).toBeVisible();
+  await page.reload();
+  await expect(checkout.getByRole('heading', { name: 'Web accessibility in practice' })).toBeVisible();
+  await expect(registration.getByText('In your cart')).toBeVisible();
+  // Free classes keep the registration form.
+  await registration.locator('.course', { hasText: 'Open day' }).getByRole('button', { name: 'Register' }).click();
+  await expect(registration.getByRole('heading', { name: 'Register for Open day: meet the trainers' })).toBeVisible();
+});
+
+test('at 375 px the calendar shows a list; the month grid is a switch away, and its months follow the keyboard', async ({
+  watched: page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`${SITE}/shop.html`);
+  const calendar = page.locator('service-calendar');
+  await expect(page.locator('div[data-service-widget=calendar]')).toHaveAttribute('data-service-state', 'ready');
+  await expect(calendar.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(calendar.getByRole('grid')).toHaveCount(0);
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scroll).toBeLessThanOrEqual(375);
+  await calendar.getByRole('button', { name: 'Month', exact: true }).click();
+  const grid = calendar.getByRole('grid');
+  await expect(grid).toBeVisible();
+  const month = await calendar.locator('#month').textContent();
+  await calendar.locator('td[tabindex="0"]').focus();
+  await page.keyboard.press('PageDown');
+  await expect(calendar.locator('#month')).not.toHaveText(month!);
+  await expect(calendar.locator('td[tabindex="0"]')).toBeFocused();
+});
+
+test('every widget on one page with both loaders: each ready, Lit loaded once', async ({ watched: page }) => {
+  await page.goto(`${SITE}/all.html`);
+  const divs = page.locator('div[data-service-widget]');
+  await expect(divs).toHaveCount(7);
+  for (let i = 0; i < 7; i++) await expect(divs.nth(i)).toHaveAttribute('data-service-state', 'ready');
+  const facts = await page.evaluate(() => ({
+    versions: window.ServiceWidgets!.versions.sort(),
+    shared: performance.getEntriesByType('resource').filter((e) => e.name.includes('/chunks/shared-')).length,
+  }));
+  expect(facts).toEqual({ versions: ['v1', 'v2'], shared: 1 });
+});

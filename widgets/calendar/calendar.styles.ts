@@ -1,0 +1,119 @@
+import { css } from 'lit';
+
+export const calendarStyles = css`
+  .bar {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem 1rem;
+    align-items: end;
+  }
+  :host {
+    container-type: inline-size;
+  }
+  .bar h2 {
+    flex: 1 1 10rem;
+  }
+  .bar:empty {
+    display: none;
+  }
+  .field {
+    display: grid;
+    gap: 0.25rem;
+    flex: 1 1 9rem;
+  }
+  label {
+    font-weight: 600;
+  }
+  .views {
+    display: flex;
+    gap: 0.25rem;
+  }
+  [aria-pressed='true'] {
+    background: var(--_accent);
+    color: var(--service-on-accent, #fff);
+  }
+  .nav {
+    align-items: center;
+    gap: 0.5rem;
+  }
+  .nav h3 {
+    min-width: 9em;
+    text-align: center;
+  }
+  .main {
+    display: grid;
+    gap: 1rem;
+    align-items: start;
+  }
+  .month {
+    grid-template-columns: minmax(0, 2fr) minmax(0, 1fr);
+  }
+  @container (width < 45rem) {
+    .month {
+      grid-template-columns: none;
+    }
+  }
+  .first .main {
+    flex: 1 1 0;
+    min-height: 0;
+    grid-template-rows: minmax(0, 1fr);
+  }
+  .first .fill {
+    height: 100%;
+  }
+  table {
+    width: 100%;
+    table-layout: fixed;
+    border-collapse: collapse;
+  }
+  th {
+    font-size: 0.875rem;
+  }
+  td {
+    height: 3.5rem;
+    padding: 0.25rem;
+    vertical-align: top;
+    border: 1px solid var(--_subtle);
+  }
+  td span {
+    display: block;
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
+  }
+  .title {
+    font-size: 0.75rem;
+    border-radius: 4px;
+    background: var(--_subtle);
+  }
+  [aria-current] {
+    font-weight: 700;
+  }
+  [aria-selected='true'] {
+    outline: 2px solid var(--_accent);
+    outline-offset: -2px;
+  }
+  .fill,
+  .classes,
+  .class {
+    display: grid;
+    gap: 0.75rem;
+    align-content: start;
+  }
+  .class {
+    gap: 0.25rem;
+    padding: 0.75rem 1rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  h4 {
+    margin: 0;
+  }
+  .class button {
+    justify-self: start;
+  }
+  .waitlist,
+  .full {
+    color: var(--_danger);
+  }
+`;

@@ -1,0 +1,283 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
+import type { CalendarResponse } from '../../service/schemas.ts';
+import { readState, writeState } from '../shared/page-state.ts';
+import type { Cart } from '../shared/cart.ts';
+import { failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import './calendar.ts';
+
+failOnWarnings();
+
+const KEY = keyOf('calendar');
+const COMPANY = 'c_acme';
+
+/** A fetch that forwards to the real one and remembers each URL it was asked for. */
+const countingFetch = () => {
+  const calls: string[] = [];
+  const fetcher: typeof fetch = (input, init) => {
+    calls.push(String(input));
+    return fetch(input, init);
+  };
+  return Object.assign(fetcher, { calls, months: () => calls.map((url) => new URL(url).searchParams.get('month')) });
+};
+
+/** The service's answer for a month, asked directly (what the widget must show). */
+const monthOf = async (month = '', params: Record<string, string> = {}) => {
+  const url = new URL('widget-api/v1/calendar', service.url);
+  for (const [name, value] of Object.entries({ key: KEY, month, ...params })) if (value) url.searchParams.set(name, value);
+  return (await (await fetch(url)).json()) as CalendarResponse;
+};
+
+const mount = async (
+  attributes: { course?: string; location?: string; locale?: string; fetch?: typeof fetch; width?: number } = {},
+) => {
+  const { course = '', location = '', locale = 'en', fetch, width = 900 } = attributes;
+  const page = await fixture<HTMLElement>(
+    html`<div style="width: ${width}px">
+      <service-calendar key=${KEY} base-url=${service.url} locale=${locale} course=${course} location=${location} .fetch=${fetch}></service-calendar>
+    </div>`,
+  );
+  return settled(page.querySelector('service-calendar')!);
+};
+
+/**
+ * Mounted at the first month that has classes (the month of the service's today has none when the
+ * tests run late in a month: the seed's classes start 3 days after it).
+ */
+const mountWithClasses = async (attributes: Parameters<typeof mount>[0] = {}) => {
+  const el = await mount(attributes);
+  if (!el.data!.classes.length) {
+    const next = el.data!.next_month!;
+    button(el, `Show ${monthName(next)}`).click();
+    await until(() => el.data!.month === next);
+    await el.updateComplete;
+  }
+  return el;
+};
+
+/** The service's first month with classes. */
+const firstMonthWithClasses = async () => {
+  const answer = await monthOf();
+  return answer.classes.length ? answer : monthOf(answer.next_month!);
+};
+
+const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<T>(selector)];
+const button = (el: Element, name: string) =>
+  $$<HTMLButtonElement>(el, 'button').find((b) => (b.getAttribute('aria-label') ?? b.textContent!.trim()) === name)!;
+const cell = (el: Element, day: string) => $(el, `[data-day="${day}"]`);
+const focusedDay = (el: Element) => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.day;
+const until = (check: () => boolean) =>
+  new Promise<void>(function wait(resolve) {
+    if (check()) resolve();
+    else requestAnimationFrame(() => wait(resolve));
+  });
+const addDays = (day: string, n: number) => new Date(Date.parse(day) + n * 864e5).toISOString().slice(0, 10);
+const nextMonth = (month: string) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+};
+const monthName = (month: string, locale = 'en') =>
+  new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.parse(month + '-01'));
+
+describe('service-calendar', () => {
+  afterEach(() => writeState('cart', service.url, COMPANY));
+
+  it('shows the month of the service’s today as a grid, each day named with its date and how many classes it holds', async () => {
+    const expected = await firstMonthWithClasses();
+    const el = await mountWithClasses();
+    expect($(el, '#month').textContent).to.equal(monthName(expected.month));
+    expect($$(el, 'table[role=grid] td[role=gridcell]').length).to.be.greaterThan(27);
+    const first = expected.classes[0]!;
+    const held = expected.classes.filter((c) => c.local_date === first.local_date).length;
+    const label = cell(el, first.local_date).querySelector('.visually-hidden')!.textContent!;
+    expect(label).to.contain(
+      new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(Date.parse(first.local_date)),
+    );
+    expect(label).to.match(new RegExp(`, ${held} class(es)?$`));
+    expect(textOf(el)).to.contain(first.course_title);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows a day’s classes with the venue’s time named, the visitor’s own time, place, lecturer, price and seats', async () => {
+    const expected = await firstMonthWithClasses();
+    const el = await mountWithClasses();
+    const cls = expected.classes.find((c) => c.lecturers.length) ?? expected.classes[0]!;
+    cell(el, cls.local_date).click();
+    await el.updateComplete;
+    const text = textOf(el);
+    const city = cls.timezone.split('/').pop()!;
+    expect(text).to.contain(`${city} time`);
+    expect(text).to.contain(cls.location);
+    if (cls.lecturers.length) expect(text).to.contain(`with ${cls.lecturers[0]!.name}`);
+    const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (own !== cls.timezone) expect(text).to.contain('your time)');
+    expect(text).to.match(/Seats left: \d+|Full/);
+  });
+
+  it('follows the ARIA grid pattern: arrows, Home and End, Page Up and Down, the focus on the same day across a month', async () => {
+    const el = await mount();
+    const start = $(el, 'td[tabindex="0"]');
+    const day = start.dataset.day!;
+    start.focus();
+    await sendKeys({ press: 'ArrowRight' });
+    await until(() => focusedDay(el) !== day);
+    const right = new Date(Date.parse(day) + 864e5).toISOString().slice(0, 10);
+    expect(focusedDay(el)).to.equal(right);
+    expect($(el, `[data-day="${right}"]`).getAttribute('aria-selected')).to.equal('true');
+    expect($$(el, 'td[tabindex="0"]')).to.have.length(1);
+
+    await sendKeys({ press: 'ArrowLeft' });
+    await until(() => focusedDay(el) === day);
+    await sendKeys({ press: 'ArrowDown' });
+    await until(() => focusedDay(el) !== day);
+    expect(Date.parse(focusedDay(el)!) - Date.parse(day)).to.equal(7 * 864e5);
+    await sendKeys({ press: 'ArrowUp' });
+    await until(() => focusedDay(el) === day);
+
+    // Page Down: the same day of the next month (or its last), focused there, its month shown.
+    const month = day.slice(0, 7);
+    await sendKeys({ press: 'PageDown' });
+    await until(() => focusedDay(el)?.startsWith(nextMonth(month)) ?? false);
+    expect(focusedDay(el)!.slice(8)).to.equal(day.slice(8) > '28' ? focusedDay(el)!.slice(8) : day.slice(8));
+    expect($(el, '#month').textContent).to.equal(monthName(nextMonth(month)));
+    await sendKeys({ press: 'PageUp' });
+    await until(() => focusedDay(el) === day);
+    expect($(el, '#month').textContent).to.equal(monthName(month));
+
+    // Home and End: the ends of the week (Monday to Sunday), in another month if the week runs into it.
+    const monday = addDays(day, -((new Date(Date.parse(day)).getUTCDay() + 6) % 7));
+    await sendKeys({ press: 'Home' });
+    await until(() => focusedDay(el) === monday);
+    await sendKeys({ press: 'End' });
+    await until(() => focusedDay(el) === addDays(monday, 6));
+  });
+
+  it('fetches each month once, and the next month ahead while the browser is idle', async () => {
+    const fetcher = countingFetch();
+    const el = await mount({ fetch: fetcher });
+    const month = el.data!.month;
+    await until(() => fetcher.months().includes(nextMonth(month)));
+    button(el, 'Next month').click();
+    await until(() => el.data!.month === nextMonth(month));
+    button(el, 'Previous month').click();
+    await until(() => el.data!.month === month);
+    button(el, 'Next month').click();
+    await until(() => el.data!.month === nextMonth(month));
+    const asked = fetcher.months();
+    expect(asked.filter((m) => m === nextMonth(month))).to.have.length(1);
+    expect(asked.filter((m) => !m || m === month)).to.have.length(1);
+  });
+
+  it('filters by programme and by place, from the visitor’s choice and from its options changing live', async () => {
+    const all = await firstMonthWithClasses();
+    const course = all.filters.courses.find((c) => all.classes.some((cl) => cl.course_id === c.id))!;
+    const fetcher = countingFetch();
+    const el = await mountWithClasses({ fetch: fetcher });
+    const select = $<HTMLSelectElement>(el, '#programme');
+    select.value = course.id;
+    select.dispatchEvent(new Event('change'));
+    await until(() => el.data!.classes.every((c) => c.course_id === course.id));
+    const shown = $$(el, 'td .title').map((t) => t.textContent);
+    expect(shown.every((title) => title === course.title || title!.startsWith('+'))).to.equal(true);
+
+    // The owner's option changes live; the visitor's choice of programme stays.
+    el.location = 'Vienna';
+    await el.updateComplete;
+    await settled(el);
+    expect(new URL(fetcher.calls.at(-1)!).searchParams.get('location')).to.equal('Vienna');
+    expect(el.data!.classes.every((c) => c.location.includes('Vienna') && c.course_id === course.id)).to.equal(true);
+    expect($<HTMLSelectElement>(el, '#programme').value).to.equal(course.id);
+  });
+
+  it('says when a month is empty and offers the next month that has classes', async () => {
+    // The seed leaves at least one whole month without classes before a later one that has some.
+    let month = (await monthOf()).month;
+    let answer = await monthOf(month);
+    for (let i = 0; i < 12 && answer.classes.length; i++) answer = await monthOf((month = nextMonth(month)));
+    expect(answer.classes, `an empty month within a year of ${month}`).to.have.length(0);
+    expect(answer.next_month).to.be.a('string');
+
+    const el = await mount();
+    while (el.data!.month !== month) {
+      button(el, 'Next month').click();
+      await until(() => !el.shadowRoot!.querySelector('[aria-busy=true]'));
+    }
+    expect(textOf(el)).to.contain(`No classes in ${monthName(month)}.`);
+    await expect(el).to.be.accessible();
+    button(el, `Show ${monthName(answer.next_month!)}`).click();
+    await until(() => el.data!.month === answer.next_month && !el.shadowRoot!.querySelector('[aria-busy=true]'));
+    expect(el.data!.classes.length).to.be.greaterThan(0);
+    expect($(el, 'td[tabindex="0"]').dataset.day).to.equal(el.data!.classes[0]!.local_date);
+  });
+
+  it('shows the month as a list on a narrow page, and the visitor can switch', async () => {
+    await setViewport({ width: 375, height: 800 });
+    try {
+      const el = await mountWithClasses({ width: 343 });
+      expect(el.shadowRoot!.querySelector('table')).to.equal(null);
+      expect($(el, '[aria-pressed=true]').textContent!.trim()).to.equal('List');
+      const first = el.data!.classes[0]!;
+      expect(textOf(el)).to.contain(first.course_title);
+      await expect(el).to.be.accessible();
+      button(el, 'Month').click();
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('table[role=grid]')).not.to.equal(null);
+    } finally {
+      await setViewport({ width: 1280, height: 800 });
+    }
+  });
+
+  it('books a class into the page’s cart and tells the page, the focus on what it says then', async () => {
+    const el = await mountWithClasses();
+    const open = el.data!.classes.find((c) => c.status === 'open')!;
+    cell(el, open.local_date).click();
+    await el.updateComplete;
+    const book = $<HTMLButtonElement>(el, `button[aria-describedby="c-${open.id}"]`);
+    const selected = oneEvent(el, 'service-class-selected');
+    book.click();
+    const { detail } = await selected;
+    const cls = el.data!.classes.find((c) => c.id === detail.class)!;
+    expect(detail).to.deep.equal({ class: cls.id, course: cls.course_id, starts_at: cls.starts_at });
+    await until(() => el.shadowRoot!.activeElement?.id === `in-${cls.id}`);
+    expect(textOf(el)).to.contain('In your cart');
+    const cart = readState<Cart>('cart', service.url, COMPANY)!;
+    expect(cart.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([[cls.id, 1]]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('says when a month cannot be loaded, and loads it on retry', async () => {
+    let fail = false;
+    const fetcher: typeof fetch = (input, init) => (fail ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init));
+    const el = await mount({ fetch: fetcher });
+    const month = el.data!.month;
+    fail = true;
+    button(el, 'Previous month').click();
+    await until(() => !!el.shadowRoot!.querySelector('.notice.error'));
+    expect(textOf(el)).to.contain('could not be loaded');
+    await expect(el).to.be.accessible();
+    fail = false;
+    button(el, 'Try again').click();
+    await until(() => el.data!.month !== month);
+    expect(el.shadowRoot!.querySelector('.notice.error')).to.equal(null);
+  });
+
+  it('speaks German', async () => {
+    const el = await mount({ locale: 'de' });
+    const text = textOf(el);
+    expect(text).to.contain('Termine von Acme Academy');
+    expect($(el, '#month').textContent).to.equal(monthName(el.data!.month, 'de'));
+    expect(button(el, 'Nächster Monat')).not.to.equal(undefined);
+    expect(button(el, 'Heute')).not.to.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows a class already in the page’s cart as such (a reload)', async () => {
+    const answer = await firstMonthWithClasses();
+    const cls = answer.classes.find((c) => c.status === 'open')!;
+    writeState('cart', service.url, COMPANY, { lines: [{ class_id: cls.id, seats: 2 }] });
+    const el = await mountWithClasses();
+    cell(el, cls.local_date).click();
+    await until(() => textOf(el).includes('In your cart'));
+  });
+});

@@ -1,0 +1,481 @@
+import { html, nothing, type PropertyValues } from 'lit';
+import type { ClassSelectedDetail } from '../../contract/index.ts';
+import type { CalendarClass, CalendarResponse } from '../../service/schemas.ts';
+import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
+import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
+import { dateFormat, formatMoney } from '../shared/format.ts';
+import { translator, type Locale } from '../shared/i18n.ts';
+import { baseStyles } from '../shared/styles.ts';
+import { calendarStyles } from './calendar.styles.ts';
+
+export type { CalendarClass, CalendarResponse };
+
+/** The calendar's words; German is in calendar.de.ts. */
+export const en = {
+  heading: 'Classes at {company}',
+  programme: 'Programme',
+  allProgrammes: 'All programmes',
+  place: 'Place',
+  allPlaces: 'All places',
+  view: 'View',
+  month: 'Month',
+  list: 'List',
+  previous: 'Previous month',
+  next: 'Next month',
+  today: 'Today',
+  classes: '{count} classes',
+  'classes.one': '{count} class',
+  noClasses: 'no classes',
+  noDay: 'No classes on this day.',
+  emptyMonth: 'No classes in {month}.',
+  showMonth: 'Show {month}',
+  noUpcoming: 'No upcoming classes match.',
+  failed: 'The classes of {month} could not be loaded.',
+  venueTime: '{time}, {city} time',
+  yourTime: '({time} your time)',
+  with: 'with {names}',
+  seatsLeft: 'Seats left: {count}',
+  waitlist: 'Full – waitlist open',
+  full: 'Full',
+  book: 'Book',
+  inCart: 'In your cart',
+  toCheckout: 'Go to checkout',
+  more: 'Show more',
+};
+
+export const t = translator(en, { de: () => import('./calendar.de.ts') });
+
+/** The page's cart: a chunk of its own, fetched when the browser is idle after the first month, or on "Book". */
+const cartChunk = () => import('../shared/cart.ts');
+
+/** Fired when the visitor books a class: it is in the page's cart. */
+export class ClassSelectedEvent extends ServiceEvent<ClassSelectedDetail> {
+  constructor(detail: ClassSelectedDetail) {
+    super('service-class-selected', detail);
+  }
+}
+
+/** Narrower than this (px), the widget shows the list unless the visitor chose the month (wider, the chosen day's classes stand beside the grid). */
+const NARROW = 720;
+
+// Days are `YYYY-MM-DD` and months `YYYY-MM`, computed at UTC midnight (dates, not times).
+const DAY = 864e5;
+const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+const timeOf = (day: string) => Date.parse(day);
+const addDays = (day: string, n: number) => dayOf(timeOf(day) + n * DAY);
+const addMonths = (month: string, n: number) => dayOf(Date.UTC(+month.slice(0, 4), +month.slice(5) - 1 + n, 1)).slice(0, 7);
+/** Monday 0 … Sunday 6. */
+const weekday = (day: string) => (new Date(timeOf(day)).getUTCDay() + 6) % 7;
+/** The same day of the month in `month`, or its last day. */
+const sameDayIn = (day: string, month: string) => {
+  const last = addDays(addMonths(month, 1) + '-01', -1);
+  return month + day.slice(7) > last ? last : month + day.slice(7);
+};
+const idle = (run: () => void) => (window.requestIdleCallback ?? setTimeout)(run);
+
+/**
+ * @tagname service-calendar
+ * @summary The company's classes by date: a month grid or a list, filters by programme and place, and booking into the page's cart.
+ *
+ * @fires service-class-selected - The visitor booked a class (it is in the page's cart); `detail: { class, course, starts_at }`.
+ *
+ * @csspart base - The widget's outer container.
+ * @csspart button - The main buttons (book).
+ *
+ * @cssprop [--service-accent=#1d4ed8] - Buttons, links, focus rings and the chosen day.
+ * @cssprop [--service-on-accent=#fff] - Text on accent-coloured buttons.
+ * @cssprop [--service-border=#767d89] - Borders of days and fields.
+ * @cssprop [--service-danger=#b3261e] - Full classes.
+ * @cssprop [--service-radius=8px] - Corner radius.
+ *
+ * The month grid follows the ARIA grid pattern: arrow keys move by day and week, Home and End to the
+ * week's ends, Page Up and Page Down by month; the chosen day's classes show below it. Narrower than
+ * 720 px the widget shows the month as a list (the visitor can switch). Each month is fetched once;
+ * the next one while the browser is idle.
+ */
+export class ServiceCalendar extends ServiceElement<CalendarResponse> {
+  static override styles = [baseStyles, firstViewStyles, calendarStyles];
+
+  static override properties = {
+    course: {},
+    location: {},
+    _month: { state: true },
+    _day: { state: true },
+    _course: { state: true },
+    _location: { state: true },
+    _view: { state: true },
+    _narrow: { state: true },
+    _failed: { state: true },
+    _all: { state: true },
+  };
+
+  /** An unknown programme (`data-service-course`) is a widget that is not available. */
+  static override errorCodes = { 'course-not-found': 'not-available' };
+
+  /** Shows one programme's classes (its id, `data-service-course` on a placeholder); the visitor can choose another. */
+  course = '';
+
+  /** Shows the classes at places whose name contains this (`data-service-location`, for example `Berlin`). */
+  location = '';
+
+  /** The month shown (`YYYY-MM`; empty until the service has said which month is now). */
+  private _month = '';
+  /** The chosen day (`YYYY-MM-DD`). */
+  private _day = '';
+  private _course = '';
+  private _location = '';
+  /** The view the visitor chose; empty: by the width. */
+  private _view: '' | 'month' | 'list' = '';
+  private _narrow = false;
+  /** The month shown could not be loaded. */
+  private _failed = false;
+  /** The visitor asked for everything (the view is no longer held to its reserved space). */
+  private _all = false;
+  /** Each month's answer, by month and filters: fetched once. */
+  #months = new Map<string, Promise<CalendarResponse>>();
+  #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['CartController']>;
+  #resize = new ResizeObserver(() => (this._narrow = this.#width() < NARROW));
+
+  protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'location', 'locale'];
+
+  protected override loadWords(locale: Locale) {
+    return t.load(locale);
+  }
+
+  protected override async load() {
+    this.#months.clear();
+    const data = await this.#fetch(this._month);
+    this._month = data.month;
+    this._narrow = this.#width() < NARROW;
+    this.#ahead(data.month);
+    // A class already in the cart (a reload) says so once the cart's code has come.
+    idle(() => this.#loadCart().catch(() => {}));
+    return data;
+  }
+
+  /**
+   * A month's answer, fetched once (a failure is fetched again next time); the first, for the
+   * service's month (`''`), is kept as that month's too.
+   */
+  #fetch(month: string) {
+    const id = (month: string) => [month, this._course, this._location].join('\n');
+    let answer = this.#months.get(id(month));
+    if (!answer) {
+      answer = this.api.request('calendar', {
+        params: { month, course: this._course, location: this._location },
+      }) as Promise<CalendarResponse>;
+      this.#months.set(id(month), answer);
+      answer.then(
+        (data) => this.#months.set(id(data.month), answer!),
+        () => this.#months.delete(id(month)),
+      );
+    }
+    return answer;
+  }
+
+  /** The next month, fetched while the browser is idle. */
+  #ahead(month: string) {
+    idle(() => this.#fetch(addMonths(month, 1)).catch(() => {}));
+  }
+
+  /** Shows a month (and `day` in it): the grid at once, its classes when they come. */
+  async #show(month: string, day = sameDayIn(this.#selected(), month)) {
+    Object.assign(this, { _month: month, _day: day, _failed: false });
+    try {
+      const data = await this.#fetch(month);
+      if (this._month !== month) return;
+      this.data = data;
+      this.#ahead(month);
+    } catch {
+      if (this._month === month) this._failed = true;
+    }
+  }
+
+  async #loadCart() {
+    const { CartController } = await cartChunk();
+    this.#cart ??= new CartController(this);
+    this.requestUpdate();
+    return this.#cart;
+  }
+
+  #width() {
+    // Hidden by the loader until it shows: its div's width then.
+    return this.offsetWidth || this.parentElement?.offsetWidth || NARROW;
+  }
+
+  /** The classes of the month shown, once they have come (none while its answer is on the way). */
+  get #classes(): CalendarClass[] {
+    return this.data?.month === this._month ? this.data.classes : [];
+  }
+
+  /**
+   * The chosen day: the one the visitor chose in this month, else the first day from today on that
+   * holds classes, else today, else the 1st.
+   */
+  #selected() {
+    const month = this._month;
+    const today = this.#today();
+    if (this._day.startsWith(month)) return this._day;
+    const next = this.#classes.find((c) => c.local_date >= today)?.local_date;
+    return next ?? (today.startsWith(month) ? today : month + '-01');
+  }
+
+  /** Today in the visitor's time zone, by the service's clock. */
+  #today() {
+    const now = new Date(this.data!.now);
+    return dayOf(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()));
+  }
+
+  override render() {
+    return this.renderState((data) => this.#renderReady(data));
+  }
+
+  #renderReady({ widget, filters, next_month }: CalendarResponse) {
+    const locale = this.resolvedLocale;
+    const month = this._month;
+    const classes = this.#classes;
+    const loading = this.data?.month !== month && !this._failed;
+    const list = (this._view || (this._narrow ? 'list' : 'month')) === 'list';
+    const monthName = (m: string) =>
+      dateFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(timeOf(m + '-01'));
+    const select = (
+      name: 'programme' | 'place',
+      value: string,
+      options: [string, string][],
+      all: 'allProgrammes' | 'allPlaces',
+      set: (v: string) => void,
+    ) =>
+      options.length > 1
+        ? html`<div class="field">
+            <label for=${name}>${t(locale, name)}</label>
+            <select id=${name} @change=${(e: Event) => set((e.target as HTMLSelectElement).value)}>
+              <option value="" ?selected=${!value}>${t(locale, all)}</option>
+              ${options.map(([id, label]) => html`<option value=${id} ?selected=${id === value}>${label}</option>`)}
+            </select>
+          </div>`
+        : nothing;
+    const viewButton = (view: 'month' | 'list') =>
+      // The visitor's choice: the view is no longer held to its reserved space.
+      html`<button class="secondary" aria-pressed=${list === (view === 'list')} @click=${() => Object.assign(this, { _view: view, _all: true })}>
+        ${t(locale, view)}
+      </button>`;
+    return firstView(
+      this,
+      !this._all,
+      html`<div class="bar">
+          <h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
+          <div class="views" role="group" aria-label=${t(locale, 'view')}>${viewButton('month')}${viewButton('list')}</div>
+        </div>
+        <div class="bar">
+          ${select(
+            'programme',
+            this._course,
+            filters.courses.map((c) => [c.id, c.title]),
+            'allProgrammes',
+            (v) => this.#filter({ _course: v }),
+          )}
+          ${select(
+            'place',
+            this._location,
+            filters.locations.map((l) => [l, l]),
+            'allPlaces',
+            (v) => this.#filter({ _location: v }),
+          )}
+        </div>
+        <div class="bar nav">
+          <button class="secondary" aria-label=${t(locale, 'previous')} @click=${() => this.#show(addMonths(month, -1))}>‹</button>
+          <h3 id="month" aria-live="polite">${monthName(month)}</h3>
+          <button class="secondary" aria-label=${t(locale, 'next')} @click=${() => this.#show(addMonths(month, 1))}>›</button>
+          <button class="secondary" @click=${() => this.#show(this.#today().slice(0, 7), this.#today())}>${t(locale, 'today')}</button>
+        </div>
+        ${
+          this._failed
+            ? html`<p class="notice error" role="alert">
+                ${t(locale, 'failed', { month: monthName(month) })}
+                <button class="link" @click=${() => this.#show(month)}>${t(locale, 'retry')}</button>
+              </p>`
+            : nothing
+        }
+        <div class="main ${list ? '' : 'month'}">
+          ${list ? nothing : this.#renderGrid(locale, classes, loading)}
+          <div class="fill" aria-busy=${loading}>
+            ${
+              !loading && !this._failed && !classes.length
+                ? html`<p class="notice">
+                    ${t(locale, 'emptyMonth', { month: monthName(month) })}
+                    ${
+                      next_month
+                        ? html`<button class="link" @click=${() => this.#show(next_month, '')}>
+                            ${t(locale, 'showMonth', { month: monthName(next_month) })}
+                          </button>`
+                        : t(locale, 'noUpcoming')
+                    }
+                  </p>`
+                : this.#renderDays(locale, list ? [...new Set(classes.map((c) => c.local_date))] : [this.#selected()], classes)
+            }
+          </div>
+        </div>`,
+      t(locale, 'more'),
+      () => (this._all = true),
+    );
+  }
+
+  #renderGrid(locale: Locale, classes: CalendarClass[], loading: boolean) {
+    const month = this._month;
+    const selected = this.#selected();
+    const today = this.#today();
+    const first = month + '-01';
+    const start = addDays(first, -weekday(first));
+    const weeks = Math.ceil((weekday(first) + +addDays(addMonths(month, 1) + '-01', -1).slice(8)) / 7);
+    const long = dateFormat(locale, { weekday: 'long', timeZone: 'UTC' });
+    const full = dateFormat(locale, { dateStyle: 'full', timeZone: 'UTC' });
+    return html`<table role="grid" aria-labelledby="month" aria-busy=${loading} @keydown=${this.#key}>
+      <thead>
+        <tr>
+          ${[0, 1, 2, 3, 4, 5, 6].map((i) => {
+            const day = timeOf(addDays(start, i));
+            return html`<th scope="col" aria-label=${long.format(day)}>${dateFormat(locale, { weekday: 'short', timeZone: 'UTC' }).format(day)}</th>`;
+          })}
+        </tr>
+      </thead>
+      <tbody>
+        ${Array.from(
+          { length: weeks },
+          (_, week) =>
+            html`<tr>
+              ${[0, 1, 2, 3, 4, 5, 6].map((i) => {
+                const day = addDays(start, week * 7 + i);
+                if (!day.startsWith(month)) return html`<td></td>`;
+                const held = classes.filter((c) => c.local_date === day);
+                const count = held.length ? t(locale, 'classes', { count: held.length }) : t(locale, 'noClasses');
+                return html`<td
+                  role="gridcell"
+                  data-day=${day}
+                  tabindex=${day === selected ? 0 : -1}
+                  aria-selected=${day === selected}
+                  aria-current=${day === today ? 'date' : nothing}
+                  @click=${() => this.#focusDay(day)}
+                >
+                  <span class="visually-hidden">${full.format(timeOf(day))}, ${count}</span>
+                  <span aria-hidden="true">${+day.slice(8)}</span>
+                  ${held.slice(0, 2).map((c) => html`<span class="title" aria-hidden="true">${c.course_title}</span>`)}
+                  ${held.length > 2 ? html`<span class="title" aria-hidden="true">+${held.length - 2}</span>` : nothing}
+                </td>`;
+              })}
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+  }
+
+  /** The classes of these days, each day under its date. */
+  #renderDays(locale: Locale, days: string[], classes: CalendarClass[]) {
+    const full = dateFormat(locale, { dateStyle: 'full', timeZone: 'UTC' });
+    return days.map((day) => {
+      const held = classes.filter((c) => c.local_date === day);
+      return html`<h3>${full.format(timeOf(day))}</h3>
+        ${held.length ? html`<ul class="classes">${held.map((c) => this.#renderClass(locale, c))}</ul>` : html`<p>${t(locale, 'noDay')}</p>`}`;
+    });
+  }
+
+  #renderClass(locale: Locale, cls: CalendarClass) {
+    const { status, lecturers } = cls;
+    return html`<li class="class">
+      <h4 id="c-${cls.id}">${cls.course_title}</h4>
+      <p>${this.#times(locale, cls)}</p>
+      <p>${cls.location}${lecturers.length ? ` · ${t(locale, 'with', { names: lecturers.map((l) => l.name).join(', ') })}` : ''}</p>
+      <p>
+        ${cls.price.amount ? formatMoney(locale, cls.price) : t(locale, 'free')} ·
+        <span class="seats ${status}">${status === 'open' ? t(locale, 'seatsLeft', { count: cls.seats_left }) : t(locale, status)}</span>
+      </p>
+      ${
+        this.#cart?.inCart(cls.id, [t(locale, 'inCart'), t(locale, 'toCheckout')]) ??
+        (status === 'open'
+          ? html`<button part="button" aria-describedby="c-${cls.id}" @click=${() => this.#book(cls)}>${t(locale, 'book')}</button>`
+          : nothing)
+      }
+    </li>`;
+  }
+
+  /** "9:00–16:00, Berlin time", and the visitor's own time where it differs. */
+  #times(locale: Locale, { starts_at, ends_at, timezone }: CalendarClass) {
+    const range = (timeZone?: string) =>
+      dateFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone }).formatRange(new Date(starts_at), new Date(ends_at));
+    const venue = range(timezone);
+    const own = range();
+    const zone = dateFormat(locale, { timeZone: timezone, timeZoneName: 'longGeneric' })
+      .formatToParts(new Date(starts_at))
+      .find((part) => part.type === 'timeZoneName')!.value;
+    const city = timezone.split('/').pop()!.replace(/_/g, ' ');
+    return `${t(locale, 'venueTime', { time: venue, city, zone })}${own === venue ? '' : ' ' + t(locale, 'yourTime', { time: own })}`;
+  }
+
+  async #book(cls: CalendarClass) {
+    const cart = await this.#loadCart();
+    const { id, course_id, course_title, starts_at, ends_at, timezone, location, price } = cls;
+    cart.add({ class_id: id, course_id, course_title, starts_at, ends_at, timezone, location, price });
+    this.dispatchEvent(new ClassSelectedEvent({ class: id, course: course_id, starts_at }));
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
+  }
+
+  /** The visitor chose a programme or a place: the month shown, filtered. */
+  #filter(filters: { _course?: string; _location?: string }) {
+    Object.assign(this, filters);
+    this.#show(this._month);
+  }
+
+  async #focusDay(day: string) {
+    if (day.startsWith(this._month)) this._day = day;
+    else this.#show(day.slice(0, 7), day);
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(`[data-day="${day}"]`)?.focus();
+  }
+
+  #key = (event: KeyboardEvent) => {
+    const day = this.#selected();
+    const month = day.slice(0, 7);
+    const to = {
+      ArrowLeft: -1,
+      ArrowRight: 1,
+      ArrowUp: -7,
+      ArrowDown: 7,
+      Home: -weekday(day),
+      End: 6 - weekday(day),
+    }[event.key];
+    const page = { PageUp: -1, PageDown: 1 }[event.key];
+    if (to === undefined && page === undefined) return;
+    event.preventDefault();
+    this.#focusDay(page ? sameDayIn(day, addMonths(month, page)) : addDays(day, to!));
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    // The owner's options (changing live) set the filters; the visitor may choose others.
+    if (changed.has('course')) this._course = this.course;
+    if (changed.has('location')) this._location = this.location;
+    super.willUpdate(changed);
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    this.#resize.observe(this);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#resize.disconnect();
+  }
+
+  protected override updated() {
+    fitFirstView(this.renderRoot, this);
+    super.updated();
+  }
+}
+
+define('service-calendar', ServiceCalendar);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'service-calendar': ServiceCalendar;
+  }
+}

@@ -1,0 +1,52 @@
+import { sharedWordsDe } from '../shared/i18n.de.ts';
+import type { en } from './checkout-steps.ts';
+
+/** The checkout's later steps in German, a chunk of its own (see translator()). */
+const de: typeof en & typeof sharedWordsDe = {
+  ...sharedWordsDe,
+  back: 'Zurück zum Warenkorb',
+  heading: 'Ihre Angaben',
+  attendees: 'Wer nimmt an {course} teil?',
+  attendee: 'Teilnehmer:in {n}',
+  first_name: 'Vorname',
+  last_name: 'Nachname',
+  buyer: 'Käufer:in',
+  email: 'E-Mail',
+  phone: 'Telefon (optional)',
+  organisation: 'Organisation (optional)',
+  address: 'Rechnungsadresse',
+  line1: 'Straße und Hausnummer',
+  line2: 'Adresszusatz (optional)',
+  postal_code: 'Postleitzahl',
+  city: 'Ort',
+  country: 'Land',
+  chooseCountry: 'Bitte wählen …',
+  payment: 'Zahlung',
+  invoice: 'Rechnung',
+  on_site: 'Zahlung vor Ort',
+  card: 'Karte, auf der sicheren Seite unseres Zahlungsanbieters',
+  consent:
+    'Ich bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert, und mit den Bedingungen.',
+  order: 'Kostenpflichtig bestellen · {total}',
+  pay: 'Weiter zur Zahlung · {total}',
+  sending: 'Wird gesendet …',
+  fixFields: 'Bitte korrigieren Sie die markierten Felder.',
+  kept: 'Ihre Eingaben bleiben erhalten.',
+  classFull:
+    'Einige Termine wurden während Ihrer Bestellung ausgebucht, es wurde nichts gebucht. Ändern Sie die Plätze oder entfernen Sie die Termine und bestellen Sie erneut.',
+  priceChanged: 'Die Preise haben sich geändert, es wurde nichts gebucht. Prüfen Sie die neue Summe und bestellen Sie erneut.',
+  thanks: 'Vielen Dank! Ihre Bestellung {number} ist aufgegeben.',
+  sent: 'Wir haben eine Bestätigung an {email} gesendet.',
+  due_invoice: 'Sie erhalten eine Rechnung.',
+  due_on_site: 'Bitte bezahlen Sie vor Ort.',
+  paid: 'Bezahlt.',
+  seats: 'Plätze: {count}',
+  total: 'Gesamt: {total}',
+  ics: 'Zum Kalender hinzufügen (.ics)',
+  cancelled:
+    'Die Zahlung wurde abgebrochen, es wurde nichts berechnet. Ihr Warenkorb bleibt erhalten: Versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
+  unpaid: 'Ihre Zahlung ist noch nicht abgeschlossen.',
+  toPayment: 'Weiter zur Zahlung',
+};
+
+export default de;

@@ -1,0 +1,333 @@
+/**
+ * The checkout's steps after the cart: the attendees, the buyer with the billing address, the
+ * payment method and the order; then the confirmation. A chunk of its own, fetched while the visitor
+ * reads the cart. What the visitor typed is kept in the page's cart while they pay on the provider's
+ * page, so that a cancelled payment does not ask for it again.
+ */
+import { html, nothing, type ReactiveController } from 'lit';
+import type { CheckoutCompletedDetail } from '../../contract/index.ts';
+import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../service/schemas.ts';
+import { ServiceEvent } from '../shared/base.ts';
+import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
+import { formatDateRange, formatMoney } from '../shared/format.ts';
+import { translator } from '../shared/i18n.ts';
+import { SessionController } from '../shared/session.ts';
+import type { ServiceCheckout } from './checkout.ts';
+
+/** Fired when an order is placed (and paid, where it is paid on the provider's page). */
+export class CheckoutCompletedEvent extends ServiceEvent<CheckoutCompletedDetail> {
+  constructor(detail: CheckoutCompletedDetail) {
+    super('service-checkout-completed', detail);
+  }
+}
+
+/** The steps' words; German is in checkout-steps.de.ts. */
+export const en = {
+  back: 'Back to the cart',
+  heading: 'Your details',
+  attendees: 'Who attends {course}?',
+  attendee: 'Attendee {n}',
+  first_name: 'First name',
+  last_name: 'Last name',
+  buyer: 'Buyer',
+  email: 'Email',
+  phone: 'Phone (optional)',
+  organisation: 'Organisation (optional)',
+  address: 'Billing address',
+  line1: 'Street and number',
+  line2: 'Address line 2 (optional)',
+  postal_code: 'Postal code',
+  city: 'City',
+  country: 'Country',
+  chooseCountry: 'Choose…',
+  payment: 'Payment',
+  invoice: 'Invoice',
+  on_site: 'Pay on site',
+  card: 'Card, on our payment provider’s secure page',
+  consent: 'I agree that {company} stores my details to handle this order, and to its terms.',
+  order: 'Place order · {total}',
+  pay: 'Continue to payment · {total}',
+  sending: 'Sending…',
+  fixFields: 'Please correct the highlighted fields.',
+  kept: 'Your entries are kept.',
+  classFull:
+    'Some classes filled up while you were ordering, and nothing was booked. Change their seats or remove them, then order again.',
+  priceChanged: 'The prices have changed, and nothing was booked. Check the new total, then order again.',
+  thanks: 'Thank you! Your order {number} is placed.',
+  sent: 'We have sent a confirmation to {email}.',
+  due_invoice: 'You will receive an invoice.',
+  due_on_site: 'Please pay at the venue.',
+  paid: 'Paid.',
+  seats: 'Seats: {count}',
+  total: 'Total: {total}',
+  ics: 'Add to calendar (.ics)',
+  cancelled: 'The payment was cancelled and nothing was charged. Your cart is kept: try again or choose another way to pay.',
+  unpaid: 'Your payment is not complete yet.',
+  toPayment: 'Continue to payment',
+};
+
+const t = translator(en, { de: () => import('./checkout-steps.de.ts') });
+
+/** Billing countries offered (ISO 3166-1), named in the visitor's language. */
+const COUNTRIES = 'AT BE CH CZ DE DK ES FI FR GB IE IT LI LU NL NO PL PT SE US'.split(' ');
+
+/** The details form and the order, then the confirmation; the cart stays the widget's. */
+export class CheckoutSteps implements ReactiveController {
+  #form: FormController;
+  #session: SessionController;
+  #order?: Order;
+
+  constructor(private readonly host: ServiceCheckout) {
+    host.addController(this);
+    this.#form = new FormController(host, (key) => t(host.resolvedLocale, key));
+    this.#session = new SessionController(host);
+    const root = host.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!];
+  }
+
+  hostConnected() {}
+
+  /** Opens the details: the words loaded, a signed-in participant's details in an untouched form. */
+  async open() {
+    await t.load(this.host.resolvedLocale);
+    const form = this.#form;
+    form.message = '';
+    // Back from the provider's page (a cancelled payment): what was typed before is there again.
+    const kept = this.host.cart.cart.details;
+    if (kept && !Object.keys(form.values).length) form.reset(kept);
+    const who = this.#session.session?.participant;
+    if (who && !form.values['buyer.email'])
+      form.reset({
+        ...form.values,
+        'buyer.first_name': who.first_name,
+        'buyer.last_name': who.last_name,
+        'buyer.email': who.email,
+        'buyer.phone': who.phone ?? '',
+      });
+  }
+
+  render(step: string) {
+    return step === 'done' ? this.#renderDone() : this.#renderDetails();
+  }
+
+  #renderDetails() {
+    const { host } = this;
+    const locale = host.resolvedLocale;
+    const form = this.#form;
+    const quote = host._quote!;
+    const total = formatMoney(locale, quote.total);
+    const methods = quote.payment_methods;
+    const method = (form.values.payment_method as string) || methods[0]?.id;
+    const text = (name: string, label: string, autocomplete = 'off', options = {}) =>
+      input(form, name, label, { autocomplete, ...options });
+    const optional = { required: false };
+    const regions = new Intl.DisplayNames(locale, { type: 'region' });
+    return html`<p><button class="link" @click=${() => host.showCart()}>← ${t(locale, 'back')}</button></p>
+      <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
+      <form @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
+        ${host.cart.lines.map(
+          (line, i) =>
+            html`<fieldset>
+              <legend>
+                ${t(locale, 'attendees', {
+                  course:
+                    quote.items.find((q) => q.class_id === line.class_id)?.course_title ?? line.course_title ?? line.class_id,
+                })}
+              </legend>
+              ${Array.from(
+                { length: line.seats },
+                (_, j) =>
+                  html`<div class="row" role="group" aria-label=${t(locale, 'attendee', { n: j + 1 })}>
+                    ${text(`items.${i}.attendees.${j}.first_name`, `${t(locale, 'attendee', { n: j + 1 })}: ${t(locale, 'first_name')}`)}
+                    ${text(`items.${i}.attendees.${j}.last_name`, t(locale, 'last_name'))}
+                  </div>`,
+              )}
+            </fieldset>`,
+        )}
+        <fieldset>
+          <legend>${t(locale, 'buyer')}</legend>
+          <div class="row">
+            ${text('buyer.first_name', t(locale, 'first_name'), 'given-name')} ${text('buyer.last_name', t(locale, 'last_name'), 'family-name')}
+          </div>
+          <div class="row">
+            ${text('buyer.email', t(locale, 'email'), 'email', { type: 'email', maxlength: 254 })}
+            ${text('buyer.phone', t(locale, 'phone'), 'tel', { type: 'tel', maxlength: 40, ...optional })}
+          </div>
+          ${text('buyer.organisation', t(locale, 'organisation'), 'organization', { maxlength: 200, ...optional })}
+        </fieldset>
+        <fieldset>
+          <legend>${t(locale, 'address')}</legend>
+          ${text('buyer.address.line1', t(locale, 'line1'), 'address-line1', { maxlength: 200 })}
+          ${text('buyer.address.line2', t(locale, 'line2'), 'address-line2', { maxlength: 200, ...optional })}
+          <div class="row">
+            ${text('buyer.address.postal_code', t(locale, 'postal_code'), 'postal-code', { maxlength: 20 })}
+            ${text('buyer.address.city', t(locale, 'city'), 'address-level2')}
+          </div>
+          ${field(
+            form,
+            'buyer.address.country',
+            t(locale, 'country'),
+            ({ invalid, describedBy }) =>
+              html`<select
+                id="buyer.address.country"
+                name="buyer.address.country"
+                autocomplete="country"
+                required
+                aria-invalid=${invalid}
+                aria-describedby=${describedBy}
+              >
+                <option value="">${t(locale, 'chooseCountry')}</option>
+                ${COUNTRIES.map((code) => [code, regions.of(code)!])
+                  .sort((a, b) => a[1].localeCompare(b[1], locale))
+                  .map(
+                    ([code, name]) =>
+                      html`<option value=${code} ?selected=${form.values['buyer.address.country'] === code}>${name}</option>`,
+                  )}
+              </select>`,
+          )}
+        </fieldset>
+        ${
+          methods.length
+            ? html`<fieldset class="methods">
+                <legend>${t(locale, 'payment')}</legend>
+                ${methods.map(
+                  ({ id, label }) =>
+                    html`<div class="consent">
+                      <input type="radio" id="pm-${id}" name="payment_method" value=${id} .checked=${id === method} />
+                      <label for="pm-${id}">${id in en ? t(locale, id as 'invoice') : label}</label>
+                    </div>`,
+                )}
+              </fieldset>`
+            : nothing
+        }
+        ${consent(form, t(locale, 'consent', { company: host.data!.widget.company.name }))} ${formError(form)}
+        <button part="button" ?disabled=${form.sending}>
+          ${form.sending ? t(locale, 'sending') : t(locale, methods.find((m) => m.id === method)?.kind === 'redirect' ? 'pay' : 'order', { total })}
+        </button>
+      </form>`;
+  }
+
+  #submit = async (event: Event) => {
+    event.preventDefault();
+    const { host } = this;
+    const locale = host.resolvedLocale;
+    const form = this.#form;
+    const quote = host._quote!;
+    const { lines, voucher } = host.cart.cart;
+    const value = (name: string) => ((form.values[name] as string | undefined) ?? '').trim();
+    // Optional text left empty is left out (the service refuses an empty one).
+    const given = (name: string) => value(name) || undefined;
+    const body: OrderRequest = {
+      items: lines.map(({ class_id, seats }, i) => ({
+        class_id,
+        seats,
+        attendees: Array.from({ length: seats }, (_, j) => ({
+          first_name: value(`items.${i}.attendees.${j}.first_name`),
+          last_name: value(`items.${i}.attendees.${j}.last_name`),
+        })),
+      })),
+      buyer: {
+        first_name: value('buyer.first_name'),
+        last_name: value('buyer.last_name'),
+        email: value('buyer.email'),
+        phone: given('buyer.phone'),
+        organisation: given('buyer.organisation'),
+        address: {
+          line1: value('buyer.address.line1'),
+          line2: given('buyer.address.line2'),
+          postal_code: value('buyer.address.postal_code'),
+          city: value('buyer.address.city'),
+          country: (form.values['buyer.address.country'] as string) ?? '',
+        },
+      },
+      voucher: voucher ?? null,
+      payment_method: quote.payment_methods.length
+        ? (form.values.payment_method as string) || quote.payment_methods[0]!.id
+        : null,
+      expected_total: quote.total,
+      return_url: location.href.split('#')[0],
+      consent: !!form.values.consent as true,
+    };
+    const answer = await form.send(
+      () => host.write<OrderResponse>('orders', body),
+      (error) => {
+        // The cart changed under the visitor: back to it, where the quote shows what and why.
+        if (error.code === 'class-full' || error.code === 'price-changed') {
+          host.showCart(t(locale, error.code === 'class-full' ? 'classFull' : 'priceChanged'));
+          return ' ';
+        }
+        // Faults of what is not in this form (the voucher, a class) are said above the button.
+        const elsewhere = Object.entries(error.fields).filter(([name]) => !host.renderRoot.querySelector(`[name="${name}"]`));
+        if (elsewhere.length) return elsewhere.map(([, message]) => message).join(' ');
+      },
+    );
+    if (!answer) return;
+    const { order, token } = answer;
+    if (order.status === 'pending_payment') {
+      // Paid on the provider's page; the widget reads the order back when the visitor returns.
+      host.cart.set({ order: { id: order.id, token }, details: this.#form.values });
+      location.assign(order.payment.redirect_url!);
+      return;
+    }
+    host.complete(order);
+  };
+
+  /**
+   * Reads back the order the visitor left for the provider's page: paid, it is confirmed; cancelled
+   * there (or expired), the cart stays with a line that says so; not paid yet, a way back to paying.
+   */
+  async pickUp(waiting: { id: string; token: string }) {
+    const { host } = this;
+    const [{ order }] = (await Promise.all([
+      host.api.request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
+      t.load(host.resolvedLocale),
+    ])) as [OrderReadResponse, void];
+    const locale = host.resolvedLocale;
+    if (order.status === 'confirmed') return host.complete(order);
+    if (order.status === 'cancelled') {
+      host.cart.set({ order: undefined });
+      host._notice = t(locale, 'cancelled');
+    } else {
+      host._notice = html`${t(locale, 'unpaid')} <a class="link" href=${order.payment.redirect_url!}>${t(locale, 'toPayment')}</a>`;
+    }
+  }
+
+  /** The order is placed (and paid): the cart empties and the page is told. */
+  done(order: Order) {
+    this.#order = order;
+    this.#form.reset();
+    this.host.cart.clear();
+    this.host.dispatchEvent(
+      new CheckoutCompletedEvent({
+        id: order.id,
+        number: order.number,
+        items: order.items.map((item) => ({ class: item.class_id, course: item.course_id, seats: item.seats })),
+        total: order.total,
+      }),
+    );
+  }
+
+  #renderDone() {
+    const locale = this.host.resolvedLocale;
+    const order = this.#order!;
+    const { payment } = order;
+    const paid = payment.status === 'paid' ? 'paid' : `due_${payment.method}`;
+    return html`<div class="done" role="status">
+      <h2 tabindex="-1" data-focus>${t(locale, 'thanks', { number: order.number })}</h2>
+      <p>${t(locale, 'sent', { email: order.buyer.email })}</p>
+      ${paid in en && payment.status !== 'none' ? html`<p>${t(locale, paid as 'paid')}</p>` : nothing}
+      <ul class="lines">
+        ${order.items.map(
+          (item) =>
+            html`<li>
+              <strong>${item.course_title}</strong><br />
+              ${formatDateRange(locale, item.starts_at, item.ends_at, item.timezone)} · ${item.location} ·
+              ${t(locale, 'seats', { count: item.seats })}
+            </li>`,
+        )}
+      </ul>
+      <p>${t(locale, 'total', { total: formatMoney(locale, order.total) })}</p>
+      <p><a class="link" href=${order.calendar_url} download>${t(locale, 'ics')}</a></p>
+    </div>`;
+  }
+}

@@ -1,0 +1,84 @@
+import { css } from 'lit';
+
+export const checkoutStyles = css`
+  .lines,
+  fieldset {
+    display: grid;
+    gap: 1rem;
+  }
+  .line {
+    display: grid;
+    gap: 0.25rem;
+    padding: 0.75rem 1rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .seats,
+  .voucher {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem 1rem;
+    align-items: center;
+  }
+  .seats select {
+    width: auto;
+  }
+  .amount {
+    margin-left: auto;
+    font-weight: 600;
+  }
+  .voucher input {
+    flex: 0 1 16rem;
+    width: auto;
+  }
+  [part='button'] {
+    justify-self: start;
+    align-self: start;
+  }
+  .voucher p {
+    flex: 1 1 100%;
+  }
+  label,
+  legend {
+    font-weight: 600;
+  }
+  .hint {
+    font-size: 0.875rem;
+  }
+  .totals {
+    display: grid;
+    gap: 0.25rem;
+    margin: 0;
+  }
+  .totals div {
+    display: flex;
+    justify-content: space-between;
+    gap: 1rem;
+  }
+  dd {
+    margin: 0;
+  }
+  .total {
+    font-weight: 700;
+    font-size: 1.125rem;
+  }
+  .fill {
+    align-content: start;
+  }
+  fieldset {
+    margin: 0;
+    padding: 0;
+    border: 0;
+  }
+  legend {
+    padding: 0;
+    margin-bottom: 0.5rem;
+  }
+  .done {
+    display: grid;
+    gap: 0.75rem;
+  }
+  .error {
+    color: var(--_danger);
+  }
+`;

@@ -1,0 +1,354 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { Cart } from '../shared/cart.ts';
+import { readState, writeState } from '../shared/page-state.ts';
+import { writeSession } from '../shared/session.ts';
+import { dev, failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import './checkout.ts';
+
+failOnWarnings();
+
+const KEY = keyOf('checkout');
+const COMPANY = 'c_acme';
+
+/** A fetch that forwards to the real one and remembers each call's method and path. */
+const countingFetch = () => {
+  const calls: string[] = [];
+  const fetcher: typeof fetch = (input, init) => {
+    calls.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+    return fetch(input, init);
+  };
+  return Object.assign(fetcher, { calls, quotes: () => calls.filter((c) => c.endsWith('/checkout/quote')).length });
+};
+
+const mount = async ({
+  classes = '',
+  locale = 'en',
+  fetch,
+}: { classes?: string; locale?: string; fetch?: typeof window.fetch } = {}) => {
+  const el = await fixture(
+    html`<service-checkout key=${KEY} base-url=${service.url} locale=${locale} classes=${classes} .fetch=${fetch}></service-checkout>`,
+  );
+  return settled(el as HTMLElementTagNameMap['service-checkout']);
+};
+
+const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<T>(selector)];
+const button = (el: Element, name: string | RegExp) =>
+  $$<HTMLButtonElement>(el, 'button').find((b) => {
+    const text = b.getAttribute('aria-label') ?? b.textContent!.trim();
+    return typeof name === 'string' ? text === name : name.test(text);
+  })!;
+const until = (check: () => boolean) =>
+  new Promise<void>(function wait(resolve) {
+    if (check()) resolve();
+    else requestAnimationFrame(() => wait(resolve));
+  });
+const quoted = (el: HTMLElementTagNameMap['service-checkout']) => until(() => !!el._quote && !$(el, '[aria-busy=true]'));
+const cart = () => readState<Cart>('cart', service.url, COMPANY);
+
+/** Types into the details form as a person would (each field's input event). */
+const fill = async (el: Element, values: Record<string, string | boolean>) => {
+  for (const [name, value] of Object.entries(values)) {
+    const field = $<HTMLInputElement>(el, `[name="${name}"]`);
+    if (typeof value === 'boolean') field.checked = value;
+    else field.value = value;
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+};
+
+let n = 0;
+const BUYER = () => ({
+  'buyer.first_name': 'Ada',
+  'buyer.last_name': 'Lovelace',
+  'buyer.email': `checkout-${Date.now()}-${n++}@example.org`,
+  'buyer.address.line1': 'Torstraße 1',
+  'buyer.address.postal_code': '10119',
+  'buyer.address.city': 'Berlin',
+  'buyer.address.country': 'DE',
+  consent: true,
+});
+const attendees = (line: number, names: string[]) =>
+  Object.fromEntries(
+    names.flatMap((name, i) => {
+      const [first, last] = name.split(' ');
+      return [
+        [`items.${line}.attendees.${i}.first_name`, first!],
+        [`items.${line}.attendees.${i}.last_name`, last!],
+      ];
+    }),
+  );
+
+/** Goes on from the cart to the details (their code comes on demand). */
+const toDetails = async (el: HTMLElementTagNameMap['service-checkout'], next = 'Continue') => {
+  await quoted(el);
+  button(el, next).click();
+  await until(() => !!el.shadowRoot!.querySelector('form [name="buyer.email"]'));
+  await el.updateComplete;
+};
+
+/** An order made straight through the widget API (another visitor), for the seats it takes. */
+const orderDirectly = async (classId: string, seats: number) => {
+  const answer = await fetch(new URL(`widget-api/v1/orders?key=${KEY}`, service.url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+    body: JSON.stringify({
+      items: [
+        {
+          class_id: classId,
+          seats,
+          attendees: Array.from({ length: seats }, () => ({ first_name: 'Other', last_name: 'Visitor' })),
+        },
+      ],
+      buyer: {
+        first_name: 'Other',
+        last_name: 'Visitor',
+        email: 'other.visitor@example.org',
+        address: { line1: 'Am Markt 1', postal_code: '20095', city: 'Hamburg', country: 'DE' },
+      },
+      payment_method: 'invoice',
+      consent: true,
+    }),
+  });
+  expect(answer.status, await answer.clone().text()).to.equal(201);
+};
+
+const seatsLeft = async (classId: string) => {
+  const answer = await fetch(new URL(`widget-api/v1/checkout/quote?key=${KEY}`, service.url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ items: [{ class_id: classId, seats: 1 }] }),
+  });
+  return ((await answer.json()) as { items: { seats_left: number }[] }).items[0]!.seats_left;
+};
+
+const emailsTo = async (email: string) =>
+  (await dev<{ emails: { to: string; subject: string }[] }>('outbox')).emails.filter((m) => m.to === email);
+
+describe('service-checkout', () => {
+  afterEach(() => {
+    writeState('cart', service.url, COMPANY);
+    writeSession(service.url, COMPANY, undefined);
+  });
+
+  it('says when the cart is empty', async () => {
+    const el = await mount();
+    expect(textOf(el)).to.contain('Your cart is empty');
+    expect(el.shadowRoot!.querySelector('button[part=button]')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows the classes given to it, priced by the service with the tax named', async () => {
+    const el = await mount({ classes: 'cls_web_2' });
+    await quoted(el);
+    const text = textOf(el);
+    expect(text).to.contain('Web accessibility in practice');
+    expect(text).to.contain('Including 19 % VAT');
+    expect(text).to.contain('€62.27'); // 390.00 × 19 / 119
+    expect($(el, '.total').textContent).to.contain('€390.00');
+    expect(cart()!.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([['cls_web_2', 1]]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('asks the service once per change of the cart: more seats, another widget’s class, a removed line', async () => {
+    const fetcher = countingFetch();
+    const el = await mount({ classes: 'cls_web_2', fetch: fetcher });
+    await quoted(el);
+    expect(fetcher.quotes()).to.equal(1);
+
+    const seats = $<HTMLSelectElement>(el, '#s-cls_web_2');
+    seats.value = '3';
+    seats.dispatchEvent(new Event('change'));
+    await until(() => fetcher.quotes() === 2);
+    await quoted(el);
+    expect($(el, '.total').textContent).to.contain('€1,170.00');
+
+    // Another copy of the package on the page adds a class: it shows here, priced.
+    writeState('cart', service.url, COMPANY, {
+      lines: [...cart()!.lines, { class_id: 'cls_data_2', seats: 1, course_title: 'Data literacy basics' }],
+    });
+    await until(() => fetcher.quotes() === 3);
+    await quoted(el);
+    expect(textOf(el)).to.contain('Data literacy basics');
+    expect($(el, '.total').textContent).to.contain('€1,319.00');
+
+    button(el, 'Remove Data literacy basics').click();
+    await until(() => fetcher.quotes() === 4);
+    await quoted(el);
+    expect(textOf(el)).not.to.contain('Data literacy basics');
+    button(el, 'Remove Web accessibility in practice').click();
+    await until(() => textOf(el).includes('Your cart is empty'));
+    expect(el.shadowRoot!.activeElement).to.equal($(el, 'h2'));
+    expect(fetcher.quotes()).to.equal(4);
+  });
+
+  it('checks a voucher with the service: applied, or why not', async () => {
+    const el = await mount({ classes: 'cls_web_2' });
+    await quoted(el);
+    button(el, 'Have a voucher code?').click();
+    await until(() => el.shadowRoot!.activeElement?.id === 'voucher');
+    const apply = async (code: string) => {
+      $<HTMLInputElement>(el, '#voucher').value = code;
+      button(el, 'Apply').click();
+      await until(() => el._quote?.voucher?.code === code.toUpperCase());
+      await el.updateComplete;
+      return $(el, '#voucher-result');
+    };
+    let result = await apply('welcome10');
+    expect(result.classList.contains('error')).to.equal(false);
+    expect(textOf(el)).to.contain('Discount');
+    expect($(el, '.total').textContent).to.contain('€351.00');
+    expect($(el, '#voucher').getAttribute('aria-describedby')).to.equal('voucher-result');
+    await expect(el).to.be.accessible();
+    for (const [code, says] of [
+      ['NOPE123', /no voucher|not know|unknown/i],
+      ['SPRING25', /expired/i],
+      ['FIRST50', /used/i],
+      ['TEAM20', /TypeScript|not valid|does not apply/i],
+    ] as const) {
+      result = await apply(code);
+      expect(result.classList.contains('error'), code).to.equal(true);
+      expect(result.textContent, code).to.match(says);
+      expect($(el, '.total').textContent).to.contain('€390.00');
+    }
+    await expect(el).to.be.accessible();
+  });
+
+  it('places an order: attendees, buyer, invoice; confirmation with the number and the calendar file; the page told; the cart empty', async () => {
+    const el = await mount({ classes: 'cls_data_2' });
+    const seats = $<HTMLSelectElement>(el, '#s-cls_data_2');
+    seats.value = '2';
+    seats.dispatchEvent(new Event('change'));
+    await until(() => el._quote?.items[0]?.seats === 2);
+    await toDetails(el);
+    expect(el.shadowRoot!.activeElement).to.equal($(el, 'h2'));
+    await expect(el).to.be.accessible();
+    const buyer = BUYER();
+    await fill(el, { ...attendees(0, ['Grace Hopper', 'Alan Turing']), ...buyer });
+    expect((el.shadowRoot!.querySelector('#pm-invoice') as HTMLInputElement).checked).to.equal(true);
+    const completed = oneEvent(el, 'service-checkout-completed');
+    button(el, /^Place order · €298\.00$/).click();
+    const { detail } = await completed;
+    expect(detail.number).to.match(/^A-\d+$/);
+    expect(detail.items).to.deep.equal([{ class: 'cls_data_2', course: 'crs_data', seats: 2 }]);
+    expect(detail.total).to.deep.equal({ amount: 29800, currency: 'EUR' });
+    await el.updateComplete;
+    const text = textOf(el);
+    expect(text).to.contain(`Thank you! Your order ${detail.number} is placed.`);
+    expect(text).to.contain(`We have sent a confirmation to ${buyer['buyer.email']}.`);
+    expect(text).to.contain('You will receive an invoice.');
+    expect($<HTMLAnchorElement>(el, 'a[download]').href).to.contain('calendar.ics?key=wk_demo_checkout&classes=cls_data_2');
+    expect(el.shadowRoot!.activeElement).to.equal($(el, 'h2'));
+    expect(cart()).to.equal(undefined);
+    expect(await emailsTo(buyer['buyer.email'])).to.have.length(1);
+    await expect(el).to.be.accessible();
+  });
+
+  it('fills the buyer from the participant signed in on the page', async () => {
+    writeSession(service.url, COMPANY, {
+      token: 'ptok_test',
+      participant: { id: 'p_ada', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0001' },
+    });
+    const el = await mount({ classes: 'cls_web_2' });
+    await toDetails(el);
+    expect($<HTMLInputElement>(el, '[name="buyer.email"]').value).to.equal('ada@example.org');
+    expect($<HTMLInputElement>(el, '[name="buyer.first_name"]').value).to.equal('Ada');
+    expect($<HTMLInputElement>(el, '[name="buyer.phone"]').value).to.equal('+44 20 7946 0001');
+  });
+
+  it('a class that fills up meanwhile: back to the cart, told which, nothing booked, nothing typed lost', async () => {
+    const left = await seatsLeft('cls_lead_3');
+    expect(left).to.be.greaterThan(1);
+    const el = await mount({ classes: 'cls_lead_3' });
+    const seats = $<HTMLSelectElement>(el, '#s-cls_lead_3');
+    seats.value = '2';
+    seats.dispatchEvent(new Event('change'));
+    await until(() => el._quote?.items[0]?.seats === 2);
+    await toDetails(el);
+    const buyer = BUYER();
+    await fill(el, { ...attendees(0, ['Grace Hopper', 'Alan Turing']), ...buyer });
+    await orderDirectly('cls_lead_3', left - 1);
+    button(el, /^Place order/).click();
+    await until(() => textOf(el).includes('Some classes filled up'));
+    await quoted(el);
+    expect(textOf(el)).to.match(/1 seat|not enough|fewer/i);
+    expect($(el, 'button[part=button]').hasAttribute('disabled')).to.equal(true);
+    expect(await seatsLeft('cls_lead_3')).to.equal(1);
+    expect(await emailsTo(buyer['buyer.email'])).to.have.length(0);
+    await expect(el).to.be.accessible();
+
+    // One seat then: the order goes through with what was typed.
+    const one = $<HTMLSelectElement>(el, '#s-cls_lead_3');
+    one.value = '1';
+    one.dispatchEvent(new Event('change'));
+    await until(() => el._quote?.orderable === true);
+    await toDetails(el);
+    expect($<HTMLInputElement>(el, '[name="buyer.email"]').value).to.equal(buyer['buyer.email']);
+    expect($<HTMLInputElement>(el, '[name="items.0.attendees.0.first_name"]').value).to.equal('Grace');
+    const completed = oneEvent(el, 'service-checkout-completed');
+    button(el, /^Place order/).click();
+    expect((await completed).detail.items).to.deep.equal([{ class: 'cls_lead_3', course: 'crs_lead', seats: 1 }]);
+  });
+
+  it('an unreachable service: said, nothing typed lost, and the retry makes one order', async () => {
+    let down = false;
+    const fetcher: typeof fetch = (input, init) =>
+      down && init?.method === 'POST' && String(input).includes('/orders')
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : fetch(input, init);
+    const el = await mount({ classes: 'cls_web_2', fetch: fetcher });
+    await toDetails(el);
+    const buyer = BUYER();
+    await fill(el, { ...attendees(0, ['Grace Hopper']), ...buyer });
+    down = true;
+    button(el, /^Place order/).click();
+    await until(() => textOf(el).includes('could not be reached'));
+    expect(textOf(el)).to.contain('Your entries are kept.');
+    expect($<HTMLInputElement>(el, '[name="buyer.email"]').value).to.equal(buyer['buyer.email']);
+    await expect(el).to.be.accessible();
+    down = false;
+    const completed = oneEvent(el, 'service-checkout-completed');
+    button(el, /^Place order/).click();
+    await completed;
+    expect(await emailsTo(buyer['buyer.email'])).to.have.length(1);
+  });
+
+  it('marks the fields the service refuses, each with its message', async () => {
+    const el = await mount({ classes: 'cls_web_2' });
+    await toDetails(el);
+    await fill(el, {
+      ...attendees(0, ['Grace Hopper']),
+      ...BUYER(),
+      'buyer.address.postal_code': 'x'.repeat(20),
+      'buyer.first_name': '\u202eAda',
+    });
+    button(el, /^Place order/).click();
+    await until(() => textOf(el).includes('Please correct the highlighted fields.'));
+    const field = $<HTMLInputElement>(el, '[name="buyer.first_name"]');
+    expect(field.getAttribute('aria-invalid')).to.equal('true');
+    expect(el.shadowRoot!.getElementById('buyer.first_name-error')!.textContent).to.contain('invisible characters');
+    expect(el.shadowRoot!.activeElement).to.equal(field);
+    await expect(el).to.be.accessible();
+  });
+
+  it('keeps the cart across a reload of the page', async () => {
+    const first = await mount({ classes: 'cls_web_2' });
+    await quoted(first);
+    first.remove();
+    const again = await mount();
+    await quoted(again);
+    expect(textOf(again)).to.contain('Web accessibility in practice');
+  });
+
+  it('speaks German', async () => {
+    const el = await mount({ classes: 'cls_web_2', locale: 'de' });
+    await quoted(el);
+    const text = textOf(el);
+    expect(text).to.contain('Ihr Warenkorb');
+    expect(text).to.contain('Enthaltene MwSt. (19 %)');
+    expect(text).to.contain('390,00 €');
+    await expect(el).to.be.accessible();
+    await toDetails(el, 'Weiter');
+    expect(textOf(el)).to.contain('Rechnungsadresse');
+    await expect(el).to.be.accessible();
+  });
+});

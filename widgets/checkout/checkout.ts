@@ -1,0 +1,338 @@
+import { html, nothing, type PropertyValues } from 'lit';
+import type { Order, QuoteResponse, Widget } from '../../service/schemas.ts';
+import type { ApiError } from '../shared/api.ts';
+import { ServiceElement, define } from '../shared/base.ts';
+import { CartController, type CartLine } from '../shared/cart.ts';
+import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
+import { formatDateRange, formatMoney, type Money } from '../shared/format.ts';
+import { translator, type Locale } from '../shared/i18n.ts';
+import { baseStyles } from '../shared/styles.ts';
+import { checkoutStyles } from './checkout.styles.ts';
+
+export interface CheckoutData {
+  widget: Widget;
+}
+
+/** The cart's words; German is in checkout.de.ts. The later steps' are in their own chunk. */
+export const en = {
+  heading: 'Your cart',
+  empty: 'Your cart is empty. Choose a class to book it here.',
+  seats: 'Seats',
+  remove: 'Remove',
+  removeLine: 'Remove {course}',
+  each: '{price} per seat',
+  voucher: 'Voucher code',
+  apply: 'Apply',
+  subtotal: 'Subtotal',
+  discount: 'Discount',
+  taxIncluded: 'Including {rate} % VAT',
+  taxAdded: 'Plus {rate} % VAT',
+  total: 'Total',
+  next: 'Continue',
+  updating: 'Updating prices…',
+  failed: 'The prices could not be updated.',
+  fixCart: 'Change or remove the marked classes to continue.',
+  haveVoucher: 'Have a voucher code?',
+  more: 'Show all {count} classes',
+};
+
+export const t = translator(en, { de: () => import('./checkout.de.ts') });
+
+/** The details, the order and its confirmation: a chunk of their own, fetched while the visitor reads the cart. */
+const stepsChunk = () => import('./checkout-steps.ts');
+
+type Steps = InstanceType<Awaited<ReturnType<typeof stepsChunk>>['CheckoutSteps']>;
+
+/**
+ * @tagname service-checkout
+ * @summary The page's cart, the attendees and the buyer, the payment and the order, with its confirmation.
+ *
+ * @fires service-checkout-completed - An order was placed (and paid, where it was paid on the provider's page); `detail: { id, number, items, total }`.
+ *
+ * @csspart base - The widget's outer container.
+ * @csspart card - A class in the cart.
+ * @csspart button - The main buttons (continue, place the order).
+ *
+ * @cssprop [--service-accent=#1d4ed8] - Buttons, links and focus rings.
+ * @cssprop [--service-on-accent=#fff] - Text on accent-coloured buttons.
+ * @cssprop [--service-border=#767d89] - Borders of lines and fields.
+ * @cssprop [--service-danger=#b3261e] - Errors and classes that cannot be ordered.
+ * @cssprop [--service-radius=8px] - Corner radius.
+ *
+ * The cart is the page's: classes booked in a calendar or a registration widget on the page, or given
+ * by `classes`. Every price, discount and total comes from the service's quote, fetched once per
+ * change of the cart. Card payments happen on the provider's page; the widget picks the order up
+ * when the visitor comes back.
+ */
+export class ServiceCheckout extends ServiceElement<CheckoutData> {
+  static override styles = [baseStyles, firstViewStyles, checkoutStyles];
+
+  static override properties = {
+    classes: {},
+    _quote: { state: true },
+    _quoting: { state: true },
+    _failed: { state: true },
+    _notice: { state: true },
+    _step: { state: true },
+    _all: { state: true },
+    _voucher: { state: true },
+  };
+
+  /** Classes to put into the cart, by id (`data-service-class`: one or more, separated by spaces or commas). */
+  classes = '';
+
+  /** @internal The page's cart. */
+  readonly cart: CartController = new CartController(this, () => this.#changed());
+
+  /** @internal The service's quote of the cart (undefined for an empty cart). */
+  _quote?: QuoteResponse;
+  private _quoting = false;
+  /** Why the last quote failed. */
+  private _failed?: ApiError;
+  /** @internal A line above the cart: what became of the order the visitor came back from, or why the cart changed. */
+  _notice: unknown = '';
+  /** The step shown after the cart (`details`, `done`), drawn by the steps' chunk. */
+  private _step = '';
+  private _all = false;
+  /** The visitor asked for the voucher field. */
+  private _voucher = false;
+  #steps?: Steps;
+  #quotes = 0;
+
+  protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'locale'];
+
+  protected override loadWords(locale: Locale) {
+    return t.load(locale);
+  }
+
+  protected override async load(signal: AbortSignal) {
+    this._step = '';
+    this.data = (await this.api.request('widget', { params: { type: 'checkout' }, signal })) as CheckoutData;
+    this.#adopt();
+    const waiting = this.cart.cart.order;
+    // Back from the provider's page: what became of the order.
+    if (waiting) await (await this.#loadSteps()).pickUp(waiting);
+    // Most visitors with a cart go on: the later steps are fetched while they read it.
+    (window.requestIdleCallback ?? setTimeout)(() => stepsChunk().catch(() => {}));
+    // A service that cannot be reached fails the widget (with a retry); a cart it refuses shows why.
+    if (!(await this.quote()) && this._failed!.retryable) throw this._failed;
+    return this.data;
+  }
+
+  /** The cart changed (here or in another widget): priced again; emptied, it shows as the cart. */
+  #changed() {
+    if (this.loadState !== 'ready') return;
+    if (!this.cart.lines.length && this._step === 'details') this._step = '';
+    this.quote();
+  }
+
+  /** The classes of the `classes` option join the cart (once each). */
+  #adopt() {
+    for (const id of this.classes.split(/[\s,]+/)) if (id) this.cart.add({ class_id: id });
+  }
+
+  /**
+   * @internal Asks the service for the cart's prices (one request per change of the cart; an older
+   * answer that arrives late is dropped). Resolves false if it failed.
+   */
+  async quote() {
+    const { lines, voucher } = this.cart.cart;
+    const n = ++this.#quotes;
+    if (!lines.length) return !(this._quote = undefined);
+    this._quoting = true;
+    try {
+      const quote = (await this.api.request('checkout/quote', {
+        body: { items: lines.map(({ class_id, seats }) => ({ class_id, seats })), voucher },
+      })) as QuoteResponse;
+      if (n === this.#quotes) Object.assign(this, { _quote: quote, _failed: undefined });
+      return true;
+    } catch (error) {
+      if (n === this.#quotes) this._failed = this.toApiError(error);
+      return false;
+    } finally {
+      if (n === this.#quotes) this._quoting = false;
+    }
+  }
+
+  async #loadSteps() {
+    return (this.#steps ??= new (await stepsChunk()).CheckoutSteps(this));
+  }
+
+  /** @internal An order is placed (and paid): the confirmation shows, the cart empties, the page is told. */
+  complete(order: Order) {
+    this.#steps!.done(order);
+    this._step = 'done';
+  }
+
+  /** @internal Back to the cart (from the details), with a line that says why. */
+  async showCart(notice = '') {
+    Object.assign(this, { _step: '', _notice: notice });
+    await this.quote();
+  }
+
+  /** Moves the focus to the widget's heading (for "Go to checkout" elsewhere on the page). */
+  override focus() {
+    this.scrollIntoView({ block: 'start' });
+    this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus();
+  }
+
+  protected override step() {
+    return this._step || 'cart';
+  }
+
+  override render() {
+    return this.renderState(() => (this._step ? this.#steps!.render(this._step) : this.#renderCart()));
+  }
+
+  #renderCart() {
+    const locale = this.resolvedLocale;
+    const quote = this._quote;
+    const lines = this.cart.lines;
+    const failed = this._failed;
+    const money = (m: Money) => formatMoney(locale, m);
+    const row = (label: string, amount: Money, cls = '') =>
+      html`<div class=${cls}><dt>${label}</dt><dd>${money(amount)}</dd></div>`;
+    return firstView(
+      this,
+      !this._all,
+      html`<div>
+          <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
+          <div role="status">${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}</div>
+        </div>
+        ${lines.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
+        <ul class="lines fill" aria-busy=${this._quoting}>
+          ${lines.map((line) =>
+            this.#renderLine(
+              locale,
+              line,
+              quote?.items.find((q) => q.class_id === line.class_id),
+            ),
+          )}
+        </ul>
+        ${
+          lines.length
+            ? html`${
+                this._voucher || quote?.voucher
+                  ? html`<form class="voucher" @submit=${this.#applyVoucher}>
+                      <label for="voucher">${t(locale, 'voucher')}</label>
+                      <input
+                        id="voucher"
+                        name="voucher"
+                        autocomplete="off"
+                        maxlength="40"
+                        .value=${this.cart.cart.voucher ?? ''}
+                        aria-describedby=${quote?.voucher ? 'voucher-result' : nothing}
+                      />
+                      <button class="secondary">${t(locale, 'apply')}</button>
+                      ${
+                        quote?.voucher
+                          ? html`<p id="voucher-result" class="hint ${quote.voucher.status === 'applied' ? '' : 'error'}">
+                              ${quote.voucher.message}
+                            </p>`
+                          : nothing
+                      }
+                    </form>`
+                  : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
+              }
+                ${failed ? this.#renderFailed(locale, failed) : nothing}
+                ${
+                  quote
+                    ? html`<dl class="totals">
+                        ${row(t(locale, 'subtotal'), quote.subtotal)}
+                        ${quote.discount.amount ? row(t(locale, 'discount'), { ...quote.discount, amount: -quote.discount.amount }) : nothing}
+                        ${row(t(locale, quote.prices_include_tax ? 'taxIncluded' : 'taxAdded', { rate: quote.tax_rate.toLocaleString(locale) }), quote.tax)}
+                        ${row(t(locale, 'total'), quote.total, 'total')}
+                      </dl>`
+                    : nothing
+                }
+                ${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}
+                <button part="button" ?disabled=${!quote?.orderable || this._quoting} @click=${this.#next}>
+                  ${this._quoting ? t(locale, 'updating') : t(locale, 'next')}
+                </button>`
+            : nothing
+        }`,
+      t(locale, 'more', { count: lines.length }),
+      () => (this._all = true),
+    );
+  }
+
+  /** A quote that failed: try again if the service could not be reached, else the service's words (a cart it refuses). */
+  #renderFailed(locale: Locale, failed: ApiError) {
+    return html`<p class="notice error" role="alert">
+      ${failed.retryable ? t(locale, 'failed') : [failed.shown, ...Object.values(failed.fields)].join(' ')}
+      ${failed.retryable ? html`<button class="link" @click=${() => this.quote()}>${t(locale, 'retry')}</button>` : nothing}
+    </p>`;
+  }
+
+  #renderLine(locale: Locale, line: CartLine, quoted?: QuoteResponse['items'][number]) {
+    const title = quoted?.course_title ?? line.course_title ?? line.class_id;
+    const starts = quoted?.starts_at ?? line.starts_at;
+    const ends = quoted?.ends_at ?? line.ends_at;
+    const max = Math.min(20, Math.max(quoted?.seats_left ?? 1, line.seats));
+    const id = line.class_id;
+    return html`<li class="line" part="card">
+      <h3 id="l-${id}">${title}</h3>
+      ${starts ? html`<p>${formatDateRange(locale, starts, ends!, quoted?.timezone ?? line.timezone)} · ${quoted?.location ?? line.location}</p>` : nothing}
+      ${quoted?.problem ? html`<p class="error" id="p-${id}">${quoted.message}</p>` : nothing}
+      <div class="seats">
+        <label for="s-${id}">${t(locale, 'seats')}</label>
+        <select
+          id="s-${id}"
+          aria-describedby="l-${id}${quoted?.problem ? ` p-${id}` : ''}"
+          @change=${(e: Event) => this.cart.seats(id, +(e.target as HTMLSelectElement).value)}
+        >
+          ${Array.from({ length: max }, (_, i) => html`<option ?selected=${i + 1 === line.seats}>${i + 1}</option>`)}
+        </select>
+        <button class="link" aria-label=${t(locale, 'removeLine', { course: title })} @click=${() => this.#remove(id)}>
+          ${t(locale, 'remove')}
+        </button>
+        ${quoted ? html`<span class="amount">${formatMoney(locale, quoted.total)}</span>` : nothing}
+      </div>
+      ${quoted && line.seats > 1 ? html`<p class="hint">${t(locale, 'each', { price: formatMoney(locale, quoted.unit_price) })}</p>` : nothing}
+    </li>`;
+  }
+
+  async #remove(id: string) {
+    const next = this.cart.lines[this.cart.lines.findIndex((l) => l.class_id === id) + 1]?.class_id;
+    this.cart.seats(id, 0);
+    await this.updateComplete;
+    // The focus goes to the next line's seats, or the cart's heading.
+    this.renderRoot.querySelector<HTMLElement>(next ? `#s-${next}` : '[data-focus]')?.focus();
+  }
+
+  /** The voucher field, on the visitor's asking (most have none), with the focus in it. */
+  #openVoucher = async () => {
+    this._voucher = true;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#voucher')?.focus();
+  };
+
+  #applyVoucher = (event: Event) => {
+    event.preventDefault();
+    const code = new FormData(event.target as HTMLFormElement).get('voucher') as string;
+    this.cart.set({ voucher: code.trim() || undefined });
+  };
+
+  #next = async () => {
+    await (await this.#loadSteps()).open();
+    Object.assign(this, { _step: 'details', _notice: '' });
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('classes') && this.data) this.#adopt();
+    super.willUpdate(changed);
+  }
+
+  protected override updated() {
+    fitFirstView(this.renderRoot, this);
+    super.updated();
+  }
+}
+
+define('service-checkout', ServiceCheckout);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'service-checkout': ServiceCheckout;
+  }
+}

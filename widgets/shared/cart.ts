@@ -1,0 +1,85 @@
+/**
+ * The page's cart, one for the whole page like the participant's sign-in (page-state.ts): the calendar
+ * and the registration widget put classes into it, the checkout orders them. It is kept in
+ * `sessionStorage` per service and company (it survives a reload and dies with the tab), and every
+ * change is announced by the window event `service-cart-change`, so that two copies of the package
+ * on one page agree. A line holds what the cart shows before the service's quote comes; prices,
+ * discounts and totals always come from the quote, never from here.
+ */
+import { html, nothing } from 'lit';
+import type { Class } from '../../service/schemas.ts';
+import { PageState } from './page-state.ts';
+
+/** A class in the cart: its seats, and what the cart shows of it before the quote (unknown for a class given by id only). */
+export interface CartLine extends Partial<Pick<Class, 'starts_at' | 'ends_at' | 'timezone' | 'location' | 'price'>> {
+  class_id: string;
+  course_id?: string;
+  course_title?: string;
+  seats: number;
+}
+
+export interface Cart {
+  lines: CartLine[];
+  /** The voucher code the visitor entered. */
+  voucher?: string;
+  /** An order waiting for its payment on the provider's page: read back when the visitor returns. */
+  order?: { id: string; token: string };
+  /** What the visitor typed into the checkout's details before leaving for the provider's page. */
+  details?: Record<string, string | boolean>;
+}
+
+/** The cart of the host's service and company; the host updates when it changes anywhere on the page. */
+export class CartController extends PageState<Cart> {
+  constructor(host: ConstructorParameters<typeof PageState>[0], changed?: () => void) {
+    super(host, 'cart', changed);
+  }
+
+  get cart(): Cart {
+    return this.value ?? { lines: [] };
+  }
+
+  get lines() {
+    return this.cart.lines;
+  }
+
+  has(classId: string) {
+    return this.lines.some((line) => line.class_id === classId);
+  }
+
+  /**
+   * For a widget that books into the cart: "In your cart" for a class in it (its `#in-<class>` takes
+   * the focus after booking), with a way to the checkout when one is on the page.
+   */
+  inCart(classId: string, [inCart, toCheckout]: string[]) {
+    const checkout = document.querySelector('service-checkout');
+    return this.has(classId)
+      ? html`<p class="in-cart" id="in-${classId}" tabindex="-1">
+          ✓ ${inCart} ${checkout ? html`<button class="link" @click=${() => checkout.focus()}>${toCheckout}</button>` : nothing}
+        </p>`
+      : undefined;
+  }
+
+  /** Puts a class into the cart (one seat), unless it is there already. */
+  add(line: Omit<CartLine, 'seats'>) {
+    if (!this.has(line.class_id)) this.#lines([...this.lines, { ...line, seats: 1 }]);
+  }
+
+  /** Sets a line's seats (0 removes it). */
+  seats(classId: string, seats: number) {
+    this.#lines(this.lines.flatMap((line) => (line.class_id !== classId ? [line] : seats > 0 ? [{ ...line, seats }] : [])));
+  }
+
+  /** Changes the cart's voucher code or the order that waits for its payment. */
+  set(change: Pick<Cart, 'voucher' | 'order' | 'details'>) {
+    this.write({ ...this.cart, ...change });
+  }
+
+  /** Empties the cart (an order was placed). */
+  clear() {
+    this.write();
+  }
+
+  #lines(lines: CartLine[]) {
+    this.write({ ...this.cart, lines });
+  }
+}
