@@ -71,6 +71,12 @@ const t = translator(en, { de: () => import('./checkout-steps.de.ts') });
 /** Billing countries offered (ISO 3166-1), named in the visitor's language. */
 const COUNTRIES = 'AT BE CH CZ DE DK ES FI FR GB IE IT LI LU NL NO PL PT SE US'.split(' ');
 
+/**
+ * The field of an attendee's name, named after the class (not the line's place in the cart), so
+ * that the names stay with their class when another line is removed.
+ */
+const attendee = (classId: string, seat: number, part: 'first_name' | 'last_name') => `attendee.${classId}.${seat}.${part}`;
+
 /** The details form and the order, then the confirmation; the cart stays the widget's. */
 export class CheckoutSteps implements ReactiveController {
   #form: FormController;
@@ -126,7 +132,7 @@ export class CheckoutSteps implements ReactiveController {
       <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
       <form @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
         ${host.cart.lines.map(
-          (line, i) =>
+          (line) =>
             html`<fieldset>
               <legend>
                 ${t(locale, 'attendees', {
@@ -138,8 +144,8 @@ export class CheckoutSteps implements ReactiveController {
                 { length: line.seats },
                 (_, j) =>
                   html`<div class="row" role="group" aria-label=${t(locale, 'attendee', { n: j + 1 })}>
-                    ${text(`items.${i}.attendees.${j}.first_name`, `${t(locale, 'attendee', { n: j + 1 })}: ${t(locale, 'first_name')}`)}
-                    ${text(`items.${i}.attendees.${j}.last_name`, t(locale, 'last_name'))}
+                    ${text(attendee(line.class_id, j, 'first_name'), `${t(locale, 'attendee', { n: j + 1 })}: ${t(locale, 'first_name')}`)}
+                    ${text(attendee(line.class_id, j, 'last_name'), t(locale, 'last_name'))}
                   </div>`,
               )}
             </fieldset>`,
@@ -218,12 +224,12 @@ export class CheckoutSteps implements ReactiveController {
     // Optional text left empty is left out (the service refuses an empty one).
     const given = (name: string) => value(name) || undefined;
     const body: OrderRequest = {
-      items: lines.map(({ class_id, seats }, i) => ({
+      items: lines.map(({ class_id, seats }) => ({
         class_id,
         seats,
         attendees: Array.from({ length: seats }, (_, j) => ({
-          first_name: value(`items.${i}.attendees.${j}.first_name`),
-          last_name: value(`items.${i}.attendees.${j}.last_name`),
+          first_name: value(attendee(class_id, j, 'first_name')),
+          last_name: value(attendee(class_id, j, 'last_name')),
         })),
       })),
       buyer: {
@@ -251,13 +257,21 @@ export class CheckoutSteps implements ReactiveController {
     const answer = await form.send(
       () => host.write<OrderResponse>('orders', body),
       (error) => {
+        // The service names an attendee by the line's place in the order; the form by its class.
+        form.errors = Object.fromEntries(
+          Object.entries(error.fields).map(([name, message]) => {
+            const [, i, rest] = /^items\.(\d+)\.attendees\.(.+)$/.exec(name) ?? [];
+            const line = i === undefined ? undefined : lines[Number(i)];
+            return [line ? `attendee.${line.class_id}.${rest}` : name, message];
+          }),
+        );
         // The cart changed under the visitor: back to it, where the quote shows what and why.
         if (error.code === 'class-full' || error.code === 'price-changed') {
           host.showCart(t(locale, error.code === 'class-full' ? 'classFull' : 'priceChanged'));
           return ' ';
         }
         // Faults of what is not in this form (the voucher, a class) are said above the button.
-        const elsewhere = Object.entries(error.fields).filter(([name]) => !host.renderRoot.querySelector(`[name="${name}"]`));
+        const elsewhere = Object.entries(form.errors).filter(([name]) => !host.renderRoot.querySelector(`[name="${name}"]`));
         if (elsewhere.length) return elsewhere.map(([, message]) => message).join(' ');
       },
     );

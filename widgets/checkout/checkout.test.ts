@@ -67,13 +67,13 @@ const BUYER = () => ({
   'buyer.address.country': 'DE',
   consent: true,
 });
-const attendees = (line: number, names: string[]) =>
+const attendees = (classId: string, names: string[]) =>
   Object.fromEntries(
     names.flatMap((name, i) => {
       const [first, last] = name.split(' ');
       return [
-        [`items.${line}.attendees.${i}.first_name`, first!],
-        [`items.${line}.attendees.${i}.last_name`, last!],
+        [`attendee.${classId}.${i}.first_name`, first!],
+        [`attendee.${classId}.${i}.last_name`, last!],
       ];
     }),
   );
@@ -223,7 +223,7 @@ describe('service-checkout', () => {
     expect(el.shadowRoot!.activeElement).to.equal($(el, 'h2'));
     await expect(el).to.be.accessible();
     const buyer = BUYER();
-    await fill(el, { ...attendees(0, ['Grace Hopper', 'Alan Turing']), ...buyer });
+    await fill(el, { ...attendees('cls_data_2', ['Grace Hopper', 'Alan Turing']), ...buyer });
     expect((el.shadowRoot!.querySelector('#pm-invoice') as HTMLInputElement).checked).to.equal(true);
     const completed = oneEvent(el, 'service-checkout-completed');
     button(el, /^Place order · €298\.00$/).click();
@@ -265,7 +265,7 @@ describe('service-checkout', () => {
     await until(() => el._quote?.items[0]?.seats === 2);
     await toDetails(el);
     const buyer = BUYER();
-    await fill(el, { ...attendees(0, ['Grace Hopper', 'Alan Turing']), ...buyer });
+    await fill(el, { ...attendees('cls_lead_3', ['Grace Hopper', 'Alan Turing']), ...buyer });
     await orderDirectly('cls_lead_3', left - 1);
     button(el, /^Place order/).click();
     await until(() => textOf(el).includes('Some classes filled up'));
@@ -283,7 +283,7 @@ describe('service-checkout', () => {
     await until(() => el._quote?.orderable === true);
     await toDetails(el);
     expect($<HTMLInputElement>(el, '[name="buyer.email"]').value).to.equal(buyer['buyer.email']);
-    expect($<HTMLInputElement>(el, '[name="items.0.attendees.0.first_name"]').value).to.equal('Grace');
+    expect($<HTMLInputElement>(el, '[name="attendee.cls_lead_3.0.first_name"]').value).to.equal('Grace');
     const completed = oneEvent(el, 'service-checkout-completed');
     button(el, /^Place order/).click();
     expect((await completed).detail.items).to.deep.equal([{ class: 'cls_lead_3', course: 'crs_lead', seats: 1 }]);
@@ -298,7 +298,7 @@ describe('service-checkout', () => {
     const el = await mount({ classes: 'cls_web_2', fetch: fetcher });
     await toDetails(el);
     const buyer = BUYER();
-    await fill(el, { ...attendees(0, ['Grace Hopper']), ...buyer });
+    await fill(el, { ...attendees('cls_web_2', ['Grace Hopper']), ...buyer });
     down = true;
     button(el, /^Place order/).click();
     await until(() => textOf(el).includes('could not be reached'));
@@ -316,18 +316,37 @@ describe('service-checkout', () => {
     const el = await mount({ classes: 'cls_web_2' });
     await toDetails(el);
     await fill(el, {
-      ...attendees(0, ['Grace Hopper']),
+      ...attendees('cls_web_2', ['Grace Hopper']),
       ...BUYER(),
       'buyer.address.postal_code': 'x'.repeat(20),
       'buyer.first_name': '\u202eAda',
+      'attendee.cls_web_2.0.last_name': 'Hopper\u202e',
     });
     button(el, /^Place order/).click();
     await until(() => textOf(el).includes('Please correct the highlighted fields.'));
     const field = $<HTMLInputElement>(el, '[name="buyer.first_name"]');
     expect(field.getAttribute('aria-invalid')).to.equal('true');
     expect(el.shadowRoot!.getElementById('buyer.first_name-error')!.textContent).to.contain('invisible characters');
-    expect(el.shadowRoot!.activeElement).to.equal(field);
+    // An attendee's fault, which the service names by the line's place, beside that attendee's field,
+    // the first of the form at fault: the focus is there.
+    const attendee = $(el, '[name="attendee.cls_web_2.0.last_name"]');
+    expect(attendee.getAttribute('aria-invalid')).to.equal('true');
+    expect(el.shadowRoot!.getElementById('attendee.cls_web_2.0.last_name-error')!.textContent).to.contain('invisible characters');
+    expect(el.shadowRoot!.activeElement).to.equal(attendee);
     await expect(el).to.be.accessible();
+  });
+
+  it('keeps each attendee with their class when another line is removed', async () => {
+    const el = await mount({ classes: 'cls_data_2 cls_web_2' });
+    await toDetails(el);
+    await fill(el, { ...attendees('cls_data_2', ['Grace Hopper']), ...attendees('cls_web_2', ['Edsger Dijkstra']) });
+    button(el, /Back to the cart/).click();
+    await quoted(el);
+    button(el, /^Remove Data/).click();
+    await until(() => el._quote?.items.length === 1);
+    await toDetails(el);
+    const names = [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('fieldset input[name^="attendee."]')].map((i) => i.value);
+    expect(names).to.deep.equal(['Edsger', 'Dijkstra']);
   });
 
   it('keeps the cart across a reload of the page', async () => {
