@@ -7,6 +7,7 @@
 import { html, nothing, type ReactiveController } from 'lit';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
 import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../service/schemas.ts';
+import { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
 import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
@@ -64,6 +65,8 @@ export const en = {
   cancelled: 'The payment was cancelled and nothing was charged. Your cart is kept: try again or choose another way to pay.',
   unpaid: 'Your payment is not complete yet.',
   toPayment: 'Continue to payment',
+  changeOrder: 'Cancel this payment and change the order',
+  lost: 'We could not find the order you came back from. Your cart is kept: order again, or look for our confirmation email if you paid.',
 };
 
 const t = translator(en, { de: () => import('./checkout-steps.de.ts') });
@@ -288,22 +291,54 @@ export class CheckoutSteps implements ReactiveController {
 
   /**
    * Reads back the order the visitor left for the provider's page: paid, it is confirmed; cancelled
-   * there (or expired), the cart stays with a line that says so; not paid yet, a way back to paying.
+   * there (or expired), the cart stays with a line that says so; not paid yet, a way back to paying
+   * and a way to cancel it and change the cart (its seats are held for it meanwhile). An order the
+   * service does not know (its data was reset, a token from elsewhere) is let go: the cart stays.
    */
   async pickUp(waiting: { id: string; token: string }) {
     const { host } = this;
-    const [{ order }] = (await Promise.all([
-      host.api.request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
-      t.load(host.resolvedLocale),
-    ])) as [OrderReadResponse, void];
+    let order: Order;
+    try {
+      [{ order }] = (await Promise.all([
+        host.api.request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
+        t.load(host.resolvedLocale),
+      ])) as [OrderReadResponse, void];
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+      host.cart.set({ order: undefined });
+      host._notice = t(host.resolvedLocale, 'lost');
+      return;
+    }
     const locale = host.resolvedLocale;
     if (order.status === 'confirmed') return host.complete(order);
     if (order.status === 'cancelled') {
       host.cart.set({ order: undefined });
       host._notice = t(locale, 'cancelled');
     } else {
-      host._notice = html`${t(locale, 'unpaid')} <a class="link" href=${order.payment.redirect_url!}>${t(locale, 'toPayment')}</a>`;
+      host._notice = html`${t(locale, 'unpaid')} <a class="link" href=${order.payment.redirect_url!}>${t(locale, 'toPayment')}</a>
+        <button class="link" @click=${() => this.#cancel(waiting)}>${t(locale, 'changeOrder')}</button>`;
     }
+  }
+
+  /** The visitor gives up the payment they left: the order is cancelled, its seats free for the cart. */
+  async #cancel(waiting: { id: string; token: string }) {
+    const { host } = this;
+    const locale = host.resolvedLocale;
+    try {
+      await host.api.request(`orders/${encodeURIComponent(waiting.id)}/cancel`, {
+        body: {},
+        headers: { 'X-Order-Token': waiting.token },
+      });
+    } catch (error) {
+      // Confirmed meanwhile (paid in another tab): read it back; unknown: let it go.
+      if (error instanceof ApiError && error.code === 'not-pending') return this.pickUp(waiting);
+      if (!(error instanceof ApiError) || error.status !== 401) {
+        host._notice = html`${host.toApiError(error).shown} ${host._notice}`;
+        return;
+      }
+    }
+    host.cart.set({ order: undefined });
+    await host.showCart(t(locale, 'cancelled'));
   }
 
   /** The order is placed (and paid): the cart empties and the page is told. */

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { Order } from '../../service/schemas.ts';
 import type { Cart } from '../shared/cart.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import { writeSession } from '../shared/session.ts';
@@ -57,6 +58,7 @@ const fill = async (el: Element, values: Record<string, string | boolean>) => {
 };
 
 let n = 0;
+const BUYER_ONLY = () => ({ first_name: 'Ada', last_name: 'Lovelace', email: `checkout-${Date.now()}-${n++}@example.org` });
 const BUYER = () => ({
   'buyer.first_name': 'Ada',
   'buyer.last_name': 'Lovelace',
@@ -347,6 +349,61 @@ describe('service-checkout', () => {
     await toDetails(el);
     const names = [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('fieldset input[name^="attendee."]')].map((i) => i.value);
     expect(names).to.deep.equal(['Edsger', 'Dijkstra']);
+  });
+
+  it('back from the provider’s page unpaid: a way to pay and a way to cancel it; cancelled, its seats are free for the cart', async () => {
+    const left = await seatsLeft('cls_web_1');
+    const answer = await fetch(new URL(`widget-api/v1/orders?key=${KEY}`, service.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({
+        items: [
+          {
+            class_id: 'cls_web_1',
+            seats: left,
+            attendees: Array.from({ length: left }, () => ({ first_name: 'Ada', last_name: 'Lovelace' })),
+          },
+        ],
+        buyer: { ...BUYER_ONLY(), address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' } },
+        payment_method: 'card',
+        return_url: location.href,
+        consent: true,
+      }),
+    });
+    const { order, token } = (await answer.json()) as { order: Order; token: string };
+    expect(order.status).to.equal('pending_payment');
+    writeState('cart', service.url, COMPANY, { lines: [{ class_id: 'cls_web_1', seats: left }], order: { id: order.id, token } });
+    const el = await mount();
+    await quoted(el);
+    expect(textOf(el)).to.contain('Your payment is not complete yet.');
+    expect($<HTMLAnchorElement>(el, '.notice a').href).to.equal(order.payment.redirect_url);
+    // Its own order holds the seats: no second order meanwhile.
+    expect(button(el, 'Continue').disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+
+    button(el, 'Cancel this payment and change the order').click();
+    await until(() => textOf(el).includes('The payment was cancelled and nothing was charged.'));
+    await quoted(el);
+    expect(cart()?.order).to.equal(undefined);
+    expect(await seatsLeft('cls_web_1')).to.equal(left);
+    expect(el._quote?.orderable).to.equal(true);
+    expect(button(el, 'Continue').disabled).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
+  it('back with an order the service does not know (its data reset): the cart is kept, with a line that says so', async () => {
+    writeState('cart', service.url, COMPANY, {
+      lines: [{ class_id: 'cls_web_2', seats: 1 }],
+      order: { id: 'ord_gone', token: 'ot_gone' },
+    });
+    const el = await mount();
+    await quoted(el);
+    expect(el.loadState).to.equal('ready');
+    expect(textOf(el)).to.contain('We could not find the order you came back from. Your cart is kept');
+    expect(textOf(el)).to.contain('Web accessibility in practice');
+    expect(cart()?.order).to.equal(undefined);
+    expect(button(el, 'Continue').disabled).to.equal(false);
+    await expect(el).to.be.accessible();
   });
 
   it('keeps the cart across a reload of the page', async () => {

@@ -246,7 +246,11 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                     : nothing
                 }
                 ${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}
-                <button part="button" ?disabled=${!quote?.orderable || this._quoting} @click=${this.#next}>
+                <button
+                  part="button"
+                  ?disabled=${!quote?.orderable || this._quoting || !!this.cart.cart.order}
+                  @click=${this.#next}
+                >
                   ${this._quoting ? t(locale, 'updating') : t(locale, 'next')}
                 </button>`
             : nothing

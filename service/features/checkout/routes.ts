@@ -22,6 +22,7 @@ import { anonymousWrite } from '../widget-keys/write.ts';
 import { OrderReadResponse, OrderRequest, OrderResponse, QuoteRequest, QuoteResponse } from './schema.ts';
 import {
   PAYMENT_HOLD_MS,
+  cancelWaitingOrder,
   companyOf,
   mintOrderToken,
   orderView,
@@ -207,6 +208,66 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
           401,
           'invalid-token',
           'Send the order’s token in the X-Order-Token header (the token of the order’s answer), or sign in as the person who placed it.',
+        );
+      }
+      return sendJson({ order: await orderView(db, id, deps.publicUrl) } satisfies OrderReadResponse);
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: `${ordersPath}/{id}/cancel`,
+      tags: ['Widget API'],
+      operationId: 'cancelPendingOrder',
+      summary: 'Cancel an order still waiting for its payment: its held seats and voucher are released',
+      description: `No body. With the order’s \`X-Order-Token\`: a buyer who left the provider’s page without paying changes their mind (the widget offers it beside “Continue to payment”), so that the seats the order holds for ${holdMinutes} minutes do not stand in the way of a new order. Nothing was charged. Cancelling a cancelled order answers the same; a confirmed order cannot be cancelled here (409). Rate-limited per client address.`,
+      security: [{ widgetKey: [], orderToken: [] }],
+      parameters: [
+        { name: 'id', in: 'path', required: true, description: 'The order’s id', schema: { type: 'string' } },
+        {
+          name: 'X-Order-Token',
+          in: 'header',
+          required: true,
+          description: 'The `token` of the order’s answer',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        '200': { description: 'The order, cancelled', schema: OrderReadResponse },
+        '400': error('`missing-key`'),
+        '401': error('`invalid-key`; `invalid-token`: no token, a wrong one, or no such order'),
+        '403': error('`origin-not-allowed`, `not-available`'),
+        '409': error('`not-pending`: the order is confirmed (paid or to be paid offline); the company changes it'),
+        '429': 'RateLimited',
+      },
+    },
+    async (c) => {
+      const key: WidgetKeyRow = await widgetKey(db, c);
+      limiter.take(
+        [{ key: `order-cancel:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.order.perAddress }],
+        'order cancellations',
+      );
+      const id = await readableOrder(db, {
+        orderId: c.req.param('id') ?? '',
+        companyId: key.company_id,
+        token: c.req.header('x-order-token')?.trim() || undefined,
+        participantId: undefined,
+      });
+      if (id === undefined) {
+        throw new ApiError(
+          401,
+          'invalid-token',
+          'Send the order’s token in the X-Order-Token header (the token of the order’s answer).',
+        );
+      }
+      const status = await store.transaction((tx) => cancelWaitingOrder(tx, clock.now(), id));
+      if (status === 'confirmed') {
+        throw new ApiError(
+          409,
+          'not-pending',
+          'This order is confirmed and cannot be cancelled here: please contact the company.',
         );
       }
       return sendJson({ order: await orderView(db, id, deps.publicUrl) } satisfies OrderReadResponse);
