@@ -183,6 +183,28 @@ describe('service-checkout', () => {
     expect(fetcher.quotes()).to.equal(4);
   });
 
+  it('a quote that fails after a change: no old totals beside the new seats, no Continue, until a retry prices this cart', async () => {
+    let down = false;
+    const fetcher: typeof fetch = (input, init) =>
+      down && String(input).includes('/checkout/quote') ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+    const el = await mount({ classes: 'cls_web_2', fetch: fetcher });
+    await quoted(el);
+    expect($(el, '.total').textContent).to.contain('€390.00');
+    down = true;
+    const seats = $<HTMLSelectElement>(el, '#s-cls_web_2');
+    seats.value = '3';
+    seats.dispatchEvent(new Event('change'));
+    await until(() => textOf(el).includes('The prices could not be updated.'));
+    expect($(el, '.total')).to.equal(null);
+    expect(button(el, 'Continue').disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+    down = false;
+    button(el, 'Try again').click();
+    await quoted(el);
+    expect($(el, '.total').textContent).to.contain('€1,170.00');
+    expect(button(el, 'Continue').disabled).to.equal(false);
+  });
+
   it('checks a voucher with the service: applied, or why not', async () => {
     const el = await mount({ classes: 'cls_web_2' });
     await quoted(el);

@@ -147,7 +147,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       if (n === this.#quotes) Object.assign(this, { _quote: quote, _failed: undefined });
       return true;
     } catch (error) {
-      if (n === this.#quotes) this._failed = this.toApiError(error);
+      // The last prices are not this cart's: none are shown, and nothing can be ordered, until a
+      // quote of this cart comes (the visitor's details wait in the cart's step).
+      if (n === this.#quotes) Object.assign(this, { _failed: this.toApiError(error), _quote: undefined, _step: '' });
       return false;
     } finally {
       if (n === this.#quotes) this._quoting = false;
