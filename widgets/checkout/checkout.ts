@@ -34,6 +34,15 @@ export const en = {
   fixCart: 'Change or remove the marked classes to continue.',
   haveVoucher: 'Have a voucher code?',
   more: 'Show all {count} classes',
+  'voucher.applied': 'Voucher {code} applied: see the discount below.',
+  'voucher.unknown': 'There is no voucher {code}: check the code.',
+  'voucher.expired': 'The voucher {code} has expired.',
+  'voucher.used-up': 'The voucher {code} has been used up.',
+  'voucher.not-applicable': 'The voucher {code} does not apply to the classes in your cart.',
+  'problem.unknown-class': 'This class is no longer offered: remove it from the cart.',
+  'problem.started': 'This class has already started: remove it from the cart.',
+  'problem.class-full': 'This class is full: remove it from the cart.',
+  'problem.not-enough-seats': 'Seats left in this class: {count}. Book at most that many, or remove it.',
 };
 
 export const t = translator(en, { de: () => import('./checkout.de.ts') });
@@ -226,13 +235,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                         aria-describedby=${quote?.voucher ? 'voucher-result' : nothing}
                       />
                       <button class="secondary">${t(locale, 'apply')}</button>
-                      ${
-                        quote?.voucher
-                          ? html`<p id="voucher-result" class="hint ${quote.voucher.status === 'applied' ? '' : 'error'}">
-                              ${quote.voucher.message}
-                            </p>`
-                          : nothing
-                      }
+                      <p id="voucher-result" role="status" class="hint ${quote?.voucher?.status === 'applied' ? '' : 'error'}">
+                        ${quote?.voucher ? t(locale, `voucher.${quote.voucher.status}`, { code: quote.voucher.code }) : nothing}
+                      </p>
                     </form>`
                   : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
               }
@@ -247,7 +252,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                       </dl>`
                     : nothing
                 }
-                ${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}
+                <div role="status">${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}</div>
                 <button
                   part="button"
                   ?disabled=${!quote?.orderable || this._quoting || !!this.cart.cart.order}
@@ -279,7 +284,11 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     return html`<li class="line" part="card">
       <h3 id="l-${id}">${title}</h3>
       ${starts ? html`<p>${formatDateRange(locale, starts, ends!, quoted?.timezone ?? line.timezone)} · ${quoted?.location ?? line.location}</p>` : nothing}
-      ${quoted?.problem ? html`<p class="error" id="p-${id}">${quoted.message}</p>` : nothing}
+      ${
+        quoted?.problem
+          ? html`<p class="error" id="p-${id}">${t(locale, `problem.${quoted.problem}`, { count: quoted.seats_left })}</p>`
+          : nothing
+      }
       <div class="seats">
         <label for="s-${id}">${t(locale, 'seats')}</label>
         <select
