@@ -188,6 +188,50 @@ describe('service-calendar', () => {
     expect(new URL(fetcher.calls.at(-1)!).searchParams.get('location')).to.equal('Vienna');
     expect(el.data!.classes.every((c) => c.location.includes('Vienna') && c.course_id === course.id)).to.equal(true);
     expect($<HTMLSelectElement>(el, '#programme').value).to.equal(course.id);
+
+    // The place select says the owner's filter, and "All places" lifts it.
+    const place = $<HTMLSelectElement>(el, '#place');
+    expect(place.selectedOptions[0]!.textContent!.trim()).to.equal('Vienna');
+    place.value = '';
+    place.dispatchEvent(new Event('change'));
+    await until(() => new URL(fetcher.calls.at(-1)!).searchParams.get('location') === null);
+    await until(() => el.data!.classes.some((c) => !c.location.includes('Vienna')));
+    expect($<HTMLSelectElement>(el, '#place').value).to.equal('');
+  });
+
+  it('shows the answer of the filters last chosen, whatever order the answers come in', async () => {
+    const all = await firstMonthWithClasses();
+    const [slow, fast] = all.filters.courses.filter((c) => all.classes.some((cl) => cl.course_id === c.id));
+    expect(fast, 'two programmes with classes this month').to.not.equal(undefined);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let slowAnswered!: Promise<unknown>;
+    const fetcher: typeof fetch = (input, init) => {
+      if (new URL(String(input)).searchParams.get('course') !== slow!.id) return fetch(input, init);
+      const answer = held.then(() => fetch(input, init));
+      slowAnswered ??= answer.then((r) => r.clone().json());
+      return answer;
+    };
+    const el = await mountWithClasses({ fetch: fetcher });
+    const select = $<HTMLSelectElement>(el, '#programme');
+    select.value = slow!.id;
+    select.dispatchEvent(new Event('change'));
+    select.value = fast!.id;
+    select.dispatchEvent(new Event('change'));
+    await until(() => !!el.data!.classes.length && el.data!.classes.every((c) => c.course_id === fast!.id));
+    // The slow answer comes now, after the other: it does not replace what shows.
+    release();
+    await slowAnswered;
+    await el.updateComplete;
+    expect(el.data!.classes.every((c) => c.course_id === fast!.id)).to.equal(true);
+    expect($<HTMLSelectElement>(el, '#programme').value).to.equal(fast!.id);
+    // The slow answer is kept as its own filters' (not this month's of the other programme).
+    select.value = slow!.id;
+    select.dispatchEvent(new Event('change'));
+    await until(() => el.data!.classes.every((c) => c.course_id === slow!.id));
+    select.value = fast!.id;
+    select.dispatchEvent(new Event('change'));
+    await until(() => el.data!.classes.every((c) => c.course_id === fast!.id));
   });
 
   it('says when a month is empty and offers the next month that has classes', async () => {
