@@ -295,8 +295,19 @@ describe('POST /widget-api/v1/orders', () => {
       'items.0.price': 'Unknown field "items.0.price": remove it. Allowed in items.0: class_id, seats, attendees.',
       'buyer.email': 'Enter a valid email address, like name@example.org.',
       'buyer.address.city': 'Enter the city.',
-      'buyer.address.country': 'Choose the country (a two-letter code such as DE).',
+      'buyer.address.country': 'Choose the country by its two-letter ISO 3166 code, such as DE.',
     });
+    // Any country of ISO 3166 (not only Europe's), and nothing else.
+    for (const [country, status] of [
+      ['ZZ', 422],
+      ['GR', 201],
+      ['CA', 201],
+    ] as const) {
+      const res = await order(
+        orderBody([{ class_id: 'cls_web_2', seats: 1 }], { buyer: { ...BUYER, address: { ...BUYER.address, country } } }),
+      );
+      assert.equal(res.status, status, `${country}: ${JSON.stringify(res.body)}`);
+    }
     const short = orderBody([{ class_id: 'cls_web_2', seats: 2 }]) as Json;
     short.items[0].attendees.pop();
     assert.equal(

@@ -5,6 +5,7 @@
  * page, so that a cancelled payment does not ask for it again.
  */
 import { html, nothing, type ReactiveController } from 'lit';
+import { COUNTRIES } from '../../contract/countries.ts';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
 import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../service/schemas.ts';
 import { ApiError } from '../shared/api.ts';
@@ -70,9 +71,6 @@ export const en = {
 };
 
 const t = translator(en, { de: () => import('./checkout-steps.de.ts') });
-
-/** Billing countries offered (ISO 3166-1), named in the visitor's language. */
-const COUNTRIES = 'AT BE CH CZ DE DK ES FI FR GB IE IT LI LU NL NO PL PT SE US'.split(' ');
 
 /**
  * The field of an attendee's name, named after the class (not the line's place in the cart), so

@@ -4,6 +4,7 @@
  * "Checkout").
  */
 import { z } from 'zod';
+import { COUNTRIES } from '../../../contract/countries.ts';
 import { PERSON_TEXT, consent, personEmail, phone, returnUrl, text } from '../../http/fields.ts';
 import { named } from '../../http/openapi.ts';
 import { isoTime } from '../../http/schema.ts';
@@ -184,8 +185,10 @@ export const Address = named(
       postal_code: text({ label: 'Postal code', max: 20, missing: 'Enter the postal code.' }),
       city: text({ label: 'City', max: 100, missing: 'Enter the city.' }),
       country: z
-        .string({ error: 'Choose the country.' })
-        .regex(/^[A-Z]{2}$/, 'Choose the country (a two-letter code such as DE).')
+        .enum(COUNTRIES as [string, ...string[]], {
+          error: (issue) =>
+            issue.input === undefined ? 'Choose the country.' : 'Choose the country by its two-letter ISO 3166 code, such as DE.',
+        })
         .meta({ description: 'ISO 3166-1 alpha-2', examples: ['DE'] }),
     },
     objectError('Send address: the billing address, an object with line1, postal_code, city and country.'),
