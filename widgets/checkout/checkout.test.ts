@@ -262,7 +262,7 @@ describe('service-checkout', () => {
     expect(text).to.contain('You will receive an invoice.');
     expect($<HTMLAnchorElement>(el, 'a[download]').href).to.contain('calendar.ics?key=wk_demo_checkout&classes=cls_data_2');
     expect(el.shadowRoot!.activeElement).to.equal($(el, 'h2'));
-    expect(cart()).to.equal(undefined);
+    expect(cart()?.lines ?? []).to.deep.equal([]);
     expect(await emailsTo(buyer['buyer.email'])).to.have.length(1);
     await expect(el).to.be.accessible();
   });
@@ -435,6 +435,21 @@ describe('service-checkout', () => {
     const again = await mount();
     await quoted(again);
     expect(textOf(again)).to.contain('Web accessibility in practice');
+  });
+
+  it('a class of its options that the visitor removed stays out after a reload; a class newly given joins', async () => {
+    const first = await mount({ classes: 'cls_web_2' });
+    await quoted(first);
+    button(first, 'Remove Web accessibility in practice').click();
+    await until(() => textOf(first).includes('Your cart is empty'));
+    first.remove();
+    const again = await mount({ classes: 'cls_web_2' });
+    expect(textOf(again)).to.contain('Your cart is empty');
+    expect(cart()!.lines).to.deep.equal([]);
+    again.classes = 'cls_web_2 cls_data_2';
+    await until(() => !!again._quote);
+    await quoted(again);
+    expect(cart()!.lines.map((l) => l.class_id)).to.deep.equal(['cls_data_2']);
   });
 
   it('speaks German', async () => {

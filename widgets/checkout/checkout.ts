@@ -135,9 +135,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     this.quote();
   }
 
-  /** The classes of the `classes` option join the cart (once each). */
+  /** The classes of the `classes` option join the cart, once in the tab's session (removed, they stay out). */
   #adopt() {
-    for (const id of this.classes.split(/[\s,]+/)) if (id) this.cart.add({ class_id: id });
+    this.cart.offer(this.classes.split(/[\s,]+/).filter(Boolean));
   }
 
   /**
