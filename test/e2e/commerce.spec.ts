@@ -4,7 +4,7 @@
  * cancels there), clicks twice, loses a class to another visitor, loses the connection, reloads;
  * the registration widget's paid classes go to the same cart; all seven widgets share one Lit.
  */
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, Route } from '@playwright/test';
 import type { CalendarResponse, QuoteResponse } from '../../service/schemas.ts';
 import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
 
@@ -321,6 +321,25 @@ test('the connection drops when the order is sent: said, nothing lost, and the r
   await expect(checkout.getByRole('heading', { name: /^Thank you!/ })).toBeVisible();
   expect(await emailsTo(email)).toHaveLength(1);
   expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1);
+});
+
+test('the code of the steps after the cart cannot come: said above the cart, and Continue tries again', async ({
+  watched: page,
+}) => {
+  const { cls } = await firstBookable();
+  await withCart(page, [{ class_id: cls.id, seats: 1 }]);
+  // The steps' chunk is held (the one request the idle prefetch and Continue share), then dropped.
+  const held: Route[] = [];
+  await page.route(`${SERVICE}/widgets/chunks/checkout-steps-*`, (route) => void held.push(route));
+  await page.goto(`${SITE}/shop.html`);
+  const checkout = page.locator('service-checkout');
+  await expect.poll(() => held.length).toBe(1);
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  await held[0]!.abort('connectionrefused');
+  await expect(checkout.getByRole('status').first()).toContainText('Something went wrong. Try again.');
+  await page.unroute(`${SERVICE}/widgets/chunks/checkout-steps-*`);
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  await expect(checkout.getByRole('heading', { name: 'Your details' })).toBeFocused();
 });
 
 test('the cart survives a reload, and the registration widget’s paid classes go into it', async ({ watched: page }) => {

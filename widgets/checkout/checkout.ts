@@ -329,8 +329,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   };
 
   #next = async () => {
-    await (await this.#loadSteps()).open();
-    Object.assign(this, { _step: 'details', _notice: '' });
+    try {
+      await (await this.#loadSteps()).open();
+      Object.assign(this, { _step: 'details', _notice: '' });
+    } catch (error) {
+      // The steps' code could not come (the connection dropped): said above the cart; Continue tries again.
+      this._notice = this.toApiError(error).shown;
+    }
   };
 
   protected override willUpdate(changed: PropertyValues<this>) {
