@@ -228,6 +228,12 @@ describe('quote: vouchers', () => {
     // No voucher, or an empty one, is none.
     assert.equal((await quote({ ...cart, voucher: '' })).body.voucher, null);
     assert.equal((await quote({ ...cart, voucher: null })).body.voucher, null);
+    // Nothing but letters, digits and hyphens: a control or direction-reversing character is refused, never echoed.
+    for (const code of ['welcome10\u0000', '\u202eWELCOME10', 'WELCOME 10', 'straße']) {
+      const res = await quote({ ...cart, voucher: code });
+      assert.equal(res.status, 422, code);
+      assert.equal(res.body.error.fields.voucher, 'A voucher code has letters, digits and hyphens only: check the code.');
+    }
   });
 
   test('a fixed amount is spread over the lines by their cost, adding up exactly; capped at what they cost', async () => {

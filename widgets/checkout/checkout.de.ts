@@ -25,6 +25,7 @@ const de: typeof en & typeof sharedWordsDe = {
   more: 'Alle {count} Termine zeigen',
   'voucher.applied': 'Gutschein {code} eingelöst: Den Rabatt sehen Sie unten.',
   'voucher.unknown': 'Es gibt keinen Gutschein {code}: Bitte prüfen Sie den Code.',
+  'voucher.invalid': 'Ein Gutscheincode besteht nur aus Buchstaben, Ziffern und Bindestrichen: Bitte prüfen Sie den Code.',
   'voucher.expired': 'Der Gutschein {code} ist abgelaufen.',
   'voucher.used-up': 'Der Gutschein {code} ist bereits aufgebraucht.',
   'voucher.not-applicable': 'Der Gutschein {code} gilt nicht für die Termine in Ihrem Warenkorb.',

@@ -468,6 +468,12 @@ describe('service-checkout', () => {
     await until(() => el._quote?.voucher?.code === 'NOPE');
     await el.updateComplete;
     expect($(el, '#voucher-result').textContent!.trim()).to.equal('Es gibt keinen Gutschein NOPE: Bitte prüfen Sie den Code.');
+    $<HTMLInputElement>(el, '#voucher').value = 'straße';
+    button(el, 'Einlösen').click();
+    await until(() => textOf(el).includes('Ein Gutscheincode besteht nur aus Buchstaben, Ziffern und Bindestrichen'));
+    $<HTMLInputElement>(el, '#voucher').value = 'nope';
+    button(el, 'Einlösen').click();
+    await quoted(el);
     writeState('cart', service.url, COMPANY, { ...cart()!, lines: [...cart()!.lines, { class_id: 'cls_gone', seats: 1 }] });
     await until(() => textOf(el).includes('Dieser Termin wird nicht mehr angeboten'));
     await quoted(el);

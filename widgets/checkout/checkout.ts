@@ -36,6 +36,7 @@ export const en = {
   more: 'Show all {count} classes',
   'voucher.applied': 'Voucher {code} applied: see the discount below.',
   'voucher.unknown': 'There is no voucher {code}: check the code.',
+  'voucher.invalid': 'A voucher code has letters, digits and hyphens only: check the code.',
   'voucher.expired': 'The voucher {code} has expired.',
   'voucher.used-up': 'The voucher {code} has been used up.',
   'voucher.not-applicable': 'The voucher {code} does not apply to the classes in your cart.',
@@ -270,7 +271,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   /** A quote that failed: try again if the service could not be reached, else the service's words (a cart it refuses). */
   #renderFailed(locale: Locale, failed: ApiError) {
     return html`<p class="notice error" role="alert">
-      ${failed.retryable ? t(locale, 'failed') : [failed.shown, ...Object.values(failed.fields)].join(' ')}
+      ${
+        failed.retryable
+          ? t(locale, 'failed')
+          : failed.fields.voucher
+            ? t(locale, 'voucher.invalid')
+            : [failed.shown, ...Object.values(failed.fields)].join(' ')
+      }
       ${failed.retryable ? html`<button class="link" @click=${() => this.quote()}>${t(locale, 'retry')}</button>` : nothing}
     </p>`;
   }

@@ -21,12 +21,14 @@ const seats = () =>
     .min(1, 'Book at least 1 seat, or remove the class from the cart.')
     .max(CHECKOUT_LIMITS.seats, `Book at most ${CHECKOUT_LIMITS.seats} seats per class in one order.`);
 
-/** A voucher code as typed: trimmed and upper-cased; empty or null is none. */
+/** A voucher code as typed (letters, digits, hyphens): trimmed and upper-cased; empty or null is none. */
 const voucher = () =>
   z
     .string({ error: 'The voucher code must be text (a JSON string).' })
     .trim()
     .max(CHECKOUT_LIMITS.voucher, 'There is no voucher code this long: check the code.')
+    // Letters, digits and hyphens only: nothing invisible or reversing is echoed back in the verdict.
+    .regex(/^[A-Za-z0-9-]*$/, 'A voucher code has letters, digits and hyphens only: check the code.')
     .transform((v) => (v === '' ? null : v.toUpperCase()))
     .nullable()
     .optional()
