@@ -10,6 +10,7 @@ import type { CheckoutCompletedDetail } from '../../contract/index.ts';
 import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../service/schemas.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
+import { firstView } from '../shared/first-view.ts';
 import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
@@ -66,6 +67,7 @@ export const en = {
   cancelled: 'The payment was cancelled and nothing was charged. Your cart is kept: try again or choose another way to pay.',
   unpaid: 'Your payment is not complete yet.',
   toPayment: 'Continue to payment',
+  more: 'Show all {count} classes',
   changeOrder: 'Cancel this payment and change the order',
   lost: 'We could not find the order you came back from. Your cart is kept: order again, or look for our confirmation email if you paid.',
 };
@@ -113,8 +115,20 @@ export class CheckoutSteps implements ReactiveController {
       });
   }
 
-  render(step: string) {
-    return step === 'done' ? this.#renderDone() : this.#renderDetails();
+  /**
+   * The step's view. The confirmation may be the widget's first view (back from the provider's page):
+   * `held` to the reserved space then, its classes giving way, the rest on asking (`all`).
+   */
+  render(step: string, held: boolean, all: () => void) {
+    return step === 'done'
+      ? firstView(
+          this.host,
+          held,
+          this.#renderDone(),
+          t(this.host.resolvedLocale, 'more', { count: this.#order!.items.length }),
+          all,
+        )
+      : this.#renderDetails();
   }
 
   #renderDetails() {
@@ -363,7 +377,7 @@ export class CheckoutSteps implements ReactiveController {
       <h2 tabindex="-1" data-focus>${t(locale, 'thanks', { number: order.number })}</h2>
       <p>${t(locale, 'sent', { email: order.buyer.email })}</p>
       ${paid in en && payment.status !== 'none' ? html`<p>${t(locale, paid as 'paid')}</p>` : nothing}
-      <ul class="lines">
+      <ul class="lines fill">
         ${order.items.map(
           (item) =>
             html`<li>

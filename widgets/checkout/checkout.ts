@@ -193,7 +193,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   }
 
   override render() {
-    return this.renderState(() => (this._step ? this.#steps!.render(this._step) : this.#renderCart()));
+    return this.renderState(() =>
+      this._step ? this.#steps!.render(this._step, !this._all, () => (this._all = true)) : this.#renderCart(),
+    );
   }
 
   #renderCart() {
