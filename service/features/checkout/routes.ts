@@ -78,7 +78,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
       tags: ['Widget API'],
       operationId: 'checkoutQuote',
       summary: 'Price a cart: seats, problems, voucher, discount, tax, payment methods (checkout keys)',
-      description: `A read: no \`Idempotency-Key\`, nothing is stored. Each line says its class’s state and a \`problem\` (\`unknown-class\`, \`started\`, \`class-full\`, \`not-enough-seats\`) with a \`message\` for the visitor; a line with a problem costs nothing in the totals, and \`orderable\` is false. The voucher (codes are case-insensitive) is \`applied\` or \`unknown\`, \`expired\`, \`used-up\`, \`not-applicable\`, each with a message. A percentage comes off each line it applies to (rounded half up per line); a fixed amount is capped at those lines’ cost and spread over them. With prices that include tax, \`tax\` is the tax share of \`total\`; otherwise it is added. \`payment_methods\`: \`invoice\` and \`on_site\` (offline), and \`card\` (redirect) where a payment provider is set up (in development mode, the fake one); none when the total is zero. A class may take one line only. Quotes that carry a voucher code are rate-limited per client address.`,
+      description: `A read: no \`Idempotency-Key\`, nothing is stored. Each line says its class’s state and a \`problem\` (\`unknown-class\`, \`started\`, \`class-full\`, \`not-enough-seats\`) with a \`message\` for the visitor; a line with a problem costs nothing in the totals, and \`orderable\` is false. The voucher (codes are case-insensitive) is \`applied\` or \`unknown\`, \`expired\`, \`used-up\`, \`not-applicable\`, each with a message. A percentage comes off each line it applies to (rounded half up per line); a fixed amount is capped at those lines’ cost and spread over them. With prices that include tax, \`tax\` is the tax share of \`total\`; otherwise it is added. \`payment_methods\`: \`invoice\` and \`on_site\` (offline), and \`card\` (redirect) where a payment provider is set up (in development mode, the fake one); none when the total is zero. A class may take one line only. Voucher codes that do not apply are rate-limited per client address and per key (a code that applies is not counted).`,
       security: [{ widgetKey: [] }],
       body: QuoteRequest,
       responses: {
@@ -94,12 +94,12 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
     async (c, body) => {
       const key = await widgetKey(db, c, 'checkout');
       const input = await body(oneLinePerClass);
-      if (input.voucher) {
-        limiter.take(
-          [{ key: `voucher:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.voucher.perAddress }],
-          'voucher checks',
-        );
-      }
+      // Wrong voucher guesses are limited: once used up, a quote with a code is refused before it is judged.
+      const guesses = [
+        { key: `voucher:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.voucher.perAddress },
+        { key: `voucher:key:${key.key}`, ...deps.limits.voucher.perKey },
+      ];
+      if (input.voucher && limiter.waitMs(guesses) > 0) limiter.take(guesses, 'voucher checks');
       const priced = await quoteCart(db, {
         company: await companyOf(db, key.company_id),
         items: input.items,
@@ -107,6 +107,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
         now: clock.now(),
         card: deps.dev,
       });
+      if (priced.response.voucher && priced.response.voucher.status !== 'applied') limiter.count(guesses);
       return sendJson(priced.response satisfies QuoteResponse);
     },
   );
