@@ -290,6 +290,33 @@ describe('service-calendar', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('asks for its months again after an order on the page, so that the seats left are the service’s', async () => {
+    const fetcher = countingFetch();
+    const el = await mountWithClasses({ fetch: fetcher });
+    const open = el.data!.classes.find((c) => c.status === 'open' && c.price.amount > 0 && c.seats_left > 1)!;
+    const ordered = await fetch(new URL(`widget-api/v1/orders?key=${keyOf('checkout')}`, service.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({
+        items: [{ class_id: open.id, seats: 1, attendees: [{ first_name: 'Grace', last_name: 'Hopper' }] }],
+        buyer: {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email: 'calendar-refresh@example.org',
+          address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+        },
+        payment_method: 'invoice',
+        consent: true,
+      }),
+    });
+    expect(ordered.status).to.equal(201);
+    const asked = fetcher.calls.length;
+    // A checkout elsewhere on the page tells it (its event bubbles to the window).
+    document.body.dispatchEvent(new CustomEvent('service-checkout-completed', { bubbles: true, composed: true }));
+    await until(() => el.data!.classes.find((c) => c.id === open.id)!.seats_left === open.seats_left - 1);
+    expect(fetcher.calls.length).to.be.greaterThan(asked);
+  });
+
   it('says when a month cannot be loaded, and loads it on retry', async () => {
     let fail = false;
     const fetcher: typeof fetch = (input, init) => (fail ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init));

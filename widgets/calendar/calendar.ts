@@ -470,14 +470,23 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     super.willUpdate(changed);
   }
 
+  /** An order on this page took seats: the months seen are asked again, the one shown at once. */
+  #ordered = () => {
+    if (this.loadState !== 'ready') return;
+    this.#months.clear();
+    this.#show(this._month, this._day);
+  };
+
   override connectedCallback() {
     super.connectedCallback();
     this.#resize.observe(this);
+    addEventListener('service-checkout-completed', this.#ordered);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.#resize.disconnect();
+    removeEventListener('service-checkout-completed', this.#ordered);
   }
 
   protected override updated() {
