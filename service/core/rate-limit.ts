@@ -31,8 +31,12 @@ export const DEFAULT_LIMITS = {
   contact: { perAddress: { max: 5, windowMs: 10 * MINUTE }, perKey: { max: 200, windowMs: 10 * MINUTE } },
   /** Anonymous orders of the checkout (idempotent replays are not counted). */
   order: { perAddress: { max: 10, windowMs: 10 * MINUTE }, perKey: { max: 1000, windowMs: 10 * MINUTE } },
-  /** Quotes that carry a voucher code: each tells whether a code exists, so guessing codes is slowed down. */
-  voucher: { perAddress: { max: 30, windowMs: 10 * MINUTE } },
+  /**
+   * Voucher codes the service did not apply (a wrong guess tells whether a code exists): guessing is
+   * slowed down per address and, against many addresses, per key. A code that applies is not counted,
+   * so a buyer's own quotes (each change of the cart) never lock them out.
+   */
+  voucher: { perAddress: { max: 30, windowMs: 10 * MINUTE }, perKey: { max: 300, windowMs: 10 * MINUTE } },
   /** Emails a registration or an order sends to the address typed into the form; beyond this they are not sent. */
   confirmationEmail: { perRecipient: { max: 5, windowMs: HOUR } },
   /** A signed-in participant's requests to change their email (each emails the new address). */

@@ -228,6 +228,12 @@ describe('quote: vouchers', () => {
     // No voucher, or an empty one, is none.
     assert.equal((await quote({ ...cart, voucher: '' })).body.voucher, null);
     assert.equal((await quote({ ...cart, voucher: null })).body.voucher, null);
+    // Nothing but letters, digits and hyphens: a control or direction-reversing character is refused, never echoed.
+    for (const code of ['welcome10\u0000', '\u202eWELCOME10', 'WELCOME 10', 'straße']) {
+      const res = await quote({ ...cart, voucher: code });
+      assert.equal(res.status, 422, code);
+      assert.equal(res.body.error.fields.voucher, 'A voucher code has letters, digits and hyphens only: check the code.');
+    }
   });
 
   test('a fixed amount is spread over the lines by their cost, adding up exactly; capped at what they cost', async () => {
@@ -252,8 +258,10 @@ describe('quote: vouchers', () => {
     assert.equal(res.body.voucher.status, 'not-applicable');
   });
 
-  test('quotes with a voucher are limited per address (429 with Retry-After); without one they are not', async () => {
+  test('wrong voucher guesses are limited per address (429 with Retry-After); a code that applies and a quote without one are not', async () => {
     const address = visitorAddress();
+    // A buyer's own quotes with a good code (each change of the cart) are no guesses.
+    for (let i = 0; i < 40; i++) assert.equal((await quote({ ...cart, voucher: 'WELCOME10' }, { address })).status, 200);
     for (let i = 0; i < 30; i++) assert.equal((await quote({ ...cart, voucher: `GUESS${i}` }, { address })).status, 200);
     const refused = await quote({ ...cart, voucher: 'GUESS30' }, { address });
     assert.equal(refused.status, 429);
@@ -270,6 +278,27 @@ describe('quote: vouchers', () => {
       body: JSON.stringify({ advance_s: 600 }),
     });
     assert.equal((await quote({ ...cart, voucher: 'WELCOME10' }, { address })).status, 200);
+  });
+
+  test('wrong voucher guesses are limited per key too, against guesses from many addresses', async () => {
+    const small = await startTestService({
+      trustProxy: ['127.0.0.1'],
+      limits: { voucher: { perKey: { max: 3, windowMs: 600_000 } } },
+    });
+    try {
+      const guess = (code: string) =>
+        small.json('/widget-api/v1/checkout/quote?key=wk_demo_checkout', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE, 'X-Forwarded-For': visitorAddress() },
+          body: JSON.stringify({ ...cart, voucher: code }),
+        });
+      for (const code of ['GUESS1', 'GUESS2', 'GUESS3']) assert.equal((await guess(code)).status, 200);
+      const refused = await guess('GUESS4');
+      assert.equal(refused.status, 429);
+      assert.equal(refused.body.error.code, 'rate-limited');
+    } finally {
+      await small.close();
+    }
   });
 
   test('a quote is a read: nothing is stored, no voucher is counted', async () => {

@@ -119,6 +119,7 @@ describe('GET /openapi.json', () => {
       '/widget-api/v1/contact-messages',
       '/widget-api/v1/orders',
       '/widget-api/v1/orders/{id}',
+      '/widget-api/v1/orders/{id}/cancel',
       '/widget-api/v1/participant/email/confirm',
       '/widget-api/v1/participant/login',
       '/widget-api/v1/participant/logout',
@@ -325,6 +326,17 @@ describe('GET /openapi.json', () => {
     const after = await read({ 'X-Order-Token': token });
     assert.equal(after.body.order.status, 'confirmed');
     assertDescribes(R, 'get', after);
+
+    // Cancelling it now: 409 (it is paid); without its token: 401; a pending one: 200.
+    const C = '/widget-api/v1/orders/{id}/cancel';
+    const cancel = (id: string, headers: Record<string, string>) =>
+      call(`${O}/${id}/cancel?key=wk_demo_checkout`, { method: 'POST', headers });
+    assertDescribes(C, 'post', await cancel(order.id, { 'X-Order-Token': token }));
+    assertDescribes(C, 'post', await cancel(order.id, {}));
+    const pending = (await post(`${O}?key=wk_demo_checkout`, body('cls_ts_2', 1), writeHeaders(uniqueKey()))).body;
+    const cancelled = await cancel(pending.order.id, { 'X-Order-Token': pending.token });
+    assert.equal(cancelled.status, 200);
+    assertDescribes(C, 'post', cancelled);
   });
 
   test('describes the real answers of the contact widget', async () => {

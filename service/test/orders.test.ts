@@ -295,8 +295,19 @@ describe('POST /widget-api/v1/orders', () => {
       'items.0.price': 'Unknown field "items.0.price": remove it. Allowed in items.0: class_id, seats, attendees.',
       'buyer.email': 'Enter a valid email address, like name@example.org.',
       'buyer.address.city': 'Enter the city.',
-      'buyer.address.country': 'Choose the country (a two-letter code such as DE).',
+      'buyer.address.country': 'Choose the country by its two-letter ISO 3166 code, such as DE.',
     });
+    // Any country of ISO 3166 (not only Europe's), and nothing else.
+    for (const [country, status] of [
+      ['ZZ', 422],
+      ['GR', 201],
+      ['CA', 201],
+    ] as const) {
+      const res = await order(
+        orderBody([{ class_id: 'cls_web_2', seats: 1 }], { buyer: { ...BUYER, address: { ...BUYER.address, country } } }),
+      );
+      assert.equal(res.status, status, `${country}: ${JSON.stringify(res.body)}`);
+    }
     const short = orderBody([{ class_id: 'cls_web_2', seats: 2 }]) as Json;
     short.items[0].attendees.pop();
     assert.equal(
@@ -502,6 +513,50 @@ describe('card payment on the fake provider’s page', () => {
     assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'cancelled');
   });
 
+  test('the buyer cancels an order waiting for its payment (its token): seats and voucher back, a new order may take them', async () => {
+    const cancel = (id: string, token?: string) =>
+      svc.json(`/widget-api/v1/orders/${id}/cancel?key=wk_demo_checkout`, {
+        method: 'POST',
+        headers: { Origin: LOCAL_PAGE, 'X-Forwarded-For': visitorAddress(), ...(token ? { 'X-Order-Token': token } : {}) },
+      });
+    // The order holds every seat of cls_web_1, with a voucher of one use.
+    const before = await seatsLeft('cls_web_1');
+    const { order: o, token } = await cardOrder([{ class_id: 'cls_web_1', seats: before }], { voucher: 'THANKS15' });
+    assert.equal(await seatsLeft('cls_web_1'), 0);
+    // Another token, none, another order's id: the same 401, and the order stays.
+    for (const [id, t] of [
+      [o.id, undefined],
+      [o.id, 'tok_wrong'],
+      ['ord_nope', token],
+    ] as const) {
+      const refused = await cancel(id, t);
+      assert.equal(refused.status, 401, JSON.stringify(refused.body));
+      assert.equal(refused.body.error.code, 'invalid-token');
+    }
+    assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'pending_payment');
+
+    const cancelled = await cancel(o.id, token);
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.equal(cancelled.body.order.status, 'cancelled');
+    assert.equal(cancelled.body.order.payment.status, 'cancelled');
+    assert.equal(await seatsLeft('cls_web_1'), before);
+    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 0);
+    // Again: the same answer. The provider's page now says nothing is to be paid.
+    assert.equal((await cancel(o.id, token)).body.order.status, 'cancelled');
+    assert.equal(
+      (await svc.fetch(`${new URL(o.payment.redirect_url).pathname}/pay`, { method: 'POST', redirect: 'manual' })).status,
+      409,
+    );
+    // The same seats and voucher in a new order.
+    const again = await order(orderBody([{ class_id: 'cls_web_1', seats: before }], { voucher: 'THANKS15' }));
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    // A confirmed order is not the buyer's to cancel.
+    const confirmed = await cancel(again.body.order.id, again.body.token);
+    assert.equal(confirmed.status, 409);
+    assert.equal(confirmed.body.error.code, 'not-pending');
+    assert.equal((await read(again.body.order.id, { 'X-Order-Token': again.body.token })).body.order.status, 'confirmed');
+  });
+
   test('an unknown payment is a 404 page', async () => {
     for (const path of ['/dev/pay/pay_AAAAAAAAAAAAAAAA', '/dev/pay/nope']) {
       const res = await svc.fetch(path);
@@ -689,5 +744,15 @@ describe('where orders show', () => {
       ['Alan', 'Turing', BUYER.email, BUYER.phone, 'confirmed'],
       ['Grace', 'Hopper', BUYER.email, BUYER.phone, 'confirmed'],
     ]);
+
+    // Seats held for an order whose buyer is still paying show as such, not as confirmed.
+    const paying = (
+      await order(orderBody([{ class_id: 'cls_ts_2', seats: 1 }], { payment_method: 'card', return_url: RETURN_URL }))
+    ).body.order;
+    const held = (await classOf()).participants.filter((p: Json) => p.order_id === paying.id);
+    assert.deepEqual(
+      held.map((p: Json) => p.status),
+      ['pending_payment'],
+    );
   });
 });

@@ -95,3 +95,68 @@ test('a returning participant’s signed-in view fits the same space, and opens 
     await expect(widget.locator(':focus')).toHaveText('Your details');
   }
 });
+
+test('the confirmation after the payment page, of an order of several classes, fits the checkout’s space', async ({
+  watched: page,
+}) => {
+  const courses = (await (await fetch(`${SERVICE}/widget-api/v1/widget?key=wk_demo_registration&type=registration`)).json())
+    .courses as { classes: { id: string; status: string; price: { amount: number }; seats_left: number }[] }[];
+  const classes = courses
+    .flatMap((c) => c.classes)
+    .filter((cl) => cl.status === 'open' && cl.price.amount > 0 && cl.seats_left > 1)
+    .slice(0, 4);
+  expect(classes).toHaveLength(4);
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+    }).observe({ type: 'layout-shift', buffered: true });
+    Object.assign(window, { shifts });
+  });
+  for (const width of WIDTHS) {
+    // An order of four classes, paid on the provider's page; the visitor comes back to the page.
+    const placed = await fetch(`${SERVICE}/widget-api/v1/orders?key=wk_demo_checkout`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: SITE, 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({
+        items: classes.map((cl) => ({ class_id: cl.id, seats: 1, attendees: [{ first_name: 'Grace', last_name: 'Hopper' }] })),
+        buyer: {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email: `layout-${width}@example.org`,
+          address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+        },
+        payment_method: 'card',
+        return_url: `${SITE}/layout-checkout-head.html`,
+        consent: true,
+      }),
+    }).then((r) => r.json());
+    expect(placed.order?.status, JSON.stringify(placed)).toBe('pending_payment');
+    const paid = await fetch(`${placed.order.payment.redirect_url}/pay`, { method: 'POST', redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    // The page's cart as the checkout left it for the provider's page (set on the site's origin).
+    await page.goto(`${SITE}/site.css`);
+    await page.evaluate(({ key, cart }) => sessionStorage.setItem(key, JSON.stringify(cart)), {
+      key: `service-widgets:cart:${SERVICE}/:c_acme`,
+      cart: { lines: classes.map((cl) => ({ class_id: cl.id, seats: 1 })), order: { id: placed.order.id, token: placed.token } },
+    });
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${SITE}/layout-checkout-head.html`);
+    const widget = page.locator('service-checkout');
+    await expect(widget.getByRole('heading', { name: `Thank you! Your order ${placed.order.number} is placed.` })).toBeVisible();
+    const { cls, height } = await page.evaluate(async () => {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const el = document.querySelector('div[data-service-widget]')!;
+      return {
+        cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0),
+        height: el.getBoundingClientRect().height,
+      };
+    });
+    console.log(`checkout confirmation of 4 classes, ${width}px: CLS ${cls.toFixed(4)}, height ${Math.round(height)}`);
+    expect(cls).toBeLessThan(0.01);
+    expect(Math.round(height)).toBe(RESERVED_HEIGHT.checkout);
+    // The rest on the visitor's asking.
+    await widget.getByRole('button', { name: 'Show all 4 classes' }).click();
+    await expect(widget.getByRole('listitem')).toHaveCount(4);
+  }
+});

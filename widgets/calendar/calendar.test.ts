@@ -188,6 +188,50 @@ describe('service-calendar', () => {
     expect(new URL(fetcher.calls.at(-1)!).searchParams.get('location')).to.equal('Vienna');
     expect(el.data!.classes.every((c) => c.location.includes('Vienna') && c.course_id === course.id)).to.equal(true);
     expect($<HTMLSelectElement>(el, '#programme').value).to.equal(course.id);
+
+    // The place select says the owner's filter, and "All places" lifts it.
+    const place = $<HTMLSelectElement>(el, '#place');
+    expect(place.selectedOptions[0]!.textContent!.trim()).to.equal('Vienna');
+    place.value = '';
+    place.dispatchEvent(new Event('change'));
+    await until(() => new URL(fetcher.calls.at(-1)!).searchParams.get('location') === null);
+    await until(() => el.data!.classes.some((c) => !c.location.includes('Vienna')));
+    expect($<HTMLSelectElement>(el, '#place').value).to.equal('');
+  });
+
+  it('shows the answer of the filters last chosen, whatever order the answers come in', async () => {
+    const all = await firstMonthWithClasses();
+    const [slow, fast] = all.filters.courses.filter((c) => all.classes.some((cl) => cl.course_id === c.id));
+    expect(fast, 'two programmes with classes this month').to.not.equal(undefined);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let slowAnswered!: Promise<unknown>;
+    const fetcher: typeof fetch = (input, init) => {
+      if (new URL(String(input)).searchParams.get('course') !== slow!.id) return fetch(input, init);
+      const answer = held.then(() => fetch(input, init));
+      slowAnswered ??= answer.then((r) => r.clone().json());
+      return answer;
+    };
+    const el = await mountWithClasses({ fetch: fetcher });
+    const select = $<HTMLSelectElement>(el, '#programme');
+    select.value = slow!.id;
+    select.dispatchEvent(new Event('change'));
+    select.value = fast!.id;
+    select.dispatchEvent(new Event('change'));
+    await until(() => !!el.data!.classes.length && el.data!.classes.every((c) => c.course_id === fast!.id));
+    // The slow answer comes now, after the other: it does not replace what shows.
+    release();
+    await slowAnswered;
+    await el.updateComplete;
+    expect(el.data!.classes.every((c) => c.course_id === fast!.id)).to.equal(true);
+    expect($<HTMLSelectElement>(el, '#programme').value).to.equal(fast!.id);
+    // The slow answer is kept as its own filters' (not this month's of the other programme).
+    select.value = slow!.id;
+    select.dispatchEvent(new Event('change'));
+    await until(() => el.data!.classes.every((c) => c.course_id === slow!.id));
+    select.value = fast!.id;
+    select.dispatchEvent(new Event('change'));
+    await until(() => el.data!.classes.every((c) => c.course_id === fast!.id));
   });
 
   it('says when a month is empty and offers the next month that has classes', async () => {
@@ -244,6 +288,33 @@ describe('service-calendar', () => {
     const cart = readState<Cart>('cart', service.url, COMPANY)!;
     expect(cart.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([[cls.id, 1]]);
     await expect(el).to.be.accessible();
+  });
+
+  it('asks for its months again after an order on the page, so that the seats left are the service’s', async () => {
+    const fetcher = countingFetch();
+    const el = await mountWithClasses({ fetch: fetcher });
+    const open = el.data!.classes.find((c) => c.status === 'open' && c.price.amount > 0 && c.seats_left > 1)!;
+    const ordered = await fetch(new URL(`widget-api/v1/orders?key=${keyOf('checkout')}`, service.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({
+        items: [{ class_id: open.id, seats: 1, attendees: [{ first_name: 'Grace', last_name: 'Hopper' }] }],
+        buyer: {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email: 'calendar-refresh@example.org',
+          address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+        },
+        payment_method: 'invoice',
+        consent: true,
+      }),
+    });
+    expect(ordered.status).to.equal(201);
+    const asked = fetcher.calls.length;
+    // A checkout elsewhere on the page tells it (its event bubbles to the window).
+    document.body.dispatchEvent(new CustomEvent('service-checkout-completed', { bubbles: true, composed: true }));
+    await until(() => el.data!.classes.find((c) => c.id === open.id)!.seats_left === open.seats_left - 1);
+    expect(fetcher.calls.length).to.be.greaterThan(asked);
   });
 
   it('says when a month cannot be loaded, and loads it on retry', async () => {

@@ -158,7 +158,9 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
    * service's month (`''`), is kept as that month's too.
    */
   #fetch(month: string) {
-    const id = (month: string) => [month, this._course, this._location].join('\n');
+    // The filters as asked: an answer that comes after they changed is kept under them, not the new ones.
+    const filters = this.#filters();
+    const id = (month: string) => [month, filters].join('\n');
     let answer = this.#months.get(id(month));
     if (!answer) {
       answer = this.api.request('calendar', {
@@ -173,6 +175,11 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     return answer;
   }
 
+  /** The filters in force, as one string. */
+  #filters() {
+    return `${this._course}\n${this._location}`;
+  }
+
   /** The next month, fetched while the browser is idle. */
   #ahead(month: string) {
     idle(() => this.#fetch(addMonths(month, 1)).catch(() => {}));
@@ -181,9 +188,11 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   /** Shows a month (and `day` in it): the grid at once, its classes when they come. */
   async #show(month: string, day = sameDayIn(this.#selected(), month)) {
     Object.assign(this, { _month: month, _day: day, _failed: false });
+    const filters = this.#filters();
     try {
       const data = await this.#fetch(month);
-      if (this._month !== month) return;
+      // Another month or other filters were asked for meanwhile: their answer shows, not this one.
+      if (this._month !== month || this.#filters() !== filters) return;
       this.data = data;
       this.#ahead(month);
     } catch {
@@ -250,7 +259,12 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
             <label for=${name}>${t(locale, name)}</label>
             <select id=${name} @change=${(e: Event) => set((e.target as HTMLSelectElement).value)}>
               <option value="" ?selected=${!value}>${t(locale, all)}</option>
-              ${options.map(([id, label]) => html`<option value=${id} ?selected=${id === value}>${label}</option>`)}
+              ${
+                // The owner's filter (a part of a place's name, `Vienna`) is offered as it is.
+                (value && !options.some(([id]) => id === value) ? [[value, value], ...options] : options).map(
+                  ([id, label]) => html`<option value=${id} ?selected=${id === value}>${label}</option>`,
+                )
+              }
             </select>
           </div>`
         : nothing;
@@ -456,14 +470,23 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     super.willUpdate(changed);
   }
 
+  /** An order on this page took seats: the months seen are asked again, the one shown at once. */
+  #ordered = () => {
+    if (this.loadState !== 'ready') return;
+    this.#months.clear();
+    this.#show(this._month, this._day);
+  };
+
   override connectedCallback() {
     super.connectedCallback();
     this.#resize.observe(this);
+    addEventListener('service-checkout-completed', this.#ordered);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.#resize.disconnect();
+    removeEventListener('service-checkout-completed', this.#ordered);
   }
 
   protected override updated() {

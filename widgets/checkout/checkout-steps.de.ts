@@ -47,6 +47,9 @@ const de: typeof en & typeof sharedWordsDe = {
     'Die Zahlung wurde abgebrochen, es wurde nichts berechnet. Ihr Warenkorb bleibt erhalten: Versuchen Sie es erneut oder wählen Sie eine andere Zahlungsart.',
   unpaid: 'Ihre Zahlung ist noch nicht abgeschlossen.',
   toPayment: 'Weiter zur Zahlung',
+  more: 'Alle {count} Termine zeigen',
+  changeOrder: 'Diese Zahlung abbrechen und die Bestellung ändern',
+  lost: 'Wir konnten die Bestellung, von der Sie zurückkommen, nicht finden. Ihr Warenkorb bleibt erhalten: Bestellen Sie erneut oder sehen Sie nach unserer Bestätigung per E-Mail, falls Sie bezahlt haben.',
 };
 
 export default de;

@@ -5,9 +5,12 @@
  * page, so that a cancelled payment does not ask for it again.
  */
 import { html, nothing, type ReactiveController } from 'lit';
+import { COUNTRIES } from '../../contract/countries.ts';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
 import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../service/schemas.ts';
+import { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
+import { firstView } from '../shared/first-view.ts';
 import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
@@ -64,12 +67,18 @@ export const en = {
   cancelled: 'The payment was cancelled and nothing was charged. Your cart is kept: try again or choose another way to pay.',
   unpaid: 'Your payment is not complete yet.',
   toPayment: 'Continue to payment',
+  more: 'Show all {count} classes',
+  changeOrder: 'Cancel this payment and change the order',
+  lost: 'We could not find the order you came back from. Your cart is kept: order again, or look for our confirmation email if you paid.',
 };
 
 const t = translator(en, { de: () => import('./checkout-steps.de.ts') });
 
-/** Billing countries offered (ISO 3166-1), named in the visitor's language. */
-const COUNTRIES = 'AT BE CH CZ DE DK ES FI FR GB IE IT LI LU NL NO PL PT SE US'.split(' ');
+/**
+ * The field of an attendee's name, named after the class (not the line's place in the cart), so
+ * that the names stay with their class when another line is removed.
+ */
+const attendee = (classId: string, seat: number, part: 'first_name' | 'last_name') => `attendee.${classId}.${seat}.${part}`;
 
 /** The details form and the order, then the confirmation; the cart stays the widget's. */
 export class CheckoutSteps implements ReactiveController {
@@ -106,8 +115,20 @@ export class CheckoutSteps implements ReactiveController {
       });
   }
 
-  render(step: string) {
-    return step === 'done' ? this.#renderDone() : this.#renderDetails();
+  /**
+   * The step's view. The confirmation may be the widget's first view (back from the provider's page):
+   * `held` to the reserved space then, its classes giving way, the rest on asking (`all`).
+   */
+  render(step: string, held: boolean, all: () => void) {
+    return step === 'done'
+      ? firstView(
+          this.host,
+          held,
+          this.#renderDone(),
+          t(this.host.resolvedLocale, 'more', { count: this.#order!.items.length }),
+          all,
+        )
+      : this.#renderDetails();
   }
 
   #renderDetails() {
@@ -126,7 +147,7 @@ export class CheckoutSteps implements ReactiveController {
       <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
       <form @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
         ${host.cart.lines.map(
-          (line, i) =>
+          (line) =>
             html`<fieldset>
               <legend>
                 ${t(locale, 'attendees', {
@@ -138,8 +159,8 @@ export class CheckoutSteps implements ReactiveController {
                 { length: line.seats },
                 (_, j) =>
                   html`<div class="row" role="group" aria-label=${t(locale, 'attendee', { n: j + 1 })}>
-                    ${text(`items.${i}.attendees.${j}.first_name`, `${t(locale, 'attendee', { n: j + 1 })}: ${t(locale, 'first_name')}`)}
-                    ${text(`items.${i}.attendees.${j}.last_name`, t(locale, 'last_name'))}
+                    ${text(attendee(line.class_id, j, 'first_name'), `${t(locale, 'attendee', { n: j + 1 })}: ${t(locale, 'first_name')}`)}
+                    ${text(attendee(line.class_id, j, 'last_name'), t(locale, 'last_name'))}
                   </div>`,
               )}
             </fieldset>`,
@@ -218,12 +239,12 @@ export class CheckoutSteps implements ReactiveController {
     // Optional text left empty is left out (the service refuses an empty one).
     const given = (name: string) => value(name) || undefined;
     const body: OrderRequest = {
-      items: lines.map(({ class_id, seats }, i) => ({
+      items: lines.map(({ class_id, seats }) => ({
         class_id,
         seats,
         attendees: Array.from({ length: seats }, (_, j) => ({
-          first_name: value(`items.${i}.attendees.${j}.first_name`),
-          last_name: value(`items.${i}.attendees.${j}.last_name`),
+          first_name: value(attendee(class_id, j, 'first_name')),
+          last_name: value(attendee(class_id, j, 'last_name')),
         })),
       })),
       buyer: {
@@ -251,13 +272,21 @@ export class CheckoutSteps implements ReactiveController {
     const answer = await form.send(
       () => host.write<OrderResponse>('orders', body),
       (error) => {
+        // The service names an attendee by the line's place in the order; the form by its class.
+        form.errors = Object.fromEntries(
+          Object.entries(error.fields).map(([name, message]) => {
+            const [, i, rest] = /^items\.(\d+)\.attendees\.(.+)$/.exec(name) ?? [];
+            const line = i === undefined ? undefined : lines[Number(i)];
+            return [line ? `attendee.${line.class_id}.${rest}` : name, message];
+          }),
+        );
         // The cart changed under the visitor: back to it, where the quote shows what and why.
         if (error.code === 'class-full' || error.code === 'price-changed') {
           host.showCart(t(locale, error.code === 'class-full' ? 'classFull' : 'priceChanged'));
           return ' ';
         }
         // Faults of what is not in this form (the voucher, a class) are said above the button.
-        const elsewhere = Object.entries(error.fields).filter(([name]) => !host.renderRoot.querySelector(`[name="${name}"]`));
+        const elsewhere = Object.entries(form.errors).filter(([name]) => !host.renderRoot.querySelector(`[name="${name}"]`));
         if (elsewhere.length) return elsewhere.map(([, message]) => message).join(' ');
       },
     );
@@ -274,22 +303,54 @@ export class CheckoutSteps implements ReactiveController {
 
   /**
    * Reads back the order the visitor left for the provider's page: paid, it is confirmed; cancelled
-   * there (or expired), the cart stays with a line that says so; not paid yet, a way back to paying.
+   * there (or expired), the cart stays with a line that says so; not paid yet, a way back to paying
+   * and a way to cancel it and change the cart (its seats are held for it meanwhile). An order the
+   * service does not know (its data was reset, a token from elsewhere) is let go: the cart stays.
    */
   async pickUp(waiting: { id: string; token: string }) {
     const { host } = this;
-    const [{ order }] = (await Promise.all([
-      host.api.request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
-      t.load(host.resolvedLocale),
-    ])) as [OrderReadResponse, void];
+    let order: Order;
+    try {
+      [{ order }] = (await Promise.all([
+        host.api.request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
+        t.load(host.resolvedLocale),
+      ])) as [OrderReadResponse, void];
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+      host.cart.set({ order: undefined });
+      host._notice = t(host.resolvedLocale, 'lost');
+      return;
+    }
     const locale = host.resolvedLocale;
     if (order.status === 'confirmed') return host.complete(order);
     if (order.status === 'cancelled') {
       host.cart.set({ order: undefined });
       host._notice = t(locale, 'cancelled');
     } else {
-      host._notice = html`${t(locale, 'unpaid')} <a class="link" href=${order.payment.redirect_url!}>${t(locale, 'toPayment')}</a>`;
+      host._notice = html`${t(locale, 'unpaid')} <a class="link" href=${order.payment.redirect_url!}>${t(locale, 'toPayment')}</a>
+        <button class="link" @click=${() => this.#cancel(waiting)}>${t(locale, 'changeOrder')}</button>`;
     }
+  }
+
+  /** The visitor gives up the payment they left: the order is cancelled, its seats free for the cart. */
+  async #cancel(waiting: { id: string; token: string }) {
+    const { host } = this;
+    const locale = host.resolvedLocale;
+    try {
+      await host.api.request(`orders/${encodeURIComponent(waiting.id)}/cancel`, {
+        body: {},
+        headers: { 'X-Order-Token': waiting.token },
+      });
+    } catch (error) {
+      // Confirmed meanwhile (paid in another tab): read it back; unknown: let it go.
+      if (error instanceof ApiError && error.code === 'not-pending') return this.pickUp(waiting);
+      if (!(error instanceof ApiError) || error.status !== 401) {
+        host._notice = html`${host.toApiError(error).shown} ${host._notice}`;
+        return;
+      }
+    }
+    host.cart.set({ order: undefined });
+    await host.showCart(t(locale, 'cancelled'));
   }
 
   /** The order is placed (and paid): the cart empties and the page is told. */
@@ -316,7 +377,7 @@ export class CheckoutSteps implements ReactiveController {
       <h2 tabindex="-1" data-focus>${t(locale, 'thanks', { number: order.number })}</h2>
       <p>${t(locale, 'sent', { email: order.buyer.email })}</p>
       ${paid in en && payment.status !== 'none' ? html`<p>${t(locale, paid as 'paid')}</p>` : nothing}
-      <ul class="lines">
+      <ul class="lines fill">
         ${order.items.map(
           (item) =>
             html`<li>

@@ -23,6 +23,16 @@ const de: typeof en & typeof sharedWordsDe = {
   fixCart: 'Ändern oder entfernen Sie die markierten Termine, um fortzufahren.',
   haveVoucher: 'Haben Sie einen Gutscheincode?',
   more: 'Alle {count} Termine zeigen',
+  'voucher.applied': 'Gutschein {code} eingelöst: Den Rabatt sehen Sie unten.',
+  'voucher.unknown': 'Es gibt keinen Gutschein {code}: Bitte prüfen Sie den Code.',
+  'voucher.invalid': 'Ein Gutscheincode besteht nur aus Buchstaben, Ziffern und Bindestrichen: Bitte prüfen Sie den Code.',
+  'voucher.expired': 'Der Gutschein {code} ist abgelaufen.',
+  'voucher.used-up': 'Der Gutschein {code} ist bereits aufgebraucht.',
+  'voucher.not-applicable': 'Der Gutschein {code} gilt nicht für die Termine in Ihrem Warenkorb.',
+  'problem.unknown-class': 'Dieser Termin wird nicht mehr angeboten: Bitte entfernen Sie ihn aus dem Warenkorb.',
+  'problem.started': 'Dieser Termin hat bereits begonnen: Bitte entfernen Sie ihn aus dem Warenkorb.',
+  'problem.class-full': 'Dieser Termin ist ausgebucht: Bitte entfernen Sie ihn aus dem Warenkorb.',
+  'problem.not-enough-seats': 'Freie Plätze in diesem Termin: {count}. Buchen Sie höchstens so viele oder entfernen Sie ihn.',
 };
 
 export default de;

@@ -78,6 +78,13 @@ export const checkoutStyles = css`
     display: grid;
     gap: 0.75rem;
   }
+  /* Held to the reserved space, the confirmation's classes give way (the rest on asking). */
+  .first .done {
+    display: flex;
+    flex-direction: column;
+    flex: 1 1 0;
+    min-height: 0;
+  }
   .error {
     color: var(--_danger);
   }

@@ -34,6 +34,16 @@ export const en = {
   fixCart: 'Change or remove the marked classes to continue.',
   haveVoucher: 'Have a voucher code?',
   more: 'Show all {count} classes',
+  'voucher.applied': 'Voucher {code} applied: see the discount below.',
+  'voucher.unknown': 'There is no voucher {code}: check the code.',
+  'voucher.invalid': 'A voucher code has letters, digits and hyphens only: check the code.',
+  'voucher.expired': 'The voucher {code} has expired.',
+  'voucher.used-up': 'The voucher {code} has been used up.',
+  'voucher.not-applicable': 'The voucher {code} does not apply to the classes in your cart.',
+  'problem.unknown-class': 'This class is no longer offered: remove it from the cart.',
+  'problem.started': 'This class has already started: remove it from the cart.',
+  'problem.class-full': 'This class is full: remove it from the cart.',
+  'problem.not-enough-seats': 'Seats left in this class: {count}. Book at most that many, or remove it.',
 };
 
 export const t = translator(en, { de: () => import('./checkout.de.ts') });
@@ -126,9 +136,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     this.quote();
   }
 
-  /** The classes of the `classes` option join the cart (once each). */
+  /** The classes of the `classes` option join the cart, once in the tab's session (removed, they stay out). */
   #adopt() {
-    for (const id of this.classes.split(/[\s,]+/)) if (id) this.cart.add({ class_id: id });
+    this.cart.offer(this.classes.split(/[\s,]+/).filter(Boolean));
   }
 
   /**
@@ -147,7 +157,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       if (n === this.#quotes) Object.assign(this, { _quote: quote, _failed: undefined });
       return true;
     } catch (error) {
-      if (n === this.#quotes) this._failed = this.toApiError(error);
+      // The last prices are not this cart's: none are shown, and nothing can be ordered, until a
+      // quote of this cart comes (the visitor's details wait in the cart's step).
+      if (n === this.#quotes) Object.assign(this, { _failed: this.toApiError(error), _quote: undefined, _step: '' });
       return false;
     } finally {
       if (n === this.#quotes) this._quoting = false;
@@ -181,7 +193,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   }
 
   override render() {
-    return this.renderState(() => (this._step ? this.#steps!.render(this._step) : this.#renderCart()));
+    return this.renderState(() =>
+      this._step ? this.#steps!.render(this._step, !this._all, () => (this._all = true)) : this.#renderCart(),
+    );
   }
 
   #renderCart() {
@@ -224,13 +238,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                         aria-describedby=${quote?.voucher ? 'voucher-result' : nothing}
                       />
                       <button class="secondary">${t(locale, 'apply')}</button>
-                      ${
-                        quote?.voucher
-                          ? html`<p id="voucher-result" class="hint ${quote.voucher.status === 'applied' ? '' : 'error'}">
-                              ${quote.voucher.message}
-                            </p>`
-                          : nothing
-                      }
+                      <p id="voucher-result" role="status" class="hint ${quote?.voucher?.status === 'applied' ? '' : 'error'}">
+                        ${quote?.voucher ? t(locale, `voucher.${quote.voucher.status}`, { code: quote.voucher.code }) : nothing}
+                      </p>
                     </form>`
                   : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
               }
@@ -245,8 +255,12 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                       </dl>`
                     : nothing
                 }
-                ${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}
-                <button part="button" ?disabled=${!quote?.orderable || this._quoting} @click=${this.#next}>
+                <div role="status">${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}</div>
+                <button
+                  part="button"
+                  ?disabled=${!quote?.orderable || this._quoting || !!this.cart.cart.order}
+                  @click=${this.#next}
+                >
                   ${this._quoting ? t(locale, 'updating') : t(locale, 'next')}
                 </button>`
             : nothing
@@ -259,7 +273,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   /** A quote that failed: try again if the service could not be reached, else the service's words (a cart it refuses). */
   #renderFailed(locale: Locale, failed: ApiError) {
     return html`<p class="notice error" role="alert">
-      ${failed.retryable ? t(locale, 'failed') : [failed.shown, ...Object.values(failed.fields)].join(' ')}
+      ${
+        failed.retryable
+          ? t(locale, 'failed')
+          : failed.fields.voucher
+            ? t(locale, 'voucher.invalid')
+            : [failed.shown, ...Object.values(failed.fields)].join(' ')
+      }
       ${failed.retryable ? html`<button class="link" @click=${() => this.quote()}>${t(locale, 'retry')}</button>` : nothing}
     </p>`;
   }
@@ -273,7 +293,11 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     return html`<li class="line" part="card">
       <h3 id="l-${id}">${title}</h3>
       ${starts ? html`<p>${formatDateRange(locale, starts, ends!, quoted?.timezone ?? line.timezone)} · ${quoted?.location ?? line.location}</p>` : nothing}
-      ${quoted?.problem ? html`<p class="error" id="p-${id}">${quoted.message}</p>` : nothing}
+      ${
+        quoted?.problem
+          ? html`<p class="error" id="p-${id}">${t(locale, `problem.${quoted.problem}`, { count: quoted.seats_left })}</p>`
+          : nothing
+      }
       <div class="seats">
         <label for="s-${id}">${t(locale, 'seats')}</label>
         <select
@@ -314,8 +338,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   };
 
   #next = async () => {
-    await (await this.#loadSteps()).open();
-    Object.assign(this, { _step: 'details', _notice: '' });
+    try {
+      await (await this.#loadSteps()).open();
+      Object.assign(this, { _step: 'details', _notice: '' });
+    } catch (error) {
+      // The steps' code could not come (the connection dropped): said above the cart; Continue tries again.
+      this._notice = this.toApiError(error).shown;
+    }
   };
 
   protected override willUpdate(changed: PropertyValues<this>) {

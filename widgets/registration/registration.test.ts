@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './registration.ts';
+import '../checkout/checkout.ts';
 import type { ServiceRegistration } from './registration.ts';
 import type { RegistrationCreatedEvent } from './registration-form.ts';
 import { writeSession } from '../shared/session.ts';
@@ -410,6 +411,25 @@ describe('service-registration with a checkout on the page', () => {
     // The open day costs nothing: its form, as without a checkout.
     await choose(el, 'Open day: meet the trainers');
     expect(el.shadowRoot!.querySelector('form')).not.to.equal(null);
+  });
+
+  it('a checkout that fails (a key of another type) takes no classes: paid classes keep their form', async () => {
+    checkout.remove();
+    const failing = document.createElement('service-checkout');
+    Object.assign(failing, { key: keyOf('registration'), baseUrl: service.url });
+    document.body.append(failing);
+    try {
+      const el = await settled(await mount());
+      await until(() => failing.loadState === 'error');
+      await el.updateComplete;
+      const card = $$(el, '.course').find((c) => c.querySelector('h3')!.textContent === 'Web accessibility in practice')!;
+      const labels = [...card.querySelectorAll('button')].map((b) => b.textContent!.trim());
+      expect(labels).not.to.include('Add to cart');
+      await choose(el, 'Web accessibility in practice');
+      expect(el.shadowRoot!.querySelector('form')).not.to.equal(null);
+    } finally {
+      failing.remove();
+    }
   });
 });
 

@@ -51,7 +51,11 @@ const formChunk = () => import('./registration-form.ts');
 
 /** The page's cart: with a checkout on the page, paid classes go there instead of to the form. */
 const cartChunk = () => import('../shared/cart.ts');
-const checkoutOnPage = () => !!document.querySelector('service-checkout,[data-service-widget=checkout]');
+/** A checkout on the page that has not failed (one that cannot show, a wrong key, takes no classes). */
+const checkoutOnPage = () =>
+  [...document.querySelectorAll<HTMLElement>('service-checkout,[data-service-widget=checkout]')].some(
+    (el) => el.dataset.serviceState !== 'error' && (el as { loadState?: string }).loadState !== 'error',
+  );
 
 const idle = (run: () => unknown) => (window.requestIdleCallback ?? setTimeout)(() => run());
 
@@ -94,6 +98,22 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
 
   /** Shows one programme only (its id, `data-service-course` on a placeholder). */
   course = '';
+
+  /** A checkout's state changed (it failed, say): paid classes go to it, or to the form again. */
+  #checkoutState = (event: Event) => {
+    if ((event.target as Element).localName === 'service-checkout') this.requestUpdate();
+  };
+
+  override connectedCallback() {
+    super.connectedCallback();
+    // `service-state` does not bubble: heard on its way down to its checkout.
+    document.addEventListener('service-state', this.#checkoutState, true);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    document.removeEventListener('service-state', this.#checkoutState, true);
+  }
 
   private _query = '';
   /** The class whose form is open. */

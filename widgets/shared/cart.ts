@@ -26,6 +26,8 @@ export interface Cart {
   order?: { id: string; token: string };
   /** What the visitor typed into the checkout's details before leaving for the provider's page. */
   details?: Record<string, string | boolean>;
+  /** The classes a checkout's options (`data-service-class`) put in once: removed or bought, they stay out. */
+  offered?: string[];
 }
 
 /** The cart of the host's service and company; the host updates when it changes anywhere on the page. */
@@ -64,6 +66,21 @@ export class CartController extends PageState<Cart> {
     if (!this.has(line.class_id)) this.#lines([...this.lines, { ...line, seats: 1 }]);
   }
 
+  /**
+   * Puts in the classes a page offers (a checkout's `data-service-class`), each once in the tab's
+   * session: one the visitor removed or bought does not come back on a reload.
+   */
+  offer(classIds: string[]) {
+    const offered = this.cart.offered ?? [];
+    const fresh = classIds.filter((id) => !offered.includes(id) && !this.has(id));
+    if (!fresh.length) return;
+    this.write({
+      ...this.cart,
+      lines: [...this.lines, ...fresh.map((class_id) => ({ class_id, seats: 1 }))],
+      offered: [...offered, ...fresh],
+    });
+  }
+
   /** Sets a line's seats (0 removes it). */
   seats(classId: string, seats: number) {
     this.#lines(this.lines.flatMap((line) => (line.class_id !== classId ? [line] : seats > 0 ? [{ ...line, seats }] : [])));
@@ -74,9 +91,9 @@ export class CartController extends PageState<Cart> {
     this.write({ ...this.cart, ...change });
   }
 
-  /** Empties the cart (an order was placed). */
+  /** Empties the cart (an order was placed); the classes the page offered stay out. */
   clear() {
-    this.write();
+    this.write(this.cart.offered ? { lines: [], offered: this.cart.offered } : undefined);
   }
 
   #lines(lines: CartLine[]) {

@@ -22,6 +22,7 @@ import { anonymousWrite } from '../widget-keys/write.ts';
 import { OrderReadResponse, OrderRequest, OrderResponse, QuoteRequest, QuoteResponse } from './schema.ts';
 import {
   PAYMENT_HOLD_MS,
+  cancelWaitingOrder,
   companyOf,
   mintOrderToken,
   orderView,
@@ -77,7 +78,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
       tags: ['Widget API'],
       operationId: 'checkoutQuote',
       summary: 'Price a cart: seats, problems, voucher, discount, tax, payment methods (checkout keys)',
-      description: `A read: no \`Idempotency-Key\`, nothing is stored. Each line says its class’s state and a \`problem\` (\`unknown-class\`, \`started\`, \`class-full\`, \`not-enough-seats\`) with a \`message\` for the visitor; a line with a problem costs nothing in the totals, and \`orderable\` is false. The voucher (codes are case-insensitive) is \`applied\` or \`unknown\`, \`expired\`, \`used-up\`, \`not-applicable\`, each with a message. A percentage comes off each line it applies to (rounded half up per line); a fixed amount is capped at those lines’ cost and spread over them. With prices that include tax, \`tax\` is the tax share of \`total\`; otherwise it is added. \`payment_methods\`: \`invoice\` and \`on_site\` (offline), and \`card\` (redirect) where a payment provider is set up (in development mode, the fake one); none when the total is zero. A class may take one line only. Quotes that carry a voucher code are rate-limited per client address.`,
+      description: `A read: no \`Idempotency-Key\`, nothing is stored. Each line says its class’s state and a \`problem\` (\`unknown-class\`, \`started\`, \`class-full\`, \`not-enough-seats\`) with a \`message\` for the visitor; a line with a problem costs nothing in the totals, and \`orderable\` is false. The voucher (codes are case-insensitive) is \`applied\` or \`unknown\`, \`expired\`, \`used-up\`, \`not-applicable\`, each with a message. A percentage comes off each line it applies to (rounded half up per line); a fixed amount is capped at those lines’ cost and spread over them. With prices that include tax, \`tax\` is the tax share of \`total\`; otherwise it is added. \`payment_methods\`: \`invoice\` and \`on_site\` (offline), and \`card\` (redirect) where a payment provider is set up (in development mode, the fake one); none when the total is zero. A class may take one line only. Voucher codes that do not apply are rate-limited per client address and per key (a code that applies is not counted).`,
       security: [{ widgetKey: [] }],
       body: QuoteRequest,
       responses: {
@@ -93,12 +94,12 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
     async (c, body) => {
       const key = await widgetKey(db, c, 'checkout');
       const input = await body(oneLinePerClass);
-      if (input.voucher) {
-        limiter.take(
-          [{ key: `voucher:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.voucher.perAddress }],
-          'voucher checks',
-        );
-      }
+      // Wrong voucher guesses are limited: once used up, a quote with a code is refused before it is judged.
+      const guesses = [
+        { key: `voucher:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.voucher.perAddress },
+        { key: `voucher:key:${key.key}`, ...deps.limits.voucher.perKey },
+      ];
+      if (input.voucher && limiter.waitMs(guesses) > 0) limiter.take(guesses, 'voucher checks');
       const priced = await quoteCart(db, {
         company: await companyOf(db, key.company_id),
         items: input.items,
@@ -106,6 +107,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
         now: clock.now(),
         card: deps.dev,
       });
+      if (priced.response.voucher && priced.response.voucher.status !== 'applied') limiter.count(guesses);
       return sendJson(priced.response satisfies QuoteResponse);
     },
   );
@@ -207,6 +209,66 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
           401,
           'invalid-token',
           'Send the order’s token in the X-Order-Token header (the token of the order’s answer), or sign in as the person who placed it.',
+        );
+      }
+      return sendJson({ order: await orderView(db, id, deps.publicUrl) } satisfies OrderReadResponse);
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: `${ordersPath}/{id}/cancel`,
+      tags: ['Widget API'],
+      operationId: 'cancelPendingOrder',
+      summary: 'Cancel an order still waiting for its payment: its held seats and voucher are released',
+      description: `No body. With the order’s \`X-Order-Token\`: a buyer who left the provider’s page without paying changes their mind (the widget offers it beside “Continue to payment”), so that the seats the order holds for ${holdMinutes} minutes do not stand in the way of a new order. Nothing was charged. Cancelling a cancelled order answers the same; a confirmed order cannot be cancelled here (409). Rate-limited per client address.`,
+      security: [{ widgetKey: [], orderToken: [] }],
+      parameters: [
+        { name: 'id', in: 'path', required: true, description: 'The order’s id', schema: { type: 'string' } },
+        {
+          name: 'X-Order-Token',
+          in: 'header',
+          required: true,
+          description: 'The `token` of the order’s answer',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        '200': { description: 'The order, cancelled', schema: OrderReadResponse },
+        '400': error('`missing-key`'),
+        '401': error('`invalid-key`; `invalid-token`: no token, a wrong one, or no such order'),
+        '403': error('`origin-not-allowed`, `not-available`'),
+        '409': error('`not-pending`: the order is confirmed (paid or to be paid offline); the company changes it'),
+        '429': 'RateLimited',
+      },
+    },
+    async (c) => {
+      const key: WidgetKeyRow = await widgetKey(db, c);
+      limiter.take(
+        [{ key: `order-cancel:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.order.perAddress }],
+        'order cancellations',
+      );
+      const id = await readableOrder(db, {
+        orderId: c.req.param('id') ?? '',
+        companyId: key.company_id,
+        token: c.req.header('x-order-token')?.trim() || undefined,
+        participantId: undefined,
+      });
+      if (id === undefined) {
+        throw new ApiError(
+          401,
+          'invalid-token',
+          'Send the order’s token in the X-Order-Token header (the token of the order’s answer).',
+        );
+      }
+      const status = await store.transaction((tx) => cancelWaitingOrder(tx, clock.now(), id));
+      if (status === 'confirmed') {
+        throw new ApiError(
+          409,
+          'not-pending',
+          'This order is confirmed and cannot be cancelled here: please contact the company.',
         );
       }
       return sendJson({ order: await orderView(db, id, deps.publicUrl) } satisfies OrderReadResponse);

@@ -4,6 +4,7 @@
  * "Checkout").
  */
 import { z } from 'zod';
+import { COUNTRIES } from '../../../contract/countries.ts';
 import { PERSON_TEXT, consent, personEmail, phone, returnUrl, text } from '../../http/fields.ts';
 import { named } from '../../http/openapi.ts';
 import { isoTime } from '../../http/schema.ts';
@@ -20,12 +21,14 @@ const seats = () =>
     .min(1, 'Book at least 1 seat, or remove the class from the cart.')
     .max(CHECKOUT_LIMITS.seats, `Book at most ${CHECKOUT_LIMITS.seats} seats per class in one order.`);
 
-/** A voucher code as typed: trimmed and upper-cased; empty or null is none. */
+/** A voucher code as typed (letters, digits, hyphens): trimmed and upper-cased; empty or null is none. */
 const voucher = () =>
   z
     .string({ error: 'The voucher code must be text (a JSON string).' })
     .trim()
     .max(CHECKOUT_LIMITS.voucher, 'There is no voucher code this long: check the code.')
+    // Letters, digits and hyphens only: nothing invisible or reversing is echoed back in the verdict.
+    .regex(/^[A-Za-z0-9-]*$/, 'A voucher code has letters, digits and hyphens only: check the code.')
     .transform((v) => (v === '' ? null : v.toUpperCase()))
     .nullable()
     .optional()
@@ -184,8 +187,10 @@ export const Address = named(
       postal_code: text({ label: 'Postal code', max: 20, missing: 'Enter the postal code.' }),
       city: text({ label: 'City', max: 100, missing: 'Enter the city.' }),
       country: z
-        .string({ error: 'Choose the country.' })
-        .regex(/^[A-Z]{2}$/, 'Choose the country (a two-letter code such as DE).')
+        .enum(COUNTRIES as [string, ...string[]], {
+          error: (issue) =>
+            issue.input === undefined ? 'Choose the country.' : 'Choose the country by its two-letter ISO 3166 code, such as DE.',
+        })
         .meta({ description: 'ISO 3166-1 alpha-2', examples: ['DE'] }),
     },
     objectError('Send address: the billing address, an object with line1, postal_code, city and country.'),

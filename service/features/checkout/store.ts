@@ -501,6 +501,13 @@ async function cancelPendingOrder(tx: Tx, now: number, orderId: string): Promise
   for (const cl of classes) await promoteWaitlist(tx, now, cl.class_id, cl.title, order.company_name);
 }
 
+/** The buyer cancels their order waiting for its payment (a cancelled one stays so); answers its status. */
+export async function cancelWaitingOrder(tx: Tx, now: number, orderId: string): Promise<OrderStatus> {
+  await cancelPendingOrder(tx, now, orderId);
+  const { status } = await tx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
+  return status;
+}
+
 /** Cancels every order whose payment did not come within PAYMENT_HOLD_MS, in the caller's transaction. */
 export async function expireOrders(tx: Tx, now: number): Promise<void> {
   const due = await tx

@@ -89,7 +89,10 @@ export const ClassParticipant = named(
     last_name: z.string(),
     email: z.string().meta({ format: 'email' }),
     phone: z.string().nullable(),
-    status: z.enum(['confirmed', 'waitlisted']),
+    status: z.enum(['confirmed', 'waitlisted', 'pending_payment']).meta({
+      description:
+        'pending_payment: a seat held for an order whose buyer is paying on the provider’s page (released if the payment does not come)',
+    }),
     registered_at: isoTime(),
     order_id: z.string().nullable().meta({
       description:

@@ -193,12 +193,14 @@ export async function restClass(db: Db, cl: ClassRow, showParticipants: boolean)
   };
   if (!showParticipants) return base;
   const participants = await db
-    .selectFrom('registrations')
-    .select(['id', 'first_name', 'last_name', 'email', 'phone', 'status', 'created_at', 'order_id'])
-    .where('class_id', '=', cl.id)
-    .where('status', 'in', ['confirmed', 'waitlisted'])
-    .orderBy('created_at')
-    .orderBy('id')
+    .selectFrom('registrations as r')
+    .leftJoin('orders as o', 'o.id', 'r.order_id')
+    .select(['r.id', 'r.first_name', 'r.last_name', 'r.email', 'r.phone', 'r.status', 'r.created_at', 'r.order_id'])
+    .select('o.status as order_status')
+    .where('r.class_id', '=', cl.id)
+    .where('r.status', 'in', ['confirmed', 'waitlisted'])
+    .orderBy('r.created_at')
+    .orderBy('r.id')
     .execute();
   return {
     ...base,
@@ -208,7 +210,8 @@ export async function restClass(db: Db, cl: ClassRow, showParticipants: boolean)
       last_name: r.last_name,
       email: r.email,
       phone: r.phone,
-      status: r.status as 'confirmed' | 'waitlisted',
+      // A seat held for an order whose payment has not come is not yet confirmed.
+      status: r.order_status === 'pending_payment' ? ('pending_payment' as const) : (r.status as 'confirmed' | 'waitlisted'),
       registered_at: isoTime(r.created_at),
       order_id: r.order_id,
     })),
