@@ -46,7 +46,7 @@ export const en = {
 export const t = translator(en, { de: () => import('./calendar.de.ts') });
 
 /** The page's cart: a chunk of its own, fetched when the browser is idle after the first month, or on "Book". */
-const cartChunk = () => import('../shared/cart.ts');
+const cartChunk = () => import('../shared/cart-badge.ts');
 
 /** Fired when the visitor books a class: it is in the page's cart. */
 export class ClassSelectedEvent extends ServiceEvent<ClassSelectedDetail> {
@@ -133,7 +133,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   private _all = false;
   /** Each month's answer, by month and filters: fetched once. */
   #months = new Map<string, Promise<CalendarResponse>>();
-  #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['CartController']>;
+  #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['BookingCart']>;
   #resize = new ResizeObserver(() => (this._narrow = this.#width() < NARROW));
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'location', 'locale'];
@@ -201,8 +201,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   }
 
   async #loadCart() {
-    const { CartController } = await cartChunk();
-    this.#cart ??= new CartController(this);
+    const { BookingCart } = await cartChunk();
+    this.#cart ??= new BookingCart(this);
     this.requestUpdate();
     return this.#cart;
   }

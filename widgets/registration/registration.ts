@@ -50,7 +50,7 @@ export const t = translator(en, { de: () => import('./registration.de.ts') });
 const formChunk = () => import('./registration-form.ts');
 
 /** The page's cart: with a checkout on the page, paid classes go there instead of to the form. */
-const cartChunk = () => import('../shared/cart.ts');
+const cartChunk = () => import('../shared/cart-badge.ts');
 /** A checkout on the page that has not failed (one that cannot show, a wrong key, takes no classes). */
 const checkoutOnPage = () =>
   [...document.querySelectorAll<HTMLElement>('service-checkout,[data-service-widget=checkout]')].some(
@@ -121,7 +121,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   /** The visitor asked to see every programme (the list is no longer held to its reserved space). */
   private _all = false;
   #form?: InstanceType<Awaited<ReturnType<typeof formChunk>>['RegistrationForm']>;
-  #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['CartController']>;
+  #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['BookingCart']>;
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'locale'];
 
@@ -242,8 +242,8 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   async #loadCart() {
-    const { CartController } = await cartChunk();
-    this.#cart ??= new CartController(this);
+    const { BookingCart } = await cartChunk();
+    this.#cart ??= new BookingCart(this);
     this.requestUpdate();
     return this.#cart;
   }

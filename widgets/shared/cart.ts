@@ -6,7 +6,6 @@
  * on one page agree. A line holds what the cart shows before the service's quote comes; prices,
  * discounts and totals always come from the quote, never from here.
  */
-import { html, nothing } from 'lit';
 import type { Class } from '../../service/schemas.ts';
 import { PageState } from './page-state.ts';
 
@@ -46,19 +45,6 @@ export class CartController extends PageState<Cart> {
 
   has(classId: string) {
     return this.lines.some((line) => line.class_id === classId);
-  }
-
-  /**
-   * For a widget that books into the cart: "In your cart" for a class in it (its `#in-<class>` takes
-   * the focus after booking), with a way to the checkout when one is on the page.
-   */
-  inCart(classId: string, [inCart, toCheckout]: string[]) {
-    const checkout = document.querySelector('service-checkout');
-    return this.has(classId)
-      ? html`<p class="in-cart" id="in-${classId}" tabindex="-1">
-          ✓ ${inCart} ${checkout ? html`<button class="link" @click=${() => checkout.focus()}>${toCheckout}</button>` : nothing}
-        </p>`
-      : undefined;
   }
 
   /** Puts a class into the cart (one seat), unless it is there already. */
