@@ -226,6 +226,36 @@ test('card: the provider’s page, cancelled there (the cart kept), then paid: c
   await expect(checkout.getByText('Your cart is empty.')).toBeVisible();
 });
 
+test('back from the provider’s page without paying: by keyboard, the payment is cancelled and the cart can be ordered again', async ({
+  watched: page,
+}) => {
+  const { cls } = await firstBookable();
+  await withCart(page, [{ class_id: cls.id, seats: 1 }]);
+  await page.goto(`${SITE}/shop.html`);
+  const checkout = page.locator('service-checkout');
+  await checkout.getByRole('button', { name: 'Continue' }).click();
+  await fillDetails(checkout, uniqueEmail('back'), { [cls.id]: ['Grace Hopper'] });
+  await checkout.getByRole('radio', { name: /Card/ }).check();
+  await checkout.getByRole('button', { name: /^Continue to payment/ }).click();
+  await expect(page).toHaveURL(/\/dev\/pay\/pay_[\w-]+$/);
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1);
+
+  // The browser's Back button, not the provider's Cancel: the order still waits for its payment.
+  await page.goBack();
+  await expect(checkout.getByText('Your payment is not complete yet.')).toBeVisible();
+  await expect(checkout.getByRole('link', { name: 'Continue to payment' })).toBeVisible();
+  await expect(checkout.getByRole('button', { name: 'Continue', exact: true })).toBeDisabled();
+  await tabTo(page, checkout.getByRole('button', { name: 'Cancel this payment and change the order' }), 10);
+  await page.keyboard.press('Enter');
+  await expect(checkout.getByText('The payment was cancelled and nothing was charged.')).toBeVisible();
+  expect(await seatsLeft(cls.id)).toBe(cls.seats_left);
+  const next = checkout.getByRole('button', { name: 'Continue', exact: true });
+  await expect(next).toBeEnabled();
+  await tabTo(page, next, 10);
+  await page.keyboard.press('Enter');
+  await expect(checkout.getByRole('heading', { name: 'Your details' })).toBeFocused();
+});
+
 test('a double click on “Place order” makes one order', async ({ watched: page }) => {
   const { cls } = await firstBookable();
   await withCart(page, [{ class_id: cls.id, seats: 1 }]);
