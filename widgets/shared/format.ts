@@ -21,7 +21,7 @@ export const formatMoney = (locale: Locale, { amount, currency }: Money) => {
 export const dateFormat = (locale: Locale, options: Intl.DateTimeFormatOptions) =>
   memo(locale + JSON.stringify(options), () => new Intl.DateTimeFormat(locale, options));
 
-/** "Tue, 1 Dec, 10:00 – 17:00" in the venue's time zone. */
+/** "Tue, 1 Dec, 10:00 – 17:00 CET" in the venue's time zone, named (a visitor abroad reads it right). */
 export const formatDateRange = (locale: Locale, start: string, end: string, timeZone?: string) =>
   dateFormat(locale, {
     weekday: 'short',
@@ -31,4 +31,5 @@ export const formatDateRange = (locale: Locale, start: string, end: string, time
     hour: '2-digit',
     minute: '2-digit',
     timeZone,
+    timeZoneName: 'short',
   }).formatRange(new Date(start), new Date(end));
