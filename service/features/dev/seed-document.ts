@@ -7,7 +7,9 @@ import {
   SEED_COMPANIES,
   SEED_COURSE_WITHOUT_CLASSES,
   SEED_PARTICIPANTS,
+  SEED_PLACES,
   SEED_USERS,
+  SEED_VIDEOS,
   SEED_WIDGET_KEYS,
   seedRegistrationId,
 } from '../../db/seed.ts';
@@ -87,6 +89,18 @@ export function seedDocument(seededAt: number, now: number) {
     invalid_users: roles(false),
     classes: SEED_CLASS_ROLES,
     course_without_classes: SEED_COURSE_WITHOUT_CLASSES,
+    /** The video widget's videos (their files: service/media/), in their order. */
+    videos: SEED_VIDEOS.map(({ id, company_id, title, course_id, duration_s, access, captions }) => ({
+      id,
+      company_id,
+      title,
+      course_id,
+      duration_s,
+      access,
+      captions,
+    })),
+    /** The map widget's places, in their order; a place without coordinates (online) is on no map. */
+    places: SEED_PLACES.map(({ id, company_id, name, address, lat, lng }) => ({ id, company_id, name, address, lat, lng })),
     seeded_at: isoTime(seededAt),
     now: isoTime(now),
   };
