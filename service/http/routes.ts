@@ -16,6 +16,8 @@ export interface ResponseDoc {
   description: string;
   schema?: z.ZodType;
   headers?: Record<string, unknown>;
+  /** A file's answer: the media types it may have (instead of a JSON `schema`). */
+  files?: string[];
 }
 
 export interface RouteSpec<B extends BodySchema | undefined = BodySchema | undefined> {
