@@ -40,11 +40,9 @@ export const CalendarResponse = named(
         description:
           'Every programme and every place that has upcoming classes, whatever the filters: what the visitor may filter by',
       }),
-    classes: z
-      .array(CalendarClass)
-      .meta({
-        description: 'The upcoming classes that start in the month (by their venue’s date) and match the filters, by start',
-      }),
+    classes: z.array(CalendarClass).meta({
+      description: 'The upcoming classes that start in the month (by their venue’s date) and match the filters, by start',
+    }),
     next_month: z
       .string()
       .regex(MONTH)
