@@ -4,11 +4,25 @@
  * with coordinates is a marker (a keyboard-reachable button named after the place) whose popup holds
  * what the list item holds; the attribution is drawn by the widget, as text.
  */
-import { render } from 'lit';
+import { render, type TemplateResult } from 'lit';
 import * as L from 'leaflet/dist/leaflet-src.esm.js';
 import leafletCss from 'leaflet/dist/leaflet.css?inline';
 import type { MapTiles } from '../../service/schemas.ts';
-import type { Place, ServiceMap } from './map.ts';
+import type { MapWord, Place } from './map.ts';
+
+/** What the map needs of its widget (and nothing else of it). */
+export interface MapHost {
+  /** The widget's shadow root, where the map is drawn and its CSS adopted. */
+  root: ShadowRoot;
+  /** A word of the widget in its language. */
+  word(key: MapWord): string;
+  /** What a place's popup holds (what its list item holds). */
+  popup(place: Place): TemplateResult;
+  /** A place was chosen on the map (its popup opened). */
+  chosen(id: string): void;
+  /** A tile could not load. */
+  tilesFailed(): void;
+}
 
 let sheet: CSSStyleSheet | undefined;
 
@@ -17,8 +31,8 @@ export class LeafletMap {
   readonly #markers = new Map<string, L.Marker>();
   readonly #resize: ResizeObserver;
 
-  constructor(host: ServiceMap, container: HTMLElement, places: Place[], tiles: MapTiles) {
-    const root = host.shadowRoot!;
+  constructor(host: MapHost, container: HTMLElement, places: Place[], tiles: MapTiles) {
+    const { root } = host;
     if (!sheet) {
       sheet = new CSSStyleSheet();
       sheet.replaceSync(leafletCss);
@@ -29,7 +43,7 @@ export class LeafletMap {
     L.control.zoom({ zoomInTitle: host.word('zoomIn'), zoomOutTitle: host.word('zoomOut') }).addTo(map);
     // A tile that cannot load (no internet, a tile server down) is said once; the markers stay.
     L.tileLayer(tiles.url, { maxZoom: 19 })
-      .on('tileerror', () => host.mapFailed('tilesFailed'))
+      .on('tileerror', () => host.tilesFailed())
       .addTo(map);
 
     const located = places.filter((p) => p.lat != null && p.lng != null);
@@ -39,7 +53,7 @@ export class LeafletMap {
     for (const place of located) {
       const content = document.createElement('div');
       content.className = 'popup';
-      render(host.renderPlace(place, true), content);
+      render(host.popup(place), content);
       const marker = L.marker([place.lat!, place.lng!], {
         icon: L.divIcon({ className: 'marker', iconSize: [28, 28], iconAnchor: [14, 28], popupAnchor: [0, -26] }),
         keyboard: true,
@@ -47,7 +61,7 @@ export class LeafletMap {
       })
         .bindPopup(content, { maxWidth: 280 })
         // Opened by a click, by Enter on the marker, or from the list.
-        .on('popupopen', () => void host.select(place.id, 'map'))
+        .on('popupopen', () => host.chosen(place.id))
         .addTo(map);
       marker.getElement()!.setAttribute('aria-label', place.name);
       this.#markers.set(place.id, marker);

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { failOnWarnings, keyOf, ownMethods, service, settled, textOf } from '../shared/test-support.ts';
 import './map.ts';
 import type { ServiceMap } from './map.ts';
 
@@ -51,5 +51,18 @@ describe('service-map', () => {
     expect(textOf(el)).to.contain('Hier unterrichtet Acme Academy');
     expect(textOf(el)).to.contain('Buchen');
     await expect(el).to.be.accessible();
+  });
+
+  it('has no public method for its map: only the hooks of Lit and of the base (the map gets callbacks)', () => {
+    expect(ownMethods(customElements.get('service-map')!)).to.deep.equal([
+      'connectedCallback',
+      'disconnectedCallback',
+      'load',
+      'loadWords',
+      'render',
+      'step',
+      'updated',
+      'willUpdate',
+    ]);
   });
 });

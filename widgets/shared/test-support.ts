@@ -78,6 +78,17 @@ export const dev = async <T = unknown>(path: string, body?: unknown, { strict = 
   return answer.status === 204 ? (undefined as T) : ((await answer.json()) as T);
 };
 
+/**
+ * The methods a widget's class adds to its prototype, sorted. A widget's public side is its
+ * attributes, properties and events: its own methods are the hooks of Lit and of the base it
+ * overrides, and the chunks it loads get callbacks rather than public methods (which a page could call).
+ */
+export const ownMethods = (element: CustomElementConstructor) =>
+  Object.entries(Object.getOwnPropertyDescriptors(element.prototype))
+    .filter(([name, { value }]) => name !== 'constructor' && typeof value === 'function')
+    .map(([name]) => name)
+    .sort();
+
 /** The visible text of an element's shadow root, white space folded. */
 export const textOf = (el: Element) => (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
