@@ -64,6 +64,24 @@ export const flakyChunks = async (page: Page, failures: number, names = /./) => 
   });
   return requests;
 };
+/**
+ * Records the named events that reach the document (a widget's events bubble and are composed). Await
+ * it before acting, so that no event can come before its listener; read what came with the function it
+ * returns (poll it: `await expect.poll(events).toEqual([...])`).
+ */
+export const recordEvents = async (page: Page, ...names: string[]) => {
+  await page.evaluate((names) => {
+    const w = window as unknown as { recorded: { type: string; detail: unknown }[]; listened?: Set<string> };
+    w.recorded = [];
+    w.listened ??= new Set();
+    for (const name of names.filter((name) => !w.listened!.has(name))) {
+      w.listened.add(name);
+      document.addEventListener(name, (e) => w.recorded.push({ type: e.type, detail: (e as CustomEvent).detail }));
+    }
+  }, names);
+  return () => page.evaluate(() => (window as unknown as { recorded: { type: string; detail: unknown }[] }).recorded);
+};
+
 /** The requests of one chunk (`registration`: not `registration-form`), by its name and 6-character hash. */
 export const ofChunk = (requests: string[], name: string) =>
   requests.filter((r) => new RegExp(`^${name}-[\\w-]{6}\\.js`).test(r));
