@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { failOnWarnings, keyOf, ownMethods, service, settled, textOf } from '../shared/test-support.ts';
 import './map.ts';
 import type { ServiceMap } from './map.ts';
@@ -9,6 +10,7 @@ const mount = (key = keyOf('map'), locale = 'en') =>
   fixture<ServiceMap>(
     html`<service-map key=${key} base-url=${service.url} locale=${locale} booking-url="https://shop.example/book"></service-map>`,
   );
+const box = (el: Element) => el.getBoundingClientRect();
 const until = (check: () => boolean) =>
   new Promise<void>(function wait(resolve) {
     if (check()) resolve();
@@ -51,6 +53,47 @@ describe('service-map', () => {
     expect(textOf(el)).to.contain('Hier unterrichtet Acme Academy');
     expect(textOf(el)).to.contain('Buchen');
     await expect(el).to.be.accessible();
+  });
+
+  it('draws each marker inside the map, its point right under the tip of its popup', async () => {
+    const el = await settled(await mount());
+    await until(() => markers(el).length === 4);
+    const map = box(el.shadowRoot!.querySelector('.map')!);
+    for (const marker of markers(el)) {
+      const { left, right, top, bottom } = box(marker);
+      const name = marker.getAttribute('aria-label');
+      expect(
+        [left >= map.left, right <= map.right, top >= map.top, bottom <= map.bottom],
+        `${name} inside the map`,
+      ).to.deep.equal([true, true, true, true]);
+    }
+    // Each popup opens over its own marker: the marker's box stands centred under the popup's tip.
+    for (const button of el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.places button.link')) {
+      button.click();
+      const name = button.textContent!.trim();
+      await until(() => el.shadowRoot!.querySelector('.leaflet-popup h3')?.textContent?.trim() === name);
+      const marker = markers(el).find((m) => m.getAttribute('aria-label') === name)!;
+      const tip = box(el.shadowRoot!.querySelector('.leaflet-popup-tip')!);
+      const pin = box(marker);
+      expect(Math.abs((pin.left + pin.right) / 2 - (tip.left + tip.right) / 2), `${name}: centred`).to.be.below(2);
+      expect(pin.top - tip.bottom, `${name}: right under the tip`).to.be.within(-4, 4);
+    }
+  });
+
+  it('Space opens a marker’s popup as Enter does; Escape closes it and the focus returns to the marker', async () => {
+    const el = await settled(await mount());
+    await until(() => markers(el).length === 4);
+    const vienna = markers(el)[2]!;
+    vienna.focus();
+    const selected = oneEvent(el, 'service-place-selected');
+    await sendKeys({ press: 'Space' });
+    expect((await selected).detail).to.deep.equal({ id: 'pl_vienna' });
+    await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'));
+    expect(el.shadowRoot!.activeElement?.textContent?.trim()).to.equal('Acme Vienna');
+    expect(el.shadowRoot!.activeElement?.localName).to.equal('h3');
+    await sendKeys({ press: 'Escape' });
+    await until(() => !el.shadowRoot!.querySelector('.leaflet-popup'));
+    expect(el.shadowRoot!.activeElement).to.equal(vienna);
   });
 
   it('has no public method for its map: only the hooks of Lit and of the base (the map gets callbacks)', () => {
