@@ -6,9 +6,9 @@ import type { ServiceMap } from './map.ts';
 
 failOnWarnings();
 
-const mount = (key = keyOf('map'), locale = 'en') =>
+const mount = (key = keyOf('map'), locale = 'en', bookingUrl = 'https://shop.example/book', fetcher?: typeof fetch) =>
   fixture<ServiceMap>(
-    html`<service-map key=${key} base-url=${service.url} locale=${locale} booking-url="https://shop.example/book"></service-map>`,
+    html`<service-map key=${key} base-url=${service.url} locale=${locale} booking-url=${bookingUrl} .fetch=${fetcher}></service-map>`,
   );
 const box = (el: Element) => el.getBoundingClientRect();
 const until = (check: () => boolean) =>
@@ -94,6 +94,17 @@ describe('service-map', () => {
     await sendKeys({ press: 'Escape' });
     await until(() => !el.shadowRoot!.querySelector('.leaflet-popup'));
     expect(el.shadowRoot!.activeElement).to.equal(vienna);
+  });
+
+  it('links “Book” to http(s) pages only: a relative booking-url is resolved against the page, a javascript: one offers no link', async () => {
+    const relative = await settled(await mount(keyOf('map'), 'en', 'book.html'));
+    const href = relative.shadowRoot!.querySelector<HTMLAnchorElement>('a.book')!.getAttribute('href');
+    expect(href).to.equal(new URL('book.html?course=crs_open&class=cls_open_1', location.href).href);
+    for (const url of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,hello', 'ftp://shop.example/']) {
+      const el = await settled(await mount(keyOf('map'), 'en', url));
+      expect(el.shadowRoot!.querySelectorAll('a'), url).to.have.length(0);
+      expect(textOf(el)).to.contain('Open day: meet the trainers');
+    }
   });
 
   it('has no public method for its map: only the hooks of Lit and of the base (the map gets callbacks)', () => {

@@ -87,7 +87,10 @@ export class ServiceMap extends ServiceElement<MapData> {
     _attribution: { state: true },
   };
 
-  /** The page where visitors book (a page with the registration widget): each class's "Book" links there with `course` and `class`. */
+  /**
+   * The page where visitors book (a page with the registration widget): each class's "Book" links there
+   * with `course` and `class`. An http(s) address, or one relative to the page; any other shows no link.
+   */
   bookingUrl = '';
 
   /** The place chosen last. */
@@ -186,10 +189,10 @@ export class ServiceMap extends ServiceElement<MapData> {
     </li>`;
   }
 
-  /** The booking page with the class's programme and id, or nothing without one. */
+  /** The booking page (an http(s) page only) with the class's programme and id; nothing without one. */
   #bookingHref(cls: PlaceClass) {
-    if (!this.bookingUrl) return undefined;
-    const url = new URL(this.bookingUrl, location.href);
+    const url = new URL(this.bookingUrl || 'about:', location.href);
+    if (!/^https?:$/.test(url.protocol)) return undefined;
     url.searchParams.set('course', cls.course.id);
     url.searchParams.set('class', cls.id);
     return url.href;
