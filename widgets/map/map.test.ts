@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { failOnWarnings, keyOf, ownMethods, service, settled, textOf } from '../shared/test-support.ts';
 import './map.ts';
-import type { ServiceMap } from './map.ts';
+import type { MapData, ServiceMap } from './map.ts';
 
 failOnWarnings();
 
@@ -10,6 +10,14 @@ const mount = (key = keyOf('map'), locale = 'en', bookingUrl = 'https://shop.exa
   fixture<ServiceMap>(
     html`<service-map key=${key} base-url=${service.url} locale=${locale} booking-url=${bookingUrl} .fetch=${fetcher}></service-map>`,
   );
+/** The service's real first render, changed by `change` (a state the seed has no key for). */
+const changed =
+  (change: (data: MapData) => void): typeof fetch =>
+  async (input, init) => {
+    const data = (await (await fetch(input, init)).json()) as MapData;
+    change(data);
+    return Response.json(data);
+  };
 const box = (el: Element) => el.getBoundingClientRect();
 const until = (check: () => boolean) =>
   new Promise<void>(function wait(resolve) {
@@ -104,6 +112,39 @@ describe('service-map', () => {
       const el = await settled(await mount(keyOf('map'), 'en', url));
       expect(el.shadowRoot!.querySelectorAll('a'), url).to.have.length(0);
       expect(textOf(el)).to.contain('Open day: meet the trainers');
+    }
+  });
+
+  it('no places: says so, in English and German; accessible', async () => {
+    for (const [locale, line] of [
+      ['en', 'No places to show yet.'],
+      ['de', 'Noch keine Orte.'],
+    ]) {
+      const el = await settled(
+        await mount(
+          keyOf('map'),
+          locale,
+          undefined,
+          changed((data) => (data.places = [])),
+        ),
+      );
+      expect(textOf(el)).to.contain(line);
+      expect(markers(el)).to.have.length(0);
+      await expect(el).to.be.accessible();
+    }
+  });
+
+  it('a map that cannot be drawn (a tile address the map cannot fill): one line says so, the list stays; accessible', async () => {
+    const broken = changed((data) => (data.widget.options.tiles!.url = 'dev/tiles/{z}/{x}/{y}/{unknown}.png'));
+    for (const [locale, line] of [
+      ['en', 'The map could not be loaded. The list of places still works.'],
+      ['de', 'Die Karte konnte nicht geladen werden. Die Liste der Orte funktioniert weiter.'],
+    ]) {
+      const el = await settled(await mount(keyOf('map'), locale, undefined, broken));
+      await until(() => !!el.shadowRoot!.querySelector('[role=status]'));
+      expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal(line);
+      expect(el.shadowRoot!.querySelectorAll('.places > li')).to.have.length(5);
+      await expect(el).to.be.accessible();
     }
   });
 
