@@ -76,6 +76,23 @@ const CONTROL_COLUMN = 44 + EDGE;
 /** What a popup adds around its content: margins and padding (Leaflet's CSS), and its tip below. */
 const POPUP_FRAME = { x: 20 + 24 + 2, y: 13 + 13 + 2 + 20 };
 
+/**
+ * Tiles as Leaflet's documented GridLayer extension draws them, not its TileLayer: TileLayer empties
+ * a removed or aborted tile with a `data:` GIF, which a host's `img-src <tile host>` refuses (a CSP
+ * violation on every zoom). Here a tile that goes loses its address instead, which stops its load
+ * too. The address template takes `{z}`, `{x}`, `{y}`, `{s}` (a, b or c) and `{r}` (empty).
+ */
+const Tiles = L.GridLayer.extend({
+  createTile(this: L.GridLayer & { options: { url: string } }, coords: L.Coords, done: L.DoneCallback) {
+    const tile = document.createElement('img');
+    tile.alt = '';
+    tile.onload = () => done(undefined, tile);
+    tile.onerror = () => done(new Error('tile'), tile);
+    tile.src = L.Util.template(this.options.url, { ...coords, s: 'abc'[Math.abs(coords.x + coords.y) % 3]!, r: '' });
+    return tile;
+  },
+}) as unknown as new (options: L.GridLayerOptions & { url: string }) => L.GridLayer;
+
 export class LeafletMap {
   readonly #map: L.Map;
   readonly #markers = new Map<string, L.Marker>();
@@ -92,8 +109,9 @@ export class LeafletMap {
     const map = (this.#map = L.map(container, { attributionControl: false, zoomControl: false, scrollWheelZoom: false }));
     L.control.zoom({ zoomInTitle: host.word('zoomIn'), zoomOutTitle: host.word('zoomOut') }).addTo(map);
     // A tile that cannot load (no internet, a tile server down) is said once; the markers stay.
-    L.tileLayer(tiles.url, { maxZoom: 19 })
+    new Tiles({ url: tiles.url, maxZoom: 19 })
       .on('tileerror', () => host.tilesFailed())
+      .on('tileunload', ({ tile }) => tile.removeAttribute('src'))
       .addTo(map);
 
     const located = places.filter((p) => p.lat != null && p.lng != null);
