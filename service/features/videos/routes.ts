@@ -48,7 +48,7 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
       tags: ['Widget API'],
       operationId: 'videoMedia',
       summary: 'The files of a video for the signed-in participant: paths signed for a few minutes (video keys)',
-      description: `A POST because the participant’s token travels in a header, never in a URL. Any signed-in participant of the key’s company may watch its participants-only videos. The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
+      description: `A POST because the participant’s token travels in a header, never in a URL. Any signed-in participant of the key’s company may watch its participants-only videos. The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock from \`now\` (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
       security: [{ widgetKey: [], participantToken: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, description: 'The video id', schema: { type: 'string' } }],
       responses: {
@@ -63,9 +63,10 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
       await participantOfRequest(deps, c, key);
       const row = await findVideo(store.db, c.req.param('id') ?? '');
       if (!row || row.company_id !== key.company_id) throw new ApiError(404, 'not-found', 'This company has no such video.');
-      if (row.access === 'public') return sendJson({ media: videoMedia(row) } satisfies VideoMediaResponse);
-      const { query, expiresAt } = signMediaLink(store.secret, row.id, clock.now());
-      return sendJson({ media: videoMedia(row, query, isoTime(expiresAt)) } satisfies VideoMediaResponse);
+      const now = clock.now();
+      if (row.access === 'public') return sendJson({ media: videoMedia(row), now: isoTime(now) } satisfies VideoMediaResponse);
+      const { query, expiresAt } = signMediaLink(store.secret, row.id, now);
+      return sendJson({ media: videoMedia(row, query, isoTime(expiresAt)), now: isoTime(now) } satisfies VideoMediaResponse);
     },
   );
 
