@@ -26,6 +26,19 @@ export interface SessionChange {
   session?: Session;
 }
 
+/**
+ * A widget that needs the participant (a participants-only video) asks the page's sign-in through a
+ * cancelable window event: the widget that offers it (the profile) answers with preventDefault() and,
+ * with `show`, shows it. No widget reaches into another.
+ */
+export const SIGN_IN_EVENT = 'service-session-sign-in';
+
+export interface SignInRequest {
+  baseUrl: string;
+  company: string;
+  show: boolean;
+}
+
 // Storage may be blocked (privacy settings) or damaged: then there is no sign-in to share, and the
 // widget that signed in keeps its token in memory.
 const read = (key: string) => {
@@ -65,12 +78,14 @@ type Host = ServiceElement<{ widget: { company: { id: string } } }>;
  * The page's sign-in for the host's service and company (the company of the host's data, or the
  * one its key was last seen with, so that a returning visitor's session is found before the first
  * answer). The host updates when the sign-in changes anywhere on the page; `changed` hears each
- * change first.
+ * change first. A host that offers the sign-in passes `signIn`: asked by another widget, it says
+ * whether it offers it now and, with `show`, shows it.
  */
 export class SessionController implements ReactiveController {
   constructor(
     private readonly host: Host,
     private readonly changed: (change: SessionChange) => void = () => {},
+    private readonly signIn?: (show: boolean) => boolean,
   ) {
     host.addController(this);
   }
@@ -104,17 +119,24 @@ export class SessionController implements ReactiveController {
   }
 
   hostConnected() {
-    addEventListener(SESSION_EVENT, this.#onChange);
+    addEventListener(SESSION_EVENT, this.#on);
+    addEventListener(SIGN_IN_EVENT, this.#on);
   }
 
   hostDisconnected() {
-    removeEventListener(SESSION_EVENT, this.#onChange);
+    removeEventListener(SESSION_EVENT, this.#on);
+    removeEventListener(SIGN_IN_EVENT, this.#on);
   }
 
-  #onChange = (event: Event) => {
-    const change = (event as CustomEvent<SessionChange>).detail;
-    if (change.baseUrl !== this.baseUrl || change.company !== this.company) return;
-    this.changed(change);
-    this.host.requestUpdate();
+  /** A change of the sign-in, or a widget asking for it, of this service and company. */
+  #on = (event: Event) => {
+    const detail = (event as CustomEvent<SessionChange & SignInRequest>).detail;
+    if (detail.baseUrl !== this.baseUrl || detail.company !== this.company) return;
+    if (event.type === SIGN_IN_EVENT) {
+      if (this.signIn?.(detail.show)) event.preventDefault();
+    } else {
+      this.changed(detail);
+      this.host.requestUpdate();
+    }
   };
 }
