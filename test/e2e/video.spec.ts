@@ -1,9 +1,10 @@
-import type { Page } from '@playwright/test';
-import { expect, test } from './support.ts';
-import { SITE } from './support.ts';
+import type { Locator, Page } from '@playwright/test';
+import { expect, recordEvents, SERVICE, SITE, test } from './support.ts';
 
-/** Presses Tab until `name`d element has the focus (keyboard alone). */
-const tabTo = async (page: Page, locator: ReturnType<Page['locator']>) => {
+const ready = (page: Page) =>
+  expect(page.locator('div[data-service-widget=video]')).toHaveAttribute('data-service-state', 'ready');
+/** Presses Tab until the element has the focus (keyboard alone). */
+const tabTo = async (page: Page, locator: Locator) => {
   for (let i = 0; i < 40 && !(await locator.evaluate((el) => el.matches(':focus'))); i++) await page.keyboard.press('Tab');
   await expect(locator).toBeFocused();
 };
@@ -16,14 +17,31 @@ const playerState = (page: Page) =>
     showing: [...video.textTracks].filter((t) => t.mode === 'showing').map((t) => t.language),
     tracks: [...video.textTracks].map((t) => t.language),
   }));
-const nextEvent = (page: Page, name: string) =>
-  page.evaluate(
-    (name) =>
-      new Promise((resolve) => document.addEventListener(name, (e) => resolve((e as CustomEvent).detail), { once: true })),
-    name,
-  );
+/**
+ * Records where each video of the widget was when it began to play (its `playing` events, which stay
+ * in the widget's shadow root), by video id: a video that goes on from a kept position begins there.
+ */
+const recordPlaying = async (page: Page) => {
+  await page.locator('service-video').evaluate((el) => {
+    const w = window as unknown as { playingAt: Record<string, number[]> };
+    w.playingAt = {};
+    el.shadowRoot!.addEventListener(
+      'playing',
+      (e) => {
+        const video = e.target as HTMLVideoElement;
+        (w.playingAt[video.currentSrc.split('/').at(-2)!] ??= []).push(video.currentTime);
+      },
+      true,
+    );
+  });
+  /** Where the video began to play first, if it has. */
+  return (id: string) =>
+    page.evaluate((id) => (window as unknown as { playingAt: Record<string, number[]> }).playingAt[id]?.[0], id);
+};
+const PLAY_WELCOME = 'Play “Welcome to Acme Academy”, 0:06';
+const PLAY_MEMBERS = 'Play “TypeScript for teams: session 1”, 0:06';
 
-test('a list of videos: poster first, then a player by keyboard alone, with captions, seeking by range requests, the position kept', async ({
+test('a list of videos: poster first, then a player by keyboard alone, with captions, seeking by range requests', async ({
   watched: page,
 }) => {
   const chunks: string[] = [];
@@ -31,7 +49,7 @@ test('a list of videos: poster first, then a player by keyboard alone, with capt
   page.on('request', (r) => r.url().includes('/widgets/chunks/') && chunks.push(r.url().split('/').pop()!));
   page.on('response', (r) => r.url().includes('/video.webm') && media.push({ url: r.url(), status: r.status() }));
   await page.goto(`${SITE}/media.html`);
-  await expect(page.locator('div[data-service-widget=video]')).toHaveAttribute('data-service-state', 'ready');
+  await ready(page);
   const widget = page.locator('service-video');
   await expect(widget.getByRole('heading', { name: 'Videos of Acme Academy' })).toBeVisible();
   // Posters keep the videos' aspect ratio; the player's code has not come, Leaflet never does.
@@ -40,10 +58,10 @@ test('a list of videos: poster first, then a player by keyboard alone, with capt
   expect(box.width / box.height).toBeCloseTo(16 / 9, 1);
   expect(chunks.some((c) => c.startsWith('video-player-'))).toBe(false);
 
-  const started = nextEvent(page, 'service-video-started');
-  await tabTo(page, widget.getByRole('button', { name: 'Play “Welcome to Acme Academy”, 0:06' }));
+  const events = await recordEvents(page, 'service-video-started');
+  await tabTo(page, widget.getByRole('button', { name: PLAY_WELCOME }));
   await page.keyboard.press('Enter');
-  expect(await started).toEqual({ id: 'vid_welcome' });
+  await expect.poll(events).toEqual([{ type: 'service-video-started', detail: { id: 'vid_welcome' } }]);
   await expect(widget.getByRole('button', { name: 'Pause' })).toBeFocused();
   expect(chunks.some((c) => c.startsWith('video-player-'))).toBe(true);
 
@@ -70,17 +88,35 @@ test('a list of videos: poster first, then a player by keyboard alone, with capt
   expect(media.every((m) => m.status === 206)).toBe(true);
   const seek = widget.getByRole('slider', { name: 'Position' });
   await expect(seek).toHaveAttribute('aria-valuetext', '0:05 of 0:06');
-
-  // The position is kept for this tab: after a reload, the video goes on from there.
-  await page.locator('service-video video').evaluate((v: HTMLVideoElement) => {
-    v.currentTime = 3;
-    v.dispatchEvent(new Event('pause'));
-  });
-  await page.reload();
-  await expect(page.locator('div[data-service-widget=video]')).toHaveAttribute('data-service-state', 'ready');
-  await widget.getByRole('button', { name: 'Play “Welcome to Acme Academy”, 0:06' }).press('Enter');
-  await expect.poll(async () => (await playerState(page)).time).toBeGreaterThanOrEqual(3);
   expect(chunks.some((c) => c.startsWith('map-leaflet-'))).toBe(false);
+});
+
+test('the position is kept per video for the tab’s session: after a reload the video goes on from there, another from its beginning', async ({
+  watched: page,
+}) => {
+  await page.goto(`${SITE}/media.html`);
+  await ready(page);
+  const widget = page.locator('service-video');
+  await widget.getByRole('button', { name: PLAY_WELCOME }).press('Enter');
+  await expect(widget.getByRole('button', { name: 'Pause' })).toBeFocused();
+  await page.keyboard.press('k');
+  await expect.poll(async () => (await playerState(page)).paused).toBe(true);
+  // The visitor moves the position slider to 0:03.
+  await widget.getByRole('slider', { name: 'Position' }).fill('3');
+  await expect.poll(async () => (await playerState(page)).time).toBe(3);
+
+  await page.reload();
+  await ready(page);
+  const playingAt = await recordPlaying(page);
+  await widget.getByRole('button', { name: PLAY_WELCOME }).press('Enter');
+  // It begins where it was left (a video begun at 0:00 would reach 0:03 later, never begin there).
+  await expect.poll(() => playingAt('vid_welcome')).toBeGreaterThanOrEqual(3);
+  expect(await playingAt('vid_welcome')).toBeLessThan(4);
+
+  // The other video was never played: it begins at its beginning.
+  await widget.getByRole('button', { name: 'Play “Web accessibility in practice: what to expect”, 0:06' }).press('Enter');
+  await expect.poll(() => playingAt('vid_web_intro')).toBeDefined();
+  expect(await playingAt('vid_web_intro')).toBeLessThan(1);
 });
 
 test('a participants-only video asks for the page’s sign-in, then plays from a signed link, by keyboard alone', async ({
@@ -89,11 +125,11 @@ test('a participants-only video asks for the page’s sign-in, then plays from a
   const media: string[] = [];
   page.on('request', (r) => r.url().includes('/media/videos/vid_ts_session_1/video.webm') && media.push(r.url()));
   await page.goto(`${SITE}/media.html`);
-  await expect(page.locator('div[data-service-widget=video]')).toHaveAttribute('data-service-state', 'ready');
+  await ready(page);
   await expect(page.locator('div[data-service-widget=profile]')).toHaveAttribute('data-service-state', 'ready');
   const widget = page.locator('service-video');
   // At 1280 px the three posters stand in a row.
-  await tabTo(page, widget.getByRole('button', { name: 'Play “TypeScript for teams: session 1”, 0:06' }));
+  await tabTo(page, widget.getByRole('button', { name: PLAY_MEMBERS }));
   await page.keyboard.press('Enter');
   await expect(widget.getByRole('alert')).toHaveText(/This video is for participants of Acme Academy. Sign in to watch it./);
   await expect(widget.getByRole('button', { name: 'Sign in' })).toBeFocused();
@@ -105,11 +141,11 @@ test('a participants-only video asks for the page’s sign-in, then plays from a
   await page.keyboard.type('ada@example.org');
   await page.keyboard.press('Enter');
   await expect(profile.getByLabel('PIN')).toBeFocused();
-  const outbox = await (await fetch(`${process.env.E2E_SERVICE_URL}/dev/outbox?to=ada@example.org`)).json();
+  const outbox = await (await fetch(`${SERVICE}/dev/outbox?to=ada@example.org`)).json();
   await page.keyboard.type(outbox.emails[0].pin);
-  const started = nextEvent(page, 'service-video-started');
+  const events = await recordEvents(page, 'service-video-started');
   await page.keyboard.press('Enter');
-  expect(await started).toEqual({ id: 'vid_ts_session_1' });
+  await expect.poll(events).toEqual([{ type: 'service-video-started', detail: { id: 'vid_ts_session_1' } }]);
   await expect.poll(async () => (await playerState(page)).paused).toBe(false);
   const token = await page.evaluate(() => JSON.stringify(sessionStorage).match(/ptok_[\w-]+/)![0]);
   expect(media[0]).toMatch(/\?expires=\d+&signature=[\w-]+$/);
@@ -118,7 +154,7 @@ test('a participants-only video asks for the page’s sign-in, then plays from a
 
 test('one video, in German: its title and controls in German, captions in German', async ({ watched: page }) => {
   await page.goto(`${SITE}/video.html`);
-  await expect(page.locator('div[data-service-widget=video]')).toHaveAttribute('data-service-state', 'ready');
+  await ready(page);
   const widget = page.locator('service-video');
   await expect(widget.getByRole('heading', { name: 'Welcome to Acme Academy' })).toBeVisible();
   await tabTo(page, widget.getByRole('button', { name: '„Welcome to Acme Academy“ abspielen, 0:06' }));
