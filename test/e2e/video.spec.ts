@@ -1,5 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
-import { expect, recordEvents, SERVICE, SITE, test } from './support.ts';
+import type { Locator, Page, Route } from '@playwright/test';
+import { advanceClock, expect, flakyChunks, ofChunk, recordEvents, SERVICE, signedIn, SITE, test } from './support.ts';
 
 const ready = (page: Page) =>
   expect(page.locator('div[data-service-widget=video]')).toHaveAttribute('data-service-state', 'ready');
@@ -14,6 +14,7 @@ const playerState = (page: Page) =>
     time: video.currentTime,
     paused: video.paused,
     muted: video.muted,
+    src: video.src,
     showing: [...video.textTracks].filter((t) => t.mode === 'showing').map((t) => t.language),
     tracks: [...video.textTracks].map((t) => t.language),
   }));
@@ -37,6 +38,12 @@ const recordPlaying = async (page: Page) => {
   /** Where the video began to play first, if it has. */
   return (id: string) =>
     page.evaluate((id) => (window as unknown as { playingAt: Record<string, number[]> }).playingAt[id]?.[0], id);
+};
+/** The media links the service handed the page (`POST …/videos/{id}/media`). */
+const mediaAnswers = (page: Page) => {
+  const answers: number[] = [];
+  page.on('response', (r) => /\/videos\/[\w-]+\/media\?/.test(r.url()) && answers.push(r.status()));
+  return answers;
 };
 const PLAY_WELCOME = 'Play “Welcome to Acme Academy”, 0:06';
 const PLAY_MEMBERS = 'Play “TypeScript for teams: session 1”, 0:06';
@@ -133,6 +140,12 @@ test('a participants-only video asks for the page’s sign-in, then plays from a
   await page.keyboard.press('Enter');
   await expect(widget.getByRole('alert')).toHaveText(/This video is for participants of Acme Academy. Sign in to watch it./);
   await expect(widget.getByRole('button', { name: 'Sign in' })).toBeFocused();
+  // What it says stands within its poster, which takes the row.
+  const [held, screen] = await Promise.all([
+    widget.getByRole('alert').boundingBox(),
+    widget.locator('.card.active .screen').boundingBox(),
+  ]);
+  expect(held!.y + held!.height).toBeLessThanOrEqual(screen!.y + screen!.height + 1);
   expect(media).toEqual([]);
 
   await page.keyboard.press('Enter');
@@ -150,6 +163,93 @@ test('a participants-only video asks for the page’s sign-in, then plays from a
   const token = await page.evaluate(() => JSON.stringify(sessionStorage).match(/ptok_[\w-]+/)![0]);
   expect(media[0]).toMatch(/\?expires=\d+&signature=[\w-]+$/);
   expect(media.every((url) => !url.includes(token))).toBe(true);
+});
+
+test('a link found expired when the player asks for the file (a device that slept) is renewed; one that fails again is said, with a retry', async ({
+  watched: page,
+}) => {
+  await signedIn(page, 'grace@example.org');
+  const answers = mediaAnswers(page);
+  // Before the file is fetched with a link the first time, the service's clock passes its ten minutes.
+  let expireEach = 1;
+  const seen = new Set<string>();
+  const files: number[] = [];
+  await page.route(/\/media\/videos\/vid_ts_session_1\/video\.webm/, async (route: Route) => {
+    const signature = new URL(route.request().url()).searchParams.get('signature')!;
+    if (!seen.has(signature) && seen.size < expireEach) await advanceClock(10 * 60 + 1);
+    seen.add(signature);
+    const response = await route.fetch();
+    files.push(response.status());
+    await route.fulfill({ response });
+  });
+  await page.goto(`${SITE}/media.html`);
+  await ready(page);
+  const widget = page.locator('service-video');
+  const events = await recordEvents(page, 'service-video-started');
+  await widget.getByRole('button', { name: PLAY_MEMBERS }).press('Enter');
+  await expect.poll(events).toEqual([{ type: 'service-video-started', detail: { id: 'vid_ts_session_1' } }]);
+  await expect.poll(async () => (await playerState(page)).time).toBeGreaterThan(0);
+  expect(files[0]).toBe(403);
+  expect(answers).toEqual([200, 200]);
+
+  // Every link expired before it is used (a broken clock): after one renewal the poster says so, with a retry.
+  await page.reload();
+  await ready(page);
+  expireEach = Infinity;
+  await widget.getByRole('button', { name: PLAY_MEMBERS }).press('Enter');
+  await expect(widget.getByRole('alert')).toHaveText(/The video could not be played./);
+  await expect(widget.getByRole('button', { name: 'Try again' })).toBeFocused();
+  expect(answers).toHaveLength(4);
+  expireEach = 0;
+  await page.keyboard.press('Enter');
+  await expect(widget.getByRole('button', { name: 'Pause' })).toBeFocused();
+  await expect.poll(async () => (await playerState(page)).paused).toBe(false);
+});
+
+test('the player’s code that does not come (a dropped network) is said on the poster, in German; a retry plays', async ({
+  watched: page,
+}) => {
+  const requests = await flakyChunks(page, 1, /^video-player-/);
+  await page.goto(`${SITE}/video.html`);
+  await ready(page);
+  const widget = page.locator('service-video');
+  await widget.getByRole('button', { name: '„Welcome to Acme Academy“ abspielen, 0:06' }).press('Enter');
+  await expect(widget.getByRole('alert')).toContainText(
+    'Der Player konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  );
+  await expect(widget.getByRole('button', { name: 'Erneut versuchen' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(widget.getByRole('button', { name: 'Pause' })).toBeFocused();
+  await expect.poll(async () => (await playerState(page)).paused).toBe(false);
+  expect(ofChunk(requests, 'video-player')).toHaveLength(2);
+});
+
+test('on a phone (375 px): the first video lies whole within the widget’s first view, its poster and then its player', async ({
+  watched: page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(`${SITE}/media.html`);
+  await ready(page);
+  const widget = page.locator('service-video');
+  const card = widget.getByRole('listitem').first();
+  /** The box of the part of the widget that shows (its first view's list, which clips what goes beyond it). */
+  const shown = () => widget.locator('.fill').boundingBox();
+  const within = async (part: Locator) => {
+    const [inner, outer, host] = await Promise.all([part.boundingBox(), shown(), widget.boundingBox()]);
+    for (const box of [outer!, host!]) {
+      expect(inner!.x).toBeGreaterThanOrEqual(box.x);
+      expect(inner!.y).toBeGreaterThanOrEqual(box.y);
+      expect(inner!.x + inner!.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
+      expect(inner!.y + inner!.height).toBeLessThanOrEqual(box.y + box.height + 0.5);
+    }
+  };
+  await within(card.locator('img'));
+  await within(card.getByRole('heading', { name: 'Welcome to Acme Academy' }));
+  await within(card.getByText('0:06'));
+  await card.getByRole('button', { name: PLAY_WELCOME }).press('Enter');
+  await expect(widget.getByRole('button', { name: 'Pause' })).toBeFocused();
+  await within(widget.locator('video'));
+  await within(widget.getByRole('button', { name: 'Full screen' }));
 });
 
 test('one video, in German: its title and controls in German, captions in German', async ({ watched: page }) => {
