@@ -165,6 +165,51 @@ test('a participants-only video asks for the page’s sign-in, then plays from a
   expect(media.every((url) => !url.includes(token))).toBe(true);
 });
 
+test('a participants-only video plays on over several lifetimes of its links: each is renewed before it expires, the video going on where it is', async ({
+  watched: page,
+}) => {
+  // The page's clock and the service's move on together, by minutes at a time.
+  await page.clock.install();
+  await signedIn(page, 'grace@example.org');
+  const answers = mediaAnswers(page);
+  await page.goto(`${SITE}/media.html`);
+  await ready(page);
+  const widget = page.locator('service-video');
+  const events = await recordEvents(page, 'service-video-started', 'service-video-ended');
+  await widget.getByRole('button', { name: PLAY_MEMBERS }).press('Enter');
+  await expect.poll(events).toEqual([{ type: 'service-video-started', detail: { id: 'vid_ts_session_1' } }]);
+  await widget.getByRole('button', { name: 'Pause' }).press('Space');
+  await expect.poll(async () => (await playerState(page)).paused).toBe(true);
+  await widget.getByRole('slider', { name: 'Position' }).fill('1');
+
+  const links = [(await playerState(page)).src];
+  for (let lifetime = 1; lifetime <= 3; lifetime++) {
+    // Nine minutes on, a minute before the links expire, new ones come; the video stays where it is,
+    // playing or paused.
+    const { time, paused } = await playerState(page);
+    await advanceClock(9 * 60);
+    await page.clock.runFor('09:00');
+    await expect.poll(async () => (await playerState(page)).src).not.toBe(links.at(-1));
+    links.push((await playerState(page)).src);
+    if (paused) await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(time, 1);
+    else await expect.poll(async () => (await playerState(page)).time).toBeGreaterThan(time);
+    expect((await playerState(page)).paused).toBe(paused);
+    await widget.getByRole('button', { name: paused ? 'Play' : 'Pause', exact: true }).press('Space');
+    await expect.poll(async () => (await playerState(page)).paused).toBe(!paused);
+  }
+  expect(answers).toEqual([200, 200, 200, 200]);
+  expect(new Set(links).size).toBe(4);
+  // The first links have expired by now; the last one works.
+  const status = async (link: string) => (await fetch(link, { headers: { Range: 'bytes=0-9' } })).status;
+  expect(await Promise.all(links.map(status))).toEqual([403, 403, 206, 206]);
+  await expect(widget.getByRole('alert')).toHaveCount(0);
+  // It plays on to its end, as one play.
+  await expect
+    .poll(events, { timeout: 15_000 })
+    .toContainEqual({ type: 'service-video-ended', detail: { id: 'vid_ts_session_1' } });
+  expect((await events()).filter((e) => e.type === 'service-video-started')).toHaveLength(1);
+});
+
 test('a link found expired when the player asks for the file (a device that slept) is renewed; one that fails again is said, with a retry', async ({
   watched: page,
 }) => {

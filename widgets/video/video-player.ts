@@ -55,6 +55,9 @@ export interface PlayerHost {
   signedIn(): void;
 }
 
+/** How long before a participants-only video's links expire the player asks for new ones. */
+const RENEW_AHEAD_MS = 60_000;
+
 /** Seconds an arrow key seeks. */
 const SEEK_STEP = 5;
 const VOLUME_STEP = 0.1;
@@ -88,6 +91,10 @@ export class VideoPlayer implements ReactiveController {
   #renewing = false;
   /** Where the video goes on once a renewed link has loaded: its position, and whether it was playing. */
   #resume?: { at: number; playing: boolean };
+  /** The service's clock ahead of this browser's (ms), from its last answer: links expire by the service's clock. */
+  #skew = 0;
+  /** The next renewal of the links, before they expire. */
+  #renewal?: ReturnType<typeof setTimeout>;
   #started = false;
 
   /** The page's participant sign-in (the profile widget's): a participants-only video's files are for it. */
@@ -107,7 +114,9 @@ export class VideoPlayer implements ReactiveController {
     const token = this.#session.session?.token;
     if (token) {
       try {
-        return ((await element.api.request(`videos/${video.id}/media`, { body: {}, token })) as VideoMediaResponse).media;
+        const { media, now } = (await element.api.request(`videos/${video.id}/media`, { body: {}, token })) as VideoMediaResponse;
+        this.#skew = Date.parse(now) - Date.now();
+        return media;
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 'invalid-token')) {
           return void this.host.failed(video, element.toApiError(error).shown!);
@@ -139,7 +148,14 @@ export class VideoPlayer implements ReactiveController {
     );
   }
 
-  hostConnected() {}
+  /** Back on the page: the links are renewed in time again. */
+  hostConnected() {
+    if (this.#media) this.#use(this.#media);
+  }
+
+  hostDisconnected() {
+    clearTimeout(this.#renewal);
+  }
 
   /** After each render: the captions shown are the chosen ones. */
   hostUpdated() {
@@ -156,7 +172,7 @@ export class VideoPlayer implements ReactiveController {
     this.#video = video;
     this.#renewing = this.#started = false;
     this.#resume = undefined;
-    this.#media = media;
+    this.#use(media);
     const langs = media.tracks.map((track) => track.lang);
     const locale = this.host.element.resolvedLocale;
     if (this.#captions === undefined || (this.#captions && !langs.includes(this.#captions))) {
@@ -369,6 +385,19 @@ export class VideoPlayer implements ReactiveController {
   };
 
   /**
+   * The files to play; a participants-only video's links are renewed a minute before they expire
+   * (by the service's clock), for as long as the player is open.
+   */
+  #use(media: VideoMedia) {
+    this.#media = media;
+    clearTimeout(this.#renewal);
+    if (media.expires_at) {
+      const due = Date.parse(media.expires_at) - (Date.now() + this.#skew) - RENEW_AHEAD_MS;
+      this.#renewal = setTimeout(() => void this.#renew(), Math.max(0, due));
+    }
+  }
+
+  /**
    * New links for the video open, which goes on where it is (its position, playing or paused); the
    * player draws it from them. Undefined when they cannot come (the poster then says why).
    */
@@ -379,14 +408,14 @@ export class VideoPlayer implements ReactiveController {
     this.#resume = { at: el.currentTime, playing: !el.paused };
     const media = await this.signedMedia(video);
     if (!media || this.#video !== video) return;
-    this.#media = media;
+    this.#use(media);
     this.#update();
   }
 
   /**
-   * A participants-only video's links live a few minutes: one that has expired (the player asks for
-   * more of the file as it plays, or after a pause, or a device slept) is renewed each time the player
-   * meets it. A renewed link that fails before it has loaded, or a public video that fails, is said.
+   * A participants-only video's links live a few minutes: one that has expired all the same (a device
+   * that slept through its renewal) is renewed each time the player meets it. A renewed link that
+   * fails before it has loaded, or a public video that fails, is said.
    */
   #onError = async (event: Event) => {
     if (!this.#current(event)) return;
