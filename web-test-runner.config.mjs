@@ -86,6 +86,23 @@ export default {
       },
     },
     {
+      // `executeServerCommand('fail-requests', { path, times })`: the page's next `times` requests for
+      // `path` fail as on a dropped network (a widget's chunk that does not come).
+      name: 'fail-requests',
+      async executeCommand({ command, payload, session }) {
+        if (command !== 'fail-requests') return undefined;
+        const page = session.browser.getPage(session.id);
+        await page.route(
+          (url) => url.pathname === payload.path,
+          (route) => route.abort('internetdisconnected'),
+          {
+            times: payload.times,
+          },
+        );
+        return true;
+      },
+    },
+    {
       name: 'reference-service',
       async serverStop() {
         await Promise.all([service.close(), strict.close()]);

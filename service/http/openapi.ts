@@ -46,6 +46,7 @@ function response(doc: ResponseDoc | string) {
     description: doc.description,
     ...(doc.headers ? { headers: doc.headers } : {}),
     ...(doc.schema ? { content: json(doc.schema) } : doc.content ? { content: doc.content } : {}),
+    ...(doc.files ? { content: Object.fromEntries(doc.files.map((type) => [type, {}])) } : {}),
   };
 }
 

@@ -19,6 +19,8 @@ export interface ResponseDoc {
   /** An answer of another media type: its OpenAPI content object (`{ 'text/html': { schema } }`). */
   content?: Record<string, unknown>;
   headers?: Record<string, unknown>;
+  /** A file's answer: the media types it may have (instead of a JSON `schema`). */
+  files?: string[];
 }
 
 export interface RouteSpec<B extends BodySchema | undefined = BodySchema | undefined> {

@@ -66,6 +66,30 @@ describe('GET /dev/seed', () => {
     assert.equal(body.companies[0].name, 'Acme Academy');
     assert.deepEqual([body.rest.application_id, body.rest.company_id], [201, 1]);
   });
+
+  test('lists the seeded videos and places (what the README says it lists)', async () => {
+    const { body } = await svc.json('/dev/seed');
+    assert.deepEqual(
+      body.videos.map((v: Json) => [v.id, v.company_id, v.access, v.captions]),
+      [
+        ['vid_welcome', 1, 'public', ['en', 'de']],
+        ['vid_web_intro', 1, 'public', ['en']],
+        ['vid_ts_session_1', 1, 'participants', ['en', 'de']],
+      ],
+    );
+    assert.equal(body.videos[2].title, 'TypeScript for teams: session 1');
+    assert.deepEqual(
+      body.places.map((p: Json) => [p.id, p.name, p.lat !== null]),
+      [
+        ['pl_berlin', 'Acme Berlin', true],
+        ['pl_hamburg', 'Acme Hamburg', true],
+        ['pl_vienna', 'Acme Vienna', true],
+        ['pl_london', 'Acme London', true],
+        ['pl_online', 'Online', false],
+      ],
+    );
+    assert.equal(body.places[0].address, 'Torstraße 1, 10119 Berlin');
+  });
 });
 
 describe('/dev/clock', () => {

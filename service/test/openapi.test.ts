@@ -108,7 +108,9 @@ describe('GET /openapi.json', () => {
       '/dev/pay/{payment}/cancel',
       '/dev/pay/{payment}/pay',
       '/dev/reset',
+      '/dev/tiles/{z}/{x}/{y}.png',
       '/dev/tokens/invalidate',
+      '/media/videos/{id}/{file}',
       '/v1/courses',
       '/v1/login',
       '/v1/user',
@@ -150,12 +152,45 @@ describe('GET /openapi.json', () => {
   test('every documented operation exists in the service', async () => {
     for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
       for (const method of METHODS.filter((m) => item[m])) {
-        const res = await call(path, { method: method.toUpperCase() });
+        // A path parameter with an example is filled in (a file's path must name a real file).
+        const example = (name: string) =>
+          item[method].parameters?.find((p: Json) => p.in === 'path' && p.name === name)?.schema?.examples?.[0];
+        const url = path.replace(/\{(\w+)\}/g, (whole, name: string) => example(name) ?? whole);
+        const res = await svc.fetch(url, { method: method.toUpperCase(), redirect: 'manual' });
+        const type = res.headers.get('content-type')?.split(';')[0];
+        const body = type === 'application/json' ? await res.json() : undefined;
         // A route of its own may answer 404 for the record its path names (no such payment), never the router's.
-        const routerNotFound = res.status === 404 && res.body?.error?.code === 'not-found';
-        assert.ok(res.status !== 405 && !routerNotFound, `${method.toUpperCase()} ${path} answered ${res.status}`);
-        assertDescribes(path, method, res);
+        const routerNotFound = res.status === 404 && body?.error?.code === 'not-found';
+        assert.ok(res.status !== 405 && !routerNotFound, `${method.toUpperCase()} ${url} answered ${res.status}`);
+        if (body !== undefined) {
+          assertDescribes(path, method, { status: res.status, headers: res.headers, body });
+        } else {
+          // A page or a file: its type is one the document names for this answer.
+          const documented = Object.keys(item[method].responses[String(res.status)]?.content ?? {});
+          assert.ok(documented.includes(type!), `${method.toUpperCase()} ${url}: ${type} is not in ${documented.join(', ')}`);
+          await res.body?.cancel();
+        }
       }
+    }
+  });
+
+  test('documents the files of the video widget and the development tiles, with their media types', () => {
+    const media = doc.paths['/media/videos/{id}/{file}'].get;
+    assert.deepEqual(Object.keys(media.responses).sort(), ['200', '206', '403', '404']);
+    assert.deepEqual(Object.keys(media.responses['200'].content).sort(), ['image/jpeg', 'text/vtt', 'video/webm']);
+    assert.deepEqual(
+      media.parameters.map((p: Json) => `${p.in} ${p.name}`),
+      ['path id', 'path file', 'query expires', 'query signature'],
+    );
+    const tiles = doc.paths['/dev/tiles/{z}/{x}/{y}.png'].get;
+    assert.deepEqual(Object.keys(tiles.responses['200'].content), ['image/png']);
+    assert.deepEqual(tiles.tags, ['Development']);
+  });
+
+  test('describes the refusals of the video files', async () => {
+    for (const path of ['/media/videos/vid_ts_session_1/video.webm', '/media/videos/vid_nope/poster.jpg']) {
+      const res = await svc.json(path);
+      assertDescribes('/media/videos/{id}/{file}', 'get', res);
     }
   });
 

@@ -79,6 +79,25 @@ describe('the files', () => {
     assert.equal((await svc.fetch('/media/videos/vid_welcome/captions.fr.vtt')).status, 404);
     assert.equal((await svc.fetch('/media/videos/vid_welcome/..%2Fwelcome.webm')).status, 404);
   });
+
+  test('every answer carries Access-Control-Allow-Origin: *, refusals too (a page reads why with CORS)', async () => {
+    const token = await participantToken(svc, 'ada@example.org');
+    const { src } = (await askMedia('vid_ts_session_1', token)).body.media;
+    await advance(10 * 60 + 1);
+    const answers: [string, number][] = [
+      ['media/videos/vid_welcome/poster.jpg', 200],
+      ['media/videos/vid_ts_session_1/video.webm', 403],
+      [src, 403],
+      ['media/videos/vid_welcome/captions.fr.vtt', 404],
+      ['media/videos/vid_nope/poster.jpg', 404],
+    ];
+    for (const [path, status] of answers) {
+      const res = await file(path, { Origin: LOCAL_PAGE });
+      assert.equal(res.status, status, path);
+      assert.equal(res.headers.get('access-control-allow-origin'), '*', `${path} (${status})`);
+      assert.equal(res.headers.get('cross-origin-resource-policy'), 'cross-origin', `${path} (${status})`);
+    }
+  });
 });
 
 describe('POST /videos/{id}/media', () => {
@@ -101,7 +120,8 @@ describe('POST /videos/{id}/media', () => {
     assert.match(src, /^media\/videos\/vid_ts_session_1\/video\.webm\?expires=\d+&signature=[\w-]+$/);
     assert.ok(!src.includes(token) && !tracks[0].src.includes(token), 'the token stays out of the URL');
     const now = (await svc.json('/dev/clock')).body.now;
-    assert.ok(Math.abs(Date.parse(expires_at) - Date.parse(now) - 10 * 60 * 1000) < 1000, 'ten minutes from now');
+    assert.ok(Math.abs(Date.parse(body.now) - Date.parse(now)) < 1000, 'the service’s time, by its clock');
+    assert.equal(Date.parse(expires_at) - Date.parse(body.now), 10 * 60 * 1000, 'ten minutes from now');
 
     const part = await file(src, { Range: 'bytes=0-99' });
     assert.equal(part.status, 206);

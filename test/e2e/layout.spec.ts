@@ -5,7 +5,7 @@
  * layout-shift entries, from navigation until the widget has shown and two frames have been drawn.
  */
 import { RESERVED_HEIGHT } from '../../contract/index.ts';
-import { expect, SERVICE, SITE, test } from './support.ts';
+import { expect, SERVICE, signedIn, SITE, test } from './support.ts';
 
 const TYPES = ['registration', 'profile', 'contact', 'calendar', 'checkout', 'video', 'map'] as const;
 const WIDTHS = [1280, 375];
@@ -49,22 +49,7 @@ test('a returning participant’s signed-in view fits the same space, and opens 
   watched: page,
 }) => {
   // Ada signed in earlier in this tab: her token is in the page's session storage.
-  const post = (path: string, body: unknown) =>
-    fetch(`${SERVICE}/widget-api/v1/participant/${path}?key=wk_demo_profile`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: SITE },
-      body: JSON.stringify(body),
-    }).then((r) => r.json());
-  await post('login', { email: 'ada@example.org', return_url: `${SITE}/layout-profile-head.html` });
-  const outbox = await (await fetch(`${SERVICE}/dev/outbox?to=ada@example.org`)).json();
-  const { token, participant } = await post('verify', { email: 'ada@example.org', pin: outbox.emails[0].pin });
-  await page.addInitScript(
-    ({ base, token, participant }) => {
-      sessionStorage.setItem(`service-widgets:company:${base}:wk_demo_profile`, 'c_acme');
-      sessionStorage.setItem(`service-widgets:session:${base}:c_acme`, JSON.stringify({ token, participant }));
-    },
-    { base: `${SERVICE}/`, token, participant },
-  );
+  await signedIn(page, 'ada@example.org');
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.addInitScript(() => {

@@ -1,8 +1,52 @@
-import type { Page } from '@playwright/test';
-import { expect, SITE, test } from './support.ts';
+import type { Locator, Page, Route } from '@playwright/test';
+import { expect, recordEvents, SERVICE, SITE, test } from './support.ts';
 
 const ready = (page: Page) => expect(page.locator('div[data-service-widget=map]')).toHaveAttribute('data-service-state', 'ready');
 const PLACES = ['Acme Berlin', 'Acme Hamburg', 'Acme Vienna', 'Acme London'];
+type Box = { x: number; y: number; width: number; height: number };
+const inside = (inner: Box, outer: Box) =>
+  inner.x >= outer.x &&
+  inner.y >= outer.y &&
+  inner.x + inner.width <= outer.x + outer.width &&
+  inner.y + inner.height <= outer.y + outer.height;
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/**
+ * The boxes of a place's marker, of its popup (the one holding its heading: the last one may still be
+ * fading out), the popup's tip and heading, the map and its zoom control, read at one moment (the map
+ * may be panning).
+ */
+const boxesOf = (widget: Locator, name: string) =>
+  widget.evaluate((el, name) => {
+    const root = el.shadowRoot!;
+    const box = (e: Element | null | undefined) => (e ? e.getBoundingClientRect().toJSON() : undefined) as Box;
+    const popup = [...root.querySelectorAll('.leaflet-popup')].find((p) => p.querySelector('h3')?.textContent?.trim() === name);
+    return {
+      pin: box([...root.querySelectorAll('.leaflet-marker-icon')].find((m) => m.getAttribute('aria-label') === name)),
+      popup: box(popup),
+      tip: box(popup?.querySelector('.leaflet-popup-tip')),
+      heading: box(popup?.querySelector('h3')),
+      map: box(root.querySelector('.map')),
+      zoom: box(root.querySelector('.leaflet-control-zoom')),
+    };
+  }, name);
+/** Each marker lies inside the map's box. */
+const expectMarkersInside = async (widget: Locator) => {
+  for (const name of PLACES) {
+    const { pin, map } = await boxesOf(widget, name);
+    expect(inside(pin, map), `${name} inside the map`).toBe(true);
+  }
+};
+/** Each marker is at its place: opened from the list, its popup's tip points at it (centred over it, touching its top). */
+const expectMarkersInPlace = async (widget: Locator) => {
+  for (const name of PLACES) {
+    await widget.getByRole('list', { name: 'Places' }).getByRole('button', { name }).click();
+    await expect(widget.locator('.leaflet-popup').getByRole('heading', { name })).toBeVisible();
+    const { pin, tip } = await boxesOf(widget, name);
+    expect(Math.abs(pin.x + pin.width / 2 - (tip.x + tip.width / 2)), `${name}: centred under the tip`).toBeLessThan(2);
+    expect(Math.abs(pin.y - (tip.y + tip.height)), `${name}: right under the tip`).toBeLessThan(4);
+  }
+};
 
 test('the places as a list, then a map whose markers agree with it; markers and popups by keyboard; list and map in step', async ({
   watched: page,
@@ -12,12 +56,13 @@ test('the places as a list, then a map whose markers agree with it; markers and 
   const widget = page.locator('service-map');
   const list = widget.getByRole('list', { name: 'Places' });
   await expect(list.locator(':scope > li h3')).toHaveText([...PLACES, 'Online']);
-  // One marker per place on a map, each named after it; online is on no map.
+  // One marker per place on a map, each named after it, each at its place; online is on no map.
   const markers = widget.locator('.leaflet-marker-icon');
   await expect(markers).toHaveCount(4);
   expect(await markers.evaluateAll((els) => els.map((el) => [el.getAttribute('role'), el.getAttribute('aria-label')]))).toEqual(
     PLACES.map((name) => ['button', name]),
   );
+  await expectMarkersInside(widget);
   // The tiles came (the service's plain tile), the attribution is the key's, and nothing of Leaflet's styles reached the page.
   await expect(widget.locator('.leaflet-tile-loaded').first()).toBeVisible();
   await expect(widget.getByText('Leaflet · Plain tiles of the reference service')).toBeVisible();
@@ -34,14 +79,9 @@ test('the places as a list, then a map whose markers agree with it; markers and 
   const hamburg = widget.getByRole('button', { name: 'Acme Hamburg', exact: true }).and(markers);
   for (let i = 0; i < 30 && !(await hamburg.evaluate((el) => el.matches(':focus'))); i++) await page.keyboard.press('Tab');
   await expect(hamburg).toBeFocused();
-  const selected = page.evaluate(
-    () =>
-      new Promise((resolve) =>
-        document.addEventListener('service-place-selected', (e) => resolve((e as CustomEvent).detail), { once: true }),
-      ),
-  );
+  const events = await recordEvents(page, 'service-place-selected');
   await page.keyboard.press('Enter');
-  expect(await selected).toEqual({ id: 'pl_hamburg' });
+  await expect.poll(events).toEqual([{ type: 'service-place-selected', detail: { id: 'pl_hamburg' } }]);
   const popup = widget.locator('.leaflet-popup');
   await expect(popup.getByRole('heading', { name: 'Acme Hamburg' })).toBeFocused();
   await expect(popup).toContainText('Am Sandtorkai 4, 20457 Hamburg');
@@ -50,6 +90,41 @@ test('the places as a list, then a map whose markers agree with it; markers and 
   await page.keyboard.press('Escape');
   await expect(popup).toHaveCount(0);
   await expect(hamburg).toBeFocused();
+  // Space opens it too, as it does any button.
+  await page.keyboard.press('Space');
+  await expect(popup.getByRole('heading', { name: 'Acme Hamburg' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(hamburg).toBeFocused();
+
+  // Zoomed in twice by keyboard, the second time before the tiles of the first have come (a slow
+  // tile server): those are given up. All under the page's CSP, which allows the tiles' host only
+  // (site.mjs): a tile given up by setting it to anything else is a violation, which fails the test.
+  const zoomOf = () =>
+    widget.evaluate((el) =>
+      // The zoom of the loaded tiles, once the map has finished zooming (NaN while it zooms).
+      el.shadowRoot!.querySelector('.leaflet-zoom-anim')
+        ? NaN
+        : Math.max(
+            ...[...el.shadowRoot!.querySelectorAll('img.leaflet-tile-loaded')].map((t) =>
+              Number(t.getAttribute('src')!.split('/').at(-3)),
+            ),
+          ),
+    );
+  const z = await zoomOf();
+  const held: Route[] = [];
+  await page.route(`${SERVICE}/dev/tiles/${z + 1}/**`, (route) => void held.push(route));
+  await widget.getByRole('button', { name: 'Zoom in' }).focus();
+  await page.keyboard.press('Enter');
+  // Once the first zoom's tiles are asked for (and held) and the map has finished zooming.
+  await expect.poll(async () => (held.length ? widget.locator('.leaflet-zoom-anim').count() : -1)).toBe(0);
+  await page.keyboard.press('Enter');
+  await expect.poll(zoomOf).toBe(z + 2);
+  // The requests given up may be gone already.
+  await Promise.all(held.map((route) => route.continue().catch(() => undefined)));
+  await expectMarkersInPlace(widget);
+  // A tile given up is no tile that failed: the map does not say its tiles could not load.
+  await expect(widget.locator('.leaflet-tile-loaded').first()).toBeVisible();
+  await expect(widget.getByRole('status')).toHaveCount(0);
 
   // A place chosen in the list: its marker stands out and its popup opens; the focus stays in the list.
   const vienna = list.getByRole('button', { name: 'Acme Vienna' });
@@ -94,4 +169,29 @@ test('tiles that cannot load (no internet): the map says so in one line, markers
   await widget.getByRole('list', { name: 'Places' }).getByRole('button', { name: 'Acme London' }).click();
   await expect(widget.locator('.leaflet-popup').getByRole('heading', { name: 'Acme London' })).toBeVisible();
   await expect(widget.locator('li[aria-current=true] h3')).toHaveText('Acme London');
+});
+
+test('on a phone (375 px): markers at their places, and each popup within the map, its heading beside the zoom control, not under it', async ({
+  watched: page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(`${SITE}/places.html`);
+  await ready(page);
+  const widget = page.locator('service-map');
+  await expect(widget.locator('.leaflet-marker-icon')).toHaveCount(4);
+  await expectMarkersInside(widget);
+  await expectMarkersInPlace(widget);
+  for (const name of PLACES) {
+    const button = widget.getByRole('list', { name: 'Places' }).getByRole('button', { name });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(widget.locator('.leaflet-popup').getByRole('heading', { name })).toBeVisible();
+    // Once the map has moved the popup into view: all of it inside the map, the heading clear of the zoom control.
+    await expect
+      .poll(async () => {
+        const { map, popup, heading, zoom } = await boxesOf(widget, name);
+        return { inside: inside(popup, map), covered: overlap(heading, zoom) };
+      }, name)
+      .toEqual({ inside: true, covered: false });
+  }
 });

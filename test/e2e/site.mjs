@@ -12,6 +12,13 @@ const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
 /** The widget types a layout page can hold, and the loader version each needs. */
 const LOADER_OF = { registration: 1, profile: 1, contact: 1, calendar: 2, checkout: 2, video: 2, map: 2 };
 const LAYOUT = new RegExp(`^layout-(${Object.keys(LOADER_OF).join('|')})-(head|reserved)\\.html$`);
+/**
+ * The map pages allow exactly what the README tells a site owner to allow for the map: the service's
+ * origin for scripts and requests, and the tiles' host for images (the service's own tiles, or
+ * OpenStreetMap's), nothing more: a tile the map would draw from elsewhere is a violation, which fails
+ * the test (support.ts).
+ */
+const MAP_TILES = { 'places.html': serviceUrl, 'places-osm.html': 'https://tile.openstreetmap.org' };
 // Pages whose Content-Security-Policy enforces Trusted Types, naming the policies it allows (the host
 // page's own Lit has created `lit-html` before the widgets come).
 const TRUSTED_TYPES = {
@@ -53,14 +60,16 @@ createServer(async (req, res) => {
     const body = layout
       ? layoutPage(layout[1], layout[2])
       : (await readFile(pages + name, 'utf8')).replaceAll('{{SERVICE}}', serviceUrl);
+    const fixed = `base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     res.writeHead(200, {
       'Content-Type': `${TYPES[name.split('.').pop()]}; charset=utf-8`,
-      'Content-Security-Policy':
-        `default-src 'none'; script-src 'self' ${serviceUrl}; connect-src ${serviceUrl}; ` +
-        // Posters and the player's files come from the service, map tiles from OpenStreetMap (the README's advice).
-        `style-src 'self'; img-src 'self' data: ${serviceUrl} https://tile.openstreetmap.org; media-src ${serviceUrl}; ` +
-        `base-uri 'none'; form-action 'none'; frame-ancestors 'none'` +
-        (TRUSTED_TYPES[name] ?? ''),
+      'Content-Security-Policy': MAP_TILES[name]
+        ? `default-src 'none'; script-src ${serviceUrl}; connect-src ${serviceUrl}; img-src ${MAP_TILES[name]}; ${fixed}`
+        : `default-src 'none'; script-src 'self' ${serviceUrl}; connect-src ${serviceUrl}; ` +
+          // Posters and the player's files come from the service, map tiles from OpenStreetMap (the README's advice).
+          `style-src 'self'; img-src 'self' data: ${serviceUrl} https://tile.openstreetmap.org; media-src ${serviceUrl}; ` +
+          fixed +
+          (TRUSTED_TYPES[name] ?? ''),
       'Cache-Control': 'no-store',
     });
     res.end(body);

@@ -64,6 +64,59 @@ export const flakyChunks = async (page: Page, failures: number, names = /./) => 
   });
   return requests;
 };
+/**
+ * Records the named events that reach the document (a widget's events bubble and are composed). Await
+ * it before acting, so that no event can come before its listener; read what came with the function it
+ * returns (poll it: `await expect.poll(events).toEqual([...])`).
+ */
+export const recordEvents = async (page: Page, ...names: string[]) => {
+  await page.evaluate((names) => {
+    const w = window as unknown as { recorded: { type: string; detail: unknown }[]; listened?: Set<string> };
+    w.recorded = [];
+    w.listened ??= new Set();
+    for (const name of names.filter((name) => !w.listened!.has(name))) {
+      w.listened.add(name);
+      document.addEventListener(name, (e) => w.recorded.push({ type: e.type, detail: (e as CustomEvent).detail }));
+    }
+  }, names);
+  return () => page.evaluate(() => (window as unknown as { recorded: { type: string; detail: unknown }[] }).recorded);
+};
+
+/**
+ * Opens the page's next loads signed in as a participant of Acme Academy, as the profile widget leaves
+ * the page's session after the PIN (signed in through the widget API with the emailed PIN). `key`:
+ * the widget key that finds the session before its first answer.
+ */
+export const signedIn = async (page: Page, email: string, key = 'wk_demo_profile') => {
+  const post = async (path: string, body: unknown) =>
+    (
+      await fetch(`${SERVICE}/widget-api/v1/participant/${path}?key=wk_demo_profile`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: SITE },
+        body: JSON.stringify(body),
+      })
+    ).json();
+  await post('login', { email, return_url: `${SITE}/` });
+  const { emails } = await serviceJson<{ emails: { pin: string }[] }>(`/dev/outbox?to=${encodeURIComponent(email)}`);
+  const { token, participant } = await post('verify', { email, pin: emails[0]!.pin });
+  await page.addInitScript(
+    ({ base, key, session }) => {
+      sessionStorage.setItem(`service-widgets:company:${base}:${key}`, 'c_acme');
+      sessionStorage.setItem(`service-widgets:session:${base}:c_acme`, session);
+    },
+    { base: `${SERVICE}/`, key, session: JSON.stringify({ token, participant }) },
+  );
+  return token as string;
+};
+
+/** Moves the service's clock forward (its links, PINs and tokens expire by it). */
+export const advanceClock = (seconds: number) =>
+  serviceJson('/dev/clock', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ advance_s: seconds }),
+  });
+
 /** The requests of one chunk (`registration`: not `registration-form`), by its name and 6-character hash. */
 export const ofChunk = (requests: string[], name: string) =>
   requests.filter((r) => new RegExp(`^${name}-[\\w-]{6}\\.js`).test(r));

@@ -150,8 +150,8 @@ describe('service-checkout', () => {
     expect(cart()!.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([['cls_web_2', 1]]);
     // The class's time in its venue's zone, named.
     const { starts_at, timezone } = el._quote!.items[0]!;
-    const zone = new Intl.DateTimeFormat('en', { timeZone: timezone, timeZoneName: 'short' })
-      .formatToParts(new Date(starts_at))
+    const zone = new Intl.DateTimeFormat('en', { timeZone: timezone!, timeZoneName: 'short' })
+      .formatToParts(new Date(starts_at!))
       .find((part) => part.type === 'timeZoneName')!.value;
     expect($(el, '.line p').textContent).to.contain(zone);
     await expect(el).to.be.accessible();

@@ -1,35 +1,117 @@
 /**
  * The map widget's map: Leaflet (BSD-2-Clause), a chunk of its own, loaded only by the map widget
- * once its list shows. Its CSS is adopted into the widget's shadow root, never the page's. Each place
- * with coordinates is a marker (a keyboard-reachable button named after the place) whose popup holds
- * what the list item holds; the attribution is drawn by the widget, as text.
+ * once its list shows. Its CSS, and ours for what only the map draws (markers, popups), is adopted
+ * into the widget's shadow root, never the page's. Each place with coordinates is a marker (a
+ * keyboard-reachable button named after the place) whose popup holds what the list item holds; the
+ * attribution is drawn by the widget, as text.
  */
-import { render } from 'lit';
+import { render, type TemplateResult } from 'lit';
 import * as L from 'leaflet/dist/leaflet-src.esm.js';
 import leafletCss from 'leaflet/dist/leaflet.css?inline';
 import type { MapTiles } from '../../service/schemas.ts';
-import type { Place, ServiceMap } from './map.ts';
+import type { MapWord, Place } from './map.ts';
+
+/** What the map needs of its widget (and nothing else of it). */
+export interface MapHost {
+  /** The widget's shadow root, where the map is drawn and its CSS adopted. */
+  root: ShadowRoot;
+  /** A word of the widget in its language. */
+  word(key: MapWord): string;
+  /** What a place's popup holds (what its list item holds). */
+  popup(place: Place): TemplateResult;
+  /** A place was chosen on the map (its popup opened). */
+  chosen(id: string): void;
+  /** A tile could not load. */
+  tilesFailed(): void;
+}
+
+/**
+ * The marker is the element Leaflet positions (with `transform`), so its look is drawn by a pin
+ * inside it: a rotation or a scale on the marker itself would move it off its place. The pin is a
+ * square turned about its square corner, which is the point: it stands centred above the point.
+ */
+const OWN_CSS = `
+.marker {
+  background: none;
+  border: 0;
+}
+.pin {
+  position: absolute;
+  left: 50%;
+  bottom: 0;
+  width: 20px;
+  height: 20px;
+  box-sizing: border-box;
+  transform-origin: 0 100%;
+  rotate: -45deg;
+  border-radius: 50% 50% 50% 0;
+  background: var(--_accent);
+  border: 2px solid var(--service-on-accent, #fff);
+  box-shadow: 0 1px 3px #0008;
+}
+.marker.selected .pin {
+  background: var(--_danger);
+  scale: 1.25;
+}
+.marker:focus-visible {
+  outline: 3px solid var(--_link);
+  outline-offset: 2px;
+}
+.popup .classes {
+  font-size: 0.8125rem;
+}
+.popup h3:focus {
+  outline: none;
+}
+.popup h3:focus-visible {
+  outline: 3px solid var(--_link);
+}
+`;
 
 let sheet: CSSStyleSheet | undefined;
+
+/** Room a popup leaves at the map's edges; on the left, also the zoom control's column (10 + 34 px). */
+const EDGE = 8;
+const CONTROL_COLUMN = 44 + EDGE;
+/** What a popup adds around its content: margins and padding (Leaflet's CSS), and its tip below. */
+const POPUP_FRAME = { x: 20 + 24 + 2, y: 13 + 13 + 2 + 20 };
+
+/**
+ * Tiles as Leaflet's documented GridLayer extension draws them, not its TileLayer: TileLayer empties
+ * a removed or aborted tile with a `data:` GIF, which a host's `img-src <tile host>` refuses (a CSP
+ * violation on every zoom). Here a tile that goes loses its address instead, which stops its load
+ * too. The address template takes `{z}`, `{x}`, `{y}`, `{s}` (a, b or c) and `{r}` (empty).
+ */
+const Tiles = L.GridLayer.extend({
+  createTile(this: L.GridLayer & { options: { url: string } }, coords: L.Coords, done: L.DoneCallback) {
+    const tile = document.createElement('img');
+    tile.alt = '';
+    tile.onload = () => done(undefined, tile);
+    tile.onerror = () => done(new Error('tile'), tile);
+    tile.src = L.Util.template(this.options.url, { ...coords, s: 'abc'[Math.abs(coords.x + coords.y) % 3]!, r: '' });
+    return tile;
+  },
+}) as unknown as new (options: L.GridLayerOptions & { url: string }) => L.GridLayer;
 
 export class LeafletMap {
   readonly #map: L.Map;
   readonly #markers = new Map<string, L.Marker>();
   readonly #resize: ResizeObserver;
 
-  constructor(host: ServiceMap, container: HTMLElement, places: Place[], tiles: MapTiles) {
-    const root = host.shadowRoot!;
+  constructor(host: MapHost, container: HTMLElement, places: Place[], tiles: MapTiles) {
+    const { root } = host;
     if (!sheet) {
       sheet = new CSSStyleSheet();
-      sheet.replaceSync(leafletCss);
+      sheet.replaceSync(leafletCss + OWN_CSS);
     }
     if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 
     const map = (this.#map = L.map(container, { attributionControl: false, zoomControl: false, scrollWheelZoom: false }));
     L.control.zoom({ zoomInTitle: host.word('zoomIn'), zoomOutTitle: host.word('zoomOut') }).addTo(map);
     // A tile that cannot load (no internet, a tile server down) is said once; the markers stay.
-    L.tileLayer(tiles.url, { maxZoom: 19 })
-      .on('tileerror', () => host.mapFailed('tilesFailed'))
+    new Tiles({ url: tiles.url, maxZoom: 19 })
+      .on('tileerror', () => host.tilesFailed())
+      .on('tileunload', ({ tile }) => tile.removeAttribute('src'))
       .addTo(map);
 
     const located = places.filter((p) => p.lat != null && p.lng != null);
@@ -39,17 +121,27 @@ export class LeafletMap {
     for (const place of located) {
       const content = document.createElement('div');
       content.className = 'popup';
-      render(host.renderPlace(place, true), content);
+      render(host.popup(place), content);
+      const pin = document.createElement('span');
+      pin.className = 'pin';
       const marker = L.marker([place.lat!, place.lng!], {
-        icon: L.divIcon({ className: 'marker', iconSize: [28, 28], iconAnchor: [14, 28], popupAnchor: [0, -26] }),
+        icon: L.divIcon({ className: 'marker', html: pin, iconSize: [28, 28], iconAnchor: [14, 28], popupAnchor: [0, -26] }),
         keyboard: true,
         riseOnHover: true,
       })
-        .bindPopup(content, { maxWidth: 280 })
-        // Opened by a click, by Enter on the marker, or from the list.
-        .on('popupopen', () => void host.select(place.id, 'map'))
+        // Away from the zoom control, so that it never covers the popup's heading.
+        .bindPopup(content, { autoPanPaddingTopLeft: [CONTROL_COLUMN, EDGE], autoPanPaddingBottomRight: [EDGE, EDGE] })
+        // Opened by a click, by Enter or Space on the marker, or from the list.
+        .on('popupopen', () => host.chosen(place.id))
         .addTo(map);
-      marker.getElement()!.setAttribute('aria-label', place.name);
+      const element = marker.getElement()!;
+      element.setAttribute('aria-label', place.name);
+      // A button opens on Space too (Leaflet's markers answer Enter only).
+      element.addEventListener('keydown', (event) => {
+        if (event.key !== ' ') return;
+        event.preventDefault();
+        marker.fire('click', { originalEvent: event, latlng: marker.getLatLng() });
+      });
       this.#markers.set(place.id, marker);
     }
 
@@ -69,8 +161,25 @@ export class LeafletMap {
       event.preventDefault();
       map.closePopup();
     });
-    this.#resize = new ResizeObserver(() => map.invalidateSize());
+    this.#resize = new ResizeObserver(() => this.#fit());
     this.#resize.observe(container);
+  }
+
+  /**
+   * The map follows its box; a popup fits in it, beside the zoom control (on a phone the box is
+   * short: a longer popup scrolls within itself rather than covering the whole map).
+   */
+  #fit() {
+    const map = this.#map;
+    map.invalidateSize();
+    const { x, y } = map.getSize();
+    for (const marker of this.#markers.values()) {
+      Object.assign(marker.getPopup()!.options, {
+        maxWidth: Math.min(280, x - CONTROL_COLUMN - EDGE - POPUP_FRAME.x),
+        maxHeight: y - 2 * EDGE - POPUP_FRAME.y,
+      });
+    }
+    this.#openPopup()?.update();
   }
 
   #openPopup() {

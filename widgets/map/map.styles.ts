@@ -4,7 +4,8 @@ import { css } from 'lit';
  * The widget fills the space reserved for it (its div's min-height, inherited): the heading, then
  * the map and the list side by side where there is room, the map above the list where there is not;
  * the list scrolls within its part. The map's box is there from the first render, empty until
- * Leaflet draws in it, so that nothing moves. Leaflet's own CSS is adopted when it comes.
+ * Leaflet draws in it, so that nothing moves. Leaflet's own CSS, and that of the markers and popups,
+ * comes with the map (map-leaflet.ts).
  */
 export const mapStyles = css`
   :host,
@@ -50,7 +51,7 @@ export const mapStyles = css`
   }
   .failed-line {
     position: absolute;
-    inset: 0.5rem 3.5rem auto 0.5rem;
+    inset: 0.5rem 0.5rem auto 3.5rem;
     z-index: 1000;
     background: Canvas;
     color: CanvasText;
@@ -112,30 +113,5 @@ export const mapStyles = css`
   .book {
     color: var(--_link);
     font-weight: 600;
-  }
-  .popup .classes {
-    font-size: 0.8125rem;
-  }
-  .popup h3:focus {
-    outline: none;
-  }
-  .popup h3:focus-visible {
-    outline: 3px solid var(--_link);
-  }
-  .marker {
-    border-radius: 50% 50% 50% 0;
-    transform-origin: center;
-    background: var(--_accent);
-    border: 2px solid var(--service-on-accent, #fff);
-    rotate: -45deg;
-    box-shadow: 0 1px 3px #0008;
-  }
-  .marker.selected {
-    background: var(--_danger);
-    scale: 1.25;
-  }
-  .marker:focus-visible {
-    outline: 3px solid var(--_link);
-    outline-offset: 2px;
   }
 `;

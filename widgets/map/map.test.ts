@@ -1,14 +1,24 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { sendKeys } from '@web/test-runner-commands';
+import { failOnWarnings, keyOf, ownMethods, service, settled, textOf } from '../shared/test-support.ts';
 import './map.ts';
-import type { ServiceMap } from './map.ts';
+import type { MapData, ServiceMap } from './map.ts';
 
 failOnWarnings();
 
-const mount = (key = keyOf('map'), locale = 'en') =>
+const mount = (key = keyOf('map'), locale = 'en', bookingUrl = 'https://shop.example/book', fetcher?: typeof fetch) =>
   fixture<ServiceMap>(
-    html`<service-map key=${key} base-url=${service.url} locale=${locale} booking-url="https://shop.example/book"></service-map>`,
+    html`<service-map key=${key} base-url=${service.url} locale=${locale} booking-url=${bookingUrl} .fetch=${fetcher}></service-map>`,
   );
+/** The service's real first render, changed by `change` (a state the seed has no key for). */
+const changed =
+  (change: (data: MapData) => void): typeof fetch =>
+  async (input, init) => {
+    const data = (await (await fetch(input, init)).json()) as MapData;
+    change(data);
+    return Response.json(data);
+  };
+const box = (el: Element) => el.getBoundingClientRect();
 const until = (check: () => boolean) =>
   new Promise<void>(function wait(resolve) {
     if (check()) resolve();
@@ -51,5 +61,94 @@ describe('service-map', () => {
     expect(textOf(el)).to.contain('Hier unterrichtet Acme Academy');
     expect(textOf(el)).to.contain('Buchen');
     await expect(el).to.be.accessible();
+  });
+
+  it('draws each marker inside the map, its point right under the tip of its popup', async () => {
+    const el = await settled(await mount());
+    await until(() => markers(el).length === 4);
+    const map = box(el.shadowRoot!.querySelector('.map')!);
+    for (const marker of markers(el)) {
+      const { left, right, top, bottom } = box(marker);
+      const name = marker.getAttribute('aria-label');
+      expect(
+        [left >= map.left, right <= map.right, top >= map.top, bottom <= map.bottom],
+        `${name} inside the map`,
+      ).to.deep.equal([true, true, true, true]);
+    }
+    // Each popup opens over its own marker: the marker's box stands centred under the popup's tip.
+    for (const button of el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.places button.link')) {
+      button.click();
+      const name = button.textContent!.trim();
+      await until(() => el.shadowRoot!.querySelector('.leaflet-popup h3')?.textContent?.trim() === name);
+      const marker = markers(el).find((m) => m.getAttribute('aria-label') === name)!;
+      const tip = box(el.shadowRoot!.querySelector('.leaflet-popup-tip')!);
+      const pin = box(marker);
+      expect(Math.abs((pin.left + pin.right) / 2 - (tip.left + tip.right) / 2), `${name}: centred`).to.be.below(2);
+      expect(pin.top - tip.bottom, `${name}: right under the tip`).to.be.within(-4, 4);
+    }
+  });
+
+  it('Space opens a marker’s popup as Enter does; Escape closes it and the focus returns to the marker', async () => {
+    const el = await settled(await mount());
+    await until(() => markers(el).length === 4);
+    const vienna = markers(el)[2]!;
+    vienna.focus();
+    const selected = oneEvent(el, 'service-place-selected');
+    await sendKeys({ press: 'Space' });
+    expect((await selected).detail).to.deep.equal({ id: 'pl_vienna' });
+    await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'));
+    expect(el.shadowRoot!.activeElement?.textContent?.trim()).to.equal('Acme Vienna');
+    expect(el.shadowRoot!.activeElement?.localName).to.equal('h3');
+    await sendKeys({ press: 'Escape' });
+    await until(() => !el.shadowRoot!.querySelector('.leaflet-popup'));
+    expect(el.shadowRoot!.activeElement).to.equal(vienna);
+  });
+
+  it('links “Book” to http(s) pages only: a relative booking-url is resolved against the page, a javascript: one offers no link', async () => {
+    const relative = await settled(await mount(keyOf('map'), 'en', 'book.html'));
+    const href = relative.shadowRoot!.querySelector<HTMLAnchorElement>('a.book')!.getAttribute('href');
+    expect(href).to.equal(new URL('book.html?course=crs_open&class=cls_open_1', location.href).href);
+    for (const url of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,hello', 'ftp://shop.example/']) {
+      const el = await settled(await mount(keyOf('map'), 'en', url));
+      expect(el.shadowRoot!.querySelectorAll('a'), url).to.have.length(0);
+      expect(textOf(el)).to.contain('Open day: meet the trainers');
+    }
+  });
+
+  it('no places: says so, in English and German; accessible', async () => {
+    for (const [locale, line] of [
+      ['en', 'No places to show yet.'],
+      ['de', 'Noch keine Orte.'],
+    ]) {
+      const el = await settled(
+        await mount(
+          keyOf('map'),
+          locale,
+          undefined,
+          changed((data) => (data.places = [])),
+        ),
+      );
+      expect(textOf(el)).to.contain(line);
+      expect(markers(el)).to.have.length(0);
+      await expect(el).to.be.accessible();
+    }
+  });
+
+  it('a map that cannot be drawn (a tile address the map cannot fill): one line says so, the list stays; accessible', async () => {
+    const broken = changed((data) => (data.widget.options.tiles!.url = 'dev/tiles/{z}/{x}/{y}/{unknown}.png'));
+    for (const [locale, line] of [
+      ['en', 'The map could not be loaded. The list of places still works.'],
+      ['de', 'Die Karte konnte nicht geladen werden. Die Liste der Orte funktioniert weiter.'],
+    ]) {
+      const el = await settled(await mount(keyOf('map'), locale, undefined, broken));
+      await until(() => !!el.shadowRoot!.querySelector('[role=status]'));
+      expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal(line);
+      expect(el.shadowRoot!.querySelectorAll('.places > li')).to.have.length(5);
+      await expect(el).to.be.accessible();
+    }
+  });
+
+  it('has no public method for its map: only the hooks of Lit and of the base (the map gets callbacks)', () => {
+    expect(ownMethods(customElements.get('service-map')!)).to.deep.equal([]);
   });
 });

@@ -87,7 +87,10 @@ export class ServiceMap extends ServiceElement<MapData> {
     _attribution: { state: true },
   };
 
-  /** The page where visitors book (a page with the registration widget): each class's "Book" links there with `course` and `class`. */
+  /**
+   * The page where visitors book (a page with the registration widget): each class's "Book" links there
+   * with `course` and `class`. An http(s) address, or one relative to the page; any other shows no link.
+   */
   bookingUrl = '';
 
   /** The place chosen last. */
@@ -133,21 +136,21 @@ export class ServiceMap extends ServiceElement<MapData> {
                 id="place-${place.id}"
                 aria-current=${this._selected === place.id ? 'true' : nothing}
               >
-                ${this.renderPlace(place, false)}
+                ${this.#renderPlace(place, false)}
               </li>`,
           )}
         </ul>
       </div>`;
   }
 
-  /** @internal What a place shows, in the list and in its marker's popup: name, address, next classes, a way to book. */
-  renderPlace(place: Place, inPopup: boolean): TemplateResult {
+  /** What a place shows, in the list and in its marker's popup: name, address, next classes, a way to book. */
+  #renderPlace(place: Place, inPopup: boolean): TemplateResult {
     const locale = this.resolvedLocale;
     const onMap = place.lat != null && place.lng != null;
     return html`<h3 tabindex=${inPopup ? '-1' : nothing}>
         ${
           onMap && !inPopup
-            ? html`<button class="link" aria-pressed=${this._selected === place.id ? 'true' : 'false'} @click=${() => this.select(place.id, 'list')}>
+            ? html`<button class="link" aria-pressed=${this._selected === place.id ? 'true' : 'false'} @click=${() => this.#select(place.id, 'list')}>
               ${place.name}
             </button>`
             : place.name
@@ -186,10 +189,10 @@ export class ServiceMap extends ServiceElement<MapData> {
     </li>`;
   }
 
-  /** The booking page with the class's programme and id, or nothing without one. */
+  /** The booking page (an http(s) page only) with the class's programme and id; nothing without one. */
   #bookingHref(cls: PlaceClass) {
-    if (!this.bookingUrl) return undefined;
-    const url = new URL(this.bookingUrl, location.href);
+    const url = new URL(this.bookingUrl || 'about:', location.href);
+    if (!/^https?:$/.test(url.protocol)) return undefined;
     url.searchParams.set('course', cls.course.id);
     url.searchParams.set('class', cls.id);
     return url.href;
@@ -202,10 +205,10 @@ export class ServiceMap extends ServiceElement<MapData> {
   }
 
   /**
-   * @internal A place chosen in the list (its marker is highlighted and its popup opens) or on the map
-   * (its list item is highlighted and scrolled to).
+   * A place chosen in the list (its marker is highlighted and its popup opens) or on the map (its
+   * list item is highlighted and scrolled to).
    */
-  async select(id: string, from: 'list' | 'map') {
+  async #select(id: string, from: 'list' | 'map') {
     const changed = this._selected !== id;
     this._selected = id;
     if (changed) this.dispatchEvent(new PlaceSelectedEvent({ id }));
@@ -213,16 +216,6 @@ export class ServiceMap extends ServiceElement<MapData> {
     this.#map?.highlight(id);
     if (from === 'list') this.#map?.show(id);
     else this.renderRoot.querySelector(`#place-${id}`)?.scrollIntoView({ block: 'nearest' });
-  }
-
-  /** @internal What of the map could not load (said in one line; the list keeps working). */
-  mapFailed(what: 'tilesFailed' | 'mapFailed') {
-    this._failed ??= what;
-  }
-
-  /** @internal A word of the widget, for the map's controls. */
-  word(key: MapWord) {
-    return t(this.resolvedLocale, key);
   }
 
   /** Once the list shows: the map, in its box; a new load draws it anew. */
@@ -233,11 +226,23 @@ export class ServiceMap extends ServiceElement<MapData> {
     try {
       const { LeafletMap } = await leafletChunk();
       if (this.data !== data || !box.isConnected) return;
-      this.#map = new LeafletMap(this, box, data.places, this.#tiles(data));
+      this.#map = new LeafletMap(
+        {
+          root: this.shadowRoot!,
+          word: (key) => t(this.resolvedLocale, key),
+          popup: (place) => this.#renderPlace(place, true),
+          chosen: (id) => this.#select(id, 'map'),
+          tilesFailed: () => (this._failed ??= 'tilesFailed'),
+        },
+        box,
+        data.places,
+        this.#tiles(data),
+      );
       this._attribution = this.#tiles(data).attribution;
       if (this._selected) this.#map.highlight(this._selected);
     } catch {
-      this.mapFailed('mapFailed');
+      // What of the map could not load is said in one line; the list keeps working.
+      this._failed ??= 'mapFailed';
     }
   }
 

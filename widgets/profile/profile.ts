@@ -80,7 +80,17 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   notice = '';
 
   /** @internal The sign-in of the page, shared with every widget on it. */
-  readonly session = new SessionController(this, (change) => this.#followSession(change));
+  readonly session = new SessionController(
+    this,
+    (change) => this.#followSession(change),
+    // Another widget asks for the sign-in (a participants-only video): its field (the email's or the
+    // PIN's) takes the focus, which brings it into view.
+    (show) => {
+      const field = this.renderRoot.querySelector('input');
+      if (show) field?.focus();
+      return !!field;
+    },
+  );
   /** @internal The sign-in form (the email, then the PIN). */
   readonly form: FormController = new FormController(this, (key) => t(this.resolvedLocale, key));
   #account?: InstanceType<Awaited<ReturnType<typeof accountChunk>>['ProfileAccount']>;

@@ -23,6 +23,19 @@ export interface SessionChange {
   session?: Session;
 }
 
+/**
+ * A widget that needs the participant (a participants-only video) asks the page's sign-in through a
+ * cancelable window event: the widget that offers it (the profile) answers with preventDefault() and,
+ * with `show`, shows it. No widget reaches into another.
+ */
+export const SIGN_IN_EVENT = 'service-session-sign-in';
+
+export interface SignInRequest {
+  baseUrl: string;
+  company: string;
+  show: boolean;
+}
+
 /** The page's sign-in with a service (its base URL) and company, if any. */
 export const readSession = (baseUrl: string, company: string) => readState<Session>('session', baseUrl, company);
 
@@ -33,12 +46,33 @@ export const writeSession = (baseUrl: string, company: string, session?: Session
 /**
  * The page's sign-in for the host's service and company (the company of the host's data, or the
  * one its key was last seen with, so that a returning visitor's session is found before the first
- * answer).
+ * answer). A host that offers the sign-in passes `signIn`: asked by another widget, it says whether
+ * it offers it now and, with `show`, shows it.
  */
 export class SessionController extends PageState<Session, SessionChange> {
-  constructor(host: Host, changed?: (change: SessionChange) => void) {
+  constructor(
+    host: Host,
+    changed?: (change: SessionChange) => void,
+    private readonly signIn?: (show: boolean) => boolean,
+  ) {
     super(host, 'session', changed);
   }
+
+  override hostConnected() {
+    super.hostConnected();
+    addEventListener(SIGN_IN_EVENT, this.#asked);
+  }
+
+  override hostDisconnected() {
+    super.hostDisconnected();
+    removeEventListener(SIGN_IN_EVENT, this.#asked);
+  }
+
+  /** Another widget asks for the sign-in of this service and company. */
+  #asked = (event: Event) => {
+    const { baseUrl, company, show } = (event as CustomEvent<SignInRequest>).detail;
+    if (baseUrl === this.baseUrl && company === this.company && this.signIn?.(show)) event.preventDefault();
+  };
 
   override get company(): string {
     return super.company || read(this.#seen) || '';

@@ -78,6 +78,30 @@ export const dev = async <T = unknown>(path: string, body?: unknown, { strict = 
   return answer.status === 204 ? (undefined as T) : ((await answer.json()) as T);
 };
 
+/** The hooks of Lit and of the base that a widget overrides: public in JavaScript, but no API of the widget. */
+const HOOKS = new Set([
+  'connectedCallback',
+  'disconnectedCallback',
+  'willUpdate',
+  'render',
+  'firstUpdated',
+  'updated',
+  'load',
+  'loadWords',
+  'step',
+]);
+
+/**
+ * The methods a widget's class adds to its prototype beyond those hooks, sorted. A widget's public
+ * side is its attributes, properties and events; the chunks it loads get callbacks rather than public
+ * methods (which a page could call).
+ */
+export const ownMethods = (element: CustomElementConstructor) =>
+  Object.entries(Object.getOwnPropertyDescriptors(element.prototype))
+    .filter(([name, { value }]) => name !== 'constructor' && typeof value === 'function' && !HOOKS.has(name))
+    .map(([name]) => name)
+    .sort();
+
 /** The visible text of an element's shadow root, white space folded. */
 export const textOf = (el: Element) => (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
 

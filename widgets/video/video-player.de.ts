@@ -12,7 +12,12 @@ const de: typeof en = {
   captions: 'Untertitel',
   captionsOff: 'Aus',
   fullScreen: 'Vollbild',
-  failed: 'Das Video konnte nicht abgespielt werden. Versuchen Sie es später erneut.',
+  failed: 'Das Video konnte nicht abgespielt werden.',
+  ask: 'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich an, um es anzusehen.',
+  askElsewhere:
+    'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich auf dieser Website bei Ihrem Konto an und spielen Sie es dann erneut ab.',
+  signIn: 'Anmelden',
+  'invalid-token': 'Ihre Anmeldung ist abgelaufen. Melden Sie sich erneut an, um dieses Video anzusehen.',
 };
 
 export default de;

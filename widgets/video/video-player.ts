@@ -2,16 +2,18 @@
  * The video widget's player: a chunk of its own, fetched when the visitor asks to play. Native
  * `<video>` with the service's WebVTT captions, controls of our own (the browser's differ per browser
  * and hide the captions' choice), media-chrome's keyboard set, and the position kept per video for
- * the tab's session. It draws in the poster's place, at the poster's size.
+ * the tab's session. It draws in the poster's place, at the poster's size. A participants-only video
+ * asks for the page's sign-in, and plays from links signed for a few minutes, renewed as they expire.
  */
 import { html, type ReactiveController, type TemplateResult } from 'lit';
 import type { VideoMediaResponse } from '../../service/schemas.ts';
 import { ApiError } from '../shared/api.ts';
+import type { ServiceElement } from '../shared/base.ts';
 import { translator } from '../shared/i18n.ts';
-import { SessionController } from '../shared/session.ts';
-import type { ServiceVideo, Video, VideoMedia } from './video.ts';
+import { SessionController, SIGN_IN_EVENT, type SignInRequest } from '../shared/session.ts';
+import type { Held, Video, VideoData, VideoMedia } from './video.ts';
 
-/** The player's words; German is in video-player.de.ts. */
+/** The player's words, and the sign-in's it asks for; German is in video-player.de.ts. */
 export const en = {
   player: 'Video player: {title}',
   play: 'Play',
@@ -23,7 +25,11 @@ export const en = {
   captions: 'Captions',
   captionsOff: 'Off',
   fullScreen: 'Full screen',
-  failed: 'The video could not be played. Try again later.',
+  failed: 'The video could not be played.',
+  ask: 'This video is for participants of {company}. Sign in to watch it.',
+  askElsewhere: 'This video is for participants of {company}. Sign in to your account on this site, then play it again.',
+  signIn: 'Sign in',
+  'invalid-token': 'Your sign-in has ended. Sign in again to watch this video.',
 };
 
 const t = translator(en, { de: () => import('./video-player.de.ts') });
@@ -31,12 +37,33 @@ const t = translator(en, { de: () => import('./video-player.de.ts') });
 /** Loads the player's words with the chunk, so that it never flashes English. */
 export const loadWords = t.load;
 
+/** What the player needs of its widget (and nothing else of it). */
+export interface PlayerHost {
+  /** The widget: the player is its controller, draws in it, speaks its language, asks its service. */
+  element: ServiceElement<VideoData>;
+  /** A path of the service's answer as a URL of the service. */
+  url(path: string): string;
+  /** A duration as the widget writes it (`0:06`). */
+  clock(seconds: number): string;
+  /** Tells the page: the visitor started a video, or watched it to its end. */
+  announce(what: 'started' | 'ended', id: string): void;
+  /** A video cannot play now: its poster says why (the sign-in it waits for). */
+  hold(held: Held): void;
+  /** A play failed: its poster says so, with a retry. */
+  failed(video: Video, line: string): void;
+  /** The page's sign-in came: the video that waited for it plays. */
+  signedIn(): void;
+}
+
+/** How long before a participants-only video's links expire the player asks for new ones. */
+const RENEW_AHEAD_MS = 60_000;
+
 /** Seconds an arrow key seeks. */
 const SEEK_STEP = 5;
 const VOLUME_STEP = 0.1;
 
 /** The position of each video, for the tab's session (sessionStorage: it dies with the tab). */
-const positionKey = (host: ServiceVideo, id: string) => `service-widgets:video-position:${host.url('')}:${id}`;
+const positionKey = (host: PlayerHost, id: string) => `service-widgets:video-position:${host.url('')}:${id}`;
 const storage = {
   get: (key: string) => {
     try {
@@ -60,35 +87,75 @@ export class VideoPlayer implements ReactiveController {
   #media?: VideoMedia;
   /** The captions' language, `''` for none: the widget's language where the video has it, then the visitor's choice. */
   #captions?: string;
-  /** The video asked for a fresh signed link once after an error. */
-  #renewed = false;
+  /** The signed link was renewed after a failure and has not loaded since: another failure is a failure. */
+  #renewing = false;
+  /** Where the video goes on once a renewed link has loaded: its position, and whether it was playing. */
+  #resume?: { at: number; playing: boolean };
+  /** The service's clock ahead of this browser's (ms), from its last answer: links expire by the service's clock. */
+  #skew = 0;
+  /** The next renewal of the links, before they expire. */
+  #renewal?: ReturnType<typeof setTimeout>;
   #started = false;
 
   /** The page's participant sign-in (the profile widget's): a participants-only video's files are for it. */
   readonly #session: SessionController;
 
-  constructor(private readonly host: ServiceVideo) {
-    host.addController(this);
-    this.#session = new SessionController(host, ({ session }) => session && host.signedIn());
+  constructor(private readonly host: PlayerHost) {
+    host.element.addController(this);
+    this.#session = new SessionController(host.element, ({ session }) => session && host.signedIn());
   }
 
-  /** A participants-only video's files for the signed-in participant; else the sign-in is asked for (undefined). */
+  /**
+   * A participants-only video's files for the signed-in participant (links signed for a few minutes);
+   * else (undefined) the sign-in is asked for, or the failure said.
+   */
   async signedMedia(video: Video): Promise<VideoMedia | undefined> {
-    const { host } = this;
+    const { element } = this.host;
     const token = this.#session.session?.token;
-    if (!token) return void host.askSignIn(video);
-    try {
-      return ((await host.api.request(`videos/${video.id}/media`, { body: {}, token })) as VideoMediaResponse).media;
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'invalid-token'))
-        return void host.playFailed(video, host.toApiError(error).shown!);
-      // The service ended the sign-in: the page's session goes, and the sign-in is asked for again.
-      this.#session.write();
-      return void host.askSignIn(video, 'invalid-token');
+    if (token) {
+      try {
+        const { media, now } = (await element.api.request(`videos/${video.id}/media`, { body: {}, token })) as VideoMediaResponse;
+        this.#skew = Date.parse(now) - Date.now();
+        return media;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'invalid-token')) {
+          return void this.host.failed(video, element.toApiError(error).shown!);
+        }
+        // The service ended the sign-in: the page's session goes, and the sign-in is asked for again.
+        this.#session.write();
+      }
     }
+    const locale = element.resolvedLocale;
+    const offered = this.#askSignIn(false);
+    this.host.hold({
+      id: video.id,
+      line: token
+        ? t(locale, 'invalid-token')
+        : t(locale, offered ? 'ask' : 'askElsewhere', { company: element.data!.widget.company.name }),
+      action: offered ? [t(locale, 'signIn'), () => this.#askSignIn(true)] : undefined,
+      ask: true,
+    });
   }
 
-  hostConnected() {}
+  /**
+   * Asks the page's sign-in (session.ts): whether a widget on the page offers it for this service and
+   * company; with `show`, it shows it.
+   */
+  #askSignIn(show: boolean) {
+    const { baseUrl, company } = this.#session;
+    return !dispatchEvent(
+      new CustomEvent<SignInRequest>(SIGN_IN_EVENT, { cancelable: true, detail: { baseUrl, company, show } }),
+    );
+  }
+
+  /** Back on the page: the links are renewed in time again. */
+  hostConnected() {
+    if (this.#media) this.#use(this.#media);
+  }
+
+  hostDisconnected() {
+    clearTimeout(this.#renewal);
+  }
 
   /** After each render: the captions shown are the chosen ones. */
   hostUpdated() {
@@ -97,35 +164,37 @@ export class VideoPlayer implements ReactiveController {
   }
 
   get #element() {
-    return this.host.renderRoot.querySelector('video') ?? undefined;
+    return this.host.element.renderRoot.querySelector('video') ?? undefined;
   }
 
   /** A video to play in the poster's place (the last one's player goes). */
   open(video: Video, media: VideoMedia) {
     this.#video = video;
-    this.#media = media;
-    this.#renewed = this.#started = false;
+    this.#renewing = this.#started = false;
+    this.#resume = undefined;
+    this.#use(media);
     const langs = media.tracks.map((track) => track.lang);
+    const locale = this.host.element.resolvedLocale;
     if (this.#captions === undefined || (this.#captions && !langs.includes(this.#captions))) {
-      this.#captions = langs.includes(this.host.resolvedLocale) ? this.host.resolvedLocale : '';
+      this.#captions = langs.includes(locale) ? locale : '';
     }
   }
 
   /** Plays, with the focus on the play button (the visitor asked to play: the player is where they are). */
   start() {
-    this.host.renderRoot.querySelector<HTMLElement>('.controls button')?.focus();
-    void this.#element?.play().catch(() => this.host.requestUpdate());
+    this.host.element.renderRoot.querySelector<HTMLElement>('.controls button')?.focus();
+    void this.#element?.play().catch(this.#update);
   }
 
   render(video: Video): TemplateResult {
     const media = this.#media!;
     const el = this.#element;
-    const locale = this.host.resolvedLocale;
+    const locale = this.host.element.resolvedLocale;
     const paused = el?.paused ?? true;
     const duration = el?.duration || video.duration_s;
     const time = el?.currentTime ?? 0;
     const names = new Intl.DisplayNames([locale], { type: 'language' });
-    const clock = (seconds: number) => this.host.clock(seconds);
+    const { clock, url } = this.host;
     return html`<div class="media player" role="group" aria-label=${t(locale, 'player', { title: video.title })} @keydown=${this.#keys}>
       <div class="screen">
         <video
@@ -134,8 +203,8 @@ export class VideoPlayer implements ReactiveController {
           playsinline
           width=${video.width}
           height=${video.height}
-          poster=${this.host.url(video.poster)}
-          src=${this.host.url(media.src)}
+          poster=${url(video.poster)}
+          src=${url(media.src)}
           @loadedmetadata=${this.#restore}
           @play=${this.#onPlay}
           @pause=${this.#remember}
@@ -147,7 +216,7 @@ export class VideoPlayer implements ReactiveController {
         >
           ${media.tracks.map(
             (track) =>
-              html`<track kind="captions" srclang=${track.lang} label=${names.of(track.lang) ?? track.lang} src=${this.host.url(track.src)} />`,
+              html`<track kind="captions" srclang=${track.lang} label=${names.of(track.lang) ?? track.lang} src=${url(track.src)} />`,
           )}
         </video>
       </div>
@@ -194,7 +263,7 @@ export class VideoPlayer implements ReactiveController {
     </div>`;
   }
 
-  #update = () => this.host.requestUpdate();
+  #update = () => this.host.element.requestUpdate();
 
   #toggle = () => {
     const el = this.#element!;
@@ -221,7 +290,7 @@ export class VideoPlayer implements ReactiveController {
   /** A language's captions, or none (`''`); `c` toggles between none and the last language (or the first). */
   #choose(lang: string) {
     this.#captions = lang;
-    this.host.requestUpdate();
+    this.#update();
   }
 
   #lastCaptions = '';
@@ -232,7 +301,7 @@ export class VideoPlayer implements ReactiveController {
   }
 
   #fullScreen = () => {
-    const root = this.host.shadowRoot!;
+    const root = this.host.element.shadowRoot!;
     if (root.fullscreenElement) void document.exitFullscreen();
     else void root.querySelector<HTMLElement>('.player')?.requestFullscreen();
   };
@@ -269,44 +338,92 @@ export class VideoPlayer implements ReactiveController {
     action();
   };
 
-  /** The position kept for this tab's session: where the visitor left off. */
-  #restore = () => {
-    const el = this.#element!;
-    const at = storage.get(positionKey(this.host, this.#video!.id));
-    if (at && at < el.duration - 1) el.currentTime = at;
-    this.host.requestUpdate();
+  /**
+   * Whether an event is of the video open now: one the visitor has just left still tells of its
+   * pause, which is none of the next one's position.
+   */
+  #current(event: Event) {
+    return event.target === this.#element;
+  }
+
+  /**
+   * Once the file's metadata has come: the video goes on where it was before its link was renewed,
+   * else from the position kept for this tab's session (where the visitor left off).
+   */
+  #restore = (event: Event) => {
+    if (!this.#current(event)) return;
+    const el = event.target as HTMLVideoElement;
+    const resume = this.#resume;
+    this.#renewing = false;
+    this.#resume = undefined;
+    // A position kept for the session is no place to go on from once the video has (nearly) ended.
+    const at = resume ? resume.at : storage.get(positionKey(this.host, this.#video!.id));
+    if (at && (resume || at < el.duration - 1)) el.currentTime = at;
+    if (resume?.playing) void el.play().catch(this.#update);
+    this.#update();
   };
 
-  #remember = () => {
-    const el = this.#element!;
+  #remember = (event: Event) => {
+    if (!this.#current(event)) return;
+    const el = event.target as HTMLVideoElement;
     if (el.currentTime) storage.set(positionKey(this.host, this.#video!.id), el.currentTime);
-    this.host.requestUpdate();
+    this.#update();
   };
 
-  #onPlay = () => {
+  #onPlay = (event: Event) => {
+    if (!this.#current(event)) return;
     if (!this.#started) this.host.announce('started', this.#video!.id);
     this.#started = true;
-    this.host.requestUpdate();
+    this.#update();
   };
 
-  #onEnded = () => {
+  #onEnded = (event: Event) => {
+    if (!this.#current(event)) return;
     storage.set(positionKey(this.host, this.#video!.id));
     this.host.announce('ended', this.#video!.id);
-    this.host.requestUpdate();
+    this.#update();
   };
 
-  /** A signed link that expired while the page was open is asked for anew, once; else the visitor is told. */
-  #onError = async () => {
-    const video = this.#video!;
-    if (video.access === 'participants' && !this.#renewed) {
-      this.#renewed = true;
-      const media = await this.signedMedia(video);
-      if (media) {
-        this.#media = media;
-        this.host.requestUpdate();
-        return;
-      }
+  /**
+   * The files to play; a participants-only video's links are renewed a minute before they expire
+   * (by the service's clock), for as long as the player is open.
+   */
+  #use(media: VideoMedia) {
+    this.#media = media;
+    clearTimeout(this.#renewal);
+    if (media.expires_at) {
+      const due = Date.parse(media.expires_at) - (Date.now() + this.#skew) - RENEW_AHEAD_MS;
+      this.#renewal = setTimeout(() => void this.#renew(), Math.max(0, due));
     }
-    this.host.playFailed(video, t(this.host.resolvedLocale, 'failed'));
+  }
+
+  /**
+   * New links for the video open, which goes on where it is (its position, playing or paused); the
+   * player draws it from them. Undefined when they cannot come (the poster then says why).
+   */
+  async #renew() {
+    const el = this.#element;
+    const video = this.#video!;
+    if (!el) return;
+    this.#resume = { at: el.currentTime, playing: !el.paused };
+    const media = await this.signedMedia(video);
+    if (!media || this.#video !== video) return;
+    this.#use(media);
+    this.#update();
+  }
+
+  /**
+   * A participants-only video's links live a few minutes: one that has expired all the same (a device
+   * that slept through its renewal) is renewed each time the player meets it. A renewed link that
+   * fails before it has loaded, or a public video that fails, is said.
+   */
+  #onError = async (event: Event) => {
+    if (!this.#current(event)) return;
+    const video = this.#video!;
+    if (video.access === 'participants' && !this.#renewing) {
+      this.#renewing = true;
+      return this.#renew();
+    }
+    this.host.failed(video, t(this.host.element.resolvedLocale, 'failed'));
   };
 }

@@ -8,12 +8,8 @@ const de: typeof en & typeof sharedWordsDe = {
   empty: 'Hier gibt es noch keine Videos.',
   play: '„{title}“ abspielen, {duration}',
   forParticipants: 'Für Teilnehmende',
-  ask: 'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich an, um es anzusehen.',
-  askElsewhere:
-    'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich auf dieser Website bei Ihrem Konto an und spielen Sie es dann erneut ab.',
-  signIn: 'Anmelden',
-  'invalid-token': 'Ihre Anmeldung ist abgelaufen. Melden Sie sich erneut an, um dieses Video anzusehen.',
   showAll: 'Alle {count} Videos zeigen',
+  playerFailed: 'Der Player konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
 };
 
 export default de;

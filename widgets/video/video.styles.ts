@@ -2,9 +2,12 @@ import { css } from 'lit';
 
 /**
  * A poster and its player are one box: the picture at the video's aspect ratio (from the `width`
- * and `height` of the first render, reserved before anything loads) over a bar of one line, so that
- * nothing moves when the player takes the poster's place. One video stays within its reserved space
- * at any width (25em wide at most); a list's cards fill columns, and the one playing takes the row.
+ * and `height` of the first render, reserved before anything loads) over the player's bar of
+ * controls. One video stays within its reserved space at any width (25em wide at most), its poster
+ * keeping the bar's room, so that nothing moves when the player takes its place. A list's cards fill
+ * columns; where one column is all there is room for (a phone), each card is a row, its poster beside
+ * its title, so that the first view shows whole videos. The card playing, or saying why it cannot,
+ * takes the row at full size.
  */
 export const videoStyles = css`
   .one {
@@ -13,6 +16,11 @@ export const videoStyles = css`
   }
   .one .media {
     width: min(100%, 25em);
+  }
+  .one .poster::after {
+    content: '';
+    display: block;
+    height: 2.75rem;
   }
   h2,
   h3 {
@@ -23,6 +31,7 @@ export const videoStyles = css`
     font-size: 1rem;
   }
   .videos {
+    container: videos / inline-size;
     display: grid;
     grid-template-columns: repeat(auto-fill, minmax(14em, 1fr));
     gap: 1rem;
@@ -33,11 +42,26 @@ export const videoStyles = css`
     gap: 0.5rem;
     align-content: start;
   }
-  .card.playing {
+  .card.active {
     grid-column: 1 / -1;
   }
-  .card.playing .media {
+  .card.active .media {
     width: min(100%, 48em);
+  }
+  @container videos (width < 30em) {
+    .card:not(.active) {
+      grid-template-columns: 40% 1fr;
+      grid-template-rows: auto 1fr;
+      column-gap: 0.75rem;
+    }
+    .card:not(.active) .media {
+      grid-row: span 2;
+      align-self: start;
+    }
+    .card:not(.active) .play span {
+      width: 2.75rem;
+      height: 2.75rem;
+    }
   }
   .facts {
     display: flex;
@@ -108,7 +132,7 @@ export const videoStyles = css`
     clip-path: polygon(0 0, 100% 50%, 0 100%);
     margin-left: 0.2em;
   }
-  .ask {
+  .held {
     position: absolute;
     inset: 0;
     display: grid;

@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
-import { failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
+import { failOnWarnings, keyOf, ownMethods, service, settled, textOf } from '../shared/test-support.ts';
+import '../profile/profile.ts';
 import './video.ts';
 import type { ServiceVideo } from './video.ts';
 
@@ -18,6 +19,15 @@ const until = (check: () => boolean) =>
   });
 /** Presses a key on the focused element, as a person would (a real key press, which lets a video play). */
 const press = (key: string) => sendKeys({ press: key });
+/** The page's next `times` requests for `path` fail, as on a dropped network. */
+const failRequests = (path: string, times = 1) => executeServerCommand('fail-requests', { path, times });
+/** Asks to play the widget's (first) video and waits until its poster says why it cannot. */
+const heldAfterPlay = async (el: ServiceVideo) => {
+  $<HTMLButtonElement>(el, '.play').focus();
+  await press('Enter');
+  await until(() => !!el.shadowRoot!.querySelector('.held'));
+  return $(el, '.held');
+};
 
 describe('service-video', () => {
   it('lists the videos: poster at the video’s aspect ratio, title, duration, programme, participants-only marked; accessible', async () => {
@@ -34,6 +44,36 @@ describe('service-video', () => {
     const img = $<HTMLImageElement>(el, 'img');
     expect([img.getAttribute('width'), img.getAttribute('height')]).to.deep.equal(['320', '180']);
     await expect(el).to.be.accessible();
+  });
+
+  // First of the tests that play: a module that has come is never fetched again, so its failure can
+  // only be tested before.
+  it('a player whose code does not come (the network dropped) says so on the poster, in English and German, with a retry that plays; accessible', async () => {
+    for (const [locale, line, retry] of [
+      ['en', 'The player could not be loaded. Check your connection and try again.', 'Try again'],
+      [
+        'de',
+        'Der Player konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+        'Erneut versuchen',
+      ],
+    ]) {
+      await failRequests('/widgets/video/video-player.ts');
+      const el = await settled(await mount('vid_welcome', locale));
+      const held = await heldAfterPlay(el);
+      expect(held.getAttribute('role')).to.equal('alert');
+      expect(held.querySelector('p')!.textContent).to.equal(line);
+      expect(el.shadowRoot!.activeElement?.textContent).to.equal(retry);
+      expect(el.shadowRoot!.querySelector('video')).to.equal(null);
+      await expect(el).to.be.accessible();
+      if (locale === 'de') {
+        const started = oneEvent(el, 'service-video-started');
+        await press('Enter');
+        expect((await started).detail).to.deep.equal({ id: 'vid_welcome' });
+        await el.updateComplete;
+        expect(el.shadowRoot!.querySelector('.held')).to.equal(null);
+        expect(el.shadowRoot!.activeElement?.getAttribute('aria-label')).to.equal('Pause');
+      }
+    }
   });
 
   it('plays one video by keyboard: the player in the poster’s place, captions in the widget’s language, keys for everything; accessible', async () => {
@@ -62,15 +102,67 @@ describe('service-video', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('asks for the sign-in before a participants-only video; without a profile widget on the page it says where', async () => {
-    sessionStorage.clear();
-    const el = await settled(await mount('vid_ts_session_1'));
-    $<HTMLButtonElement>(el, '.play').click();
-    await until(() => !!el.shadowRoot!.querySelector('.ask'));
-    expect($(el, '.ask').textContent).to.contain('Sign in to your account on this site, then play it again.');
-    expect(el.shadowRoot!.activeElement).to.equal($(el, '.ask'));
-    expect(el.shadowRoot!.querySelector('video')).to.equal(null);
+  it('a video whose file cannot be played says so on the poster, with a retry; accessible', async () => {
+    const el = await settled(await mount('vid_welcome'));
+    await failRequests('/media/videos/vid_welcome/video.webm', 3);
+    const held = await heldAfterPlay(el);
+    expect(held.querySelector('p')!.textContent).to.equal('The video could not be played.');
+    expect(el.shadowRoot!.activeElement?.textContent).to.equal('Try again');
     await expect(el).to.be.accessible();
+  });
+
+  it('asks for the sign-in before a participants-only video; without a sign-in on the page it says where, in English and German', async () => {
+    sessionStorage.clear();
+    for (const [locale, line] of [
+      ['en', 'This video is for participants of Acme Academy. Sign in to your account on this site, then play it again.'],
+      [
+        'de',
+        'Dieses Video ist für Teilnehmende von Acme Academy. Melden Sie sich auf dieser Website bei Ihrem Konto an und spielen Sie es dann erneut ab.',
+      ],
+    ]) {
+      const el = await settled(await mount('vid_ts_session_1', locale));
+      const held = await heldAfterPlay(el);
+      expect(held.textContent!.trim()).to.equal(line);
+      expect(el.shadowRoot!.activeElement).to.equal(held);
+      expect(el.shadowRoot!.querySelector('video')).to.equal(null);
+      await expect(el).to.be.accessible();
+    }
+  });
+
+  it('a profile widget of another company is no sign-in for this video; one of its company is, even inside a shadow root of the page', async () => {
+    sessionStorage.clear();
+    const page = await fixture<HTMLElement>(html`<div>
+      <service-profile key="wk_globex_profile" base-url=${service.url}></service-profile>
+      <service-video key=${keyOf('video')} base-url=${service.url} video="vid_ts_session_1"></service-video>
+    </div>`);
+    const el = page.querySelector('service-video')!;
+    await Promise.all([settled(el), settled(page.querySelector('service-profile')!)]);
+    expect((await heldAfterPlay(el)).textContent).to.contain('Sign in to your account on this site, then play it again.');
+    expect(el.shadowRoot!.querySelector('.held button')).to.equal(null);
+
+    // The page's own component holds Acme's profile widget in its shadow root.
+    const host = document.createElement('div');
+    const profile = document.createElement('service-profile');
+    Object.assign(profile, { key: keyOf('profile'), baseUrl: service.url });
+    host.attachShadow({ mode: 'open' }).append(profile);
+    el.before(host);
+    await settled(profile);
+    const video = Object.assign(document.createElement('service-video'), {
+      key: keyOf('video'),
+      baseUrl: service.url,
+      video: 'vid_ts_session_1',
+    });
+    page.append(video);
+    const held = await heldAfterPlay(await settled(video));
+    expect(held.textContent).to.contain('This video is for participants of Acme Academy. Sign in to watch it.');
+    expect(video.shadowRoot!.activeElement?.textContent).to.equal('Sign in');
+    await expect(video).to.be.accessible();
+    await press('Enter');
+    expect(profile.shadowRoot!.activeElement?.getAttribute('type')).to.equal('email');
+  });
+
+  it('has no public method for its player: only the hooks of Lit and of the base (the player gets callbacks)', () => {
+    expect(ownMethods(customElements.get('service-video')!)).to.deep.equal([]);
   });
 
   it('an unknown video is not-available', async () => {

@@ -12,6 +12,18 @@ export type { Video, VideoMedia };
 /** The first render: the widget and its videos (one, with `video`). */
 export type VideoData = WidgetResponse & { videos: Video[] };
 
+/**
+ * A video that cannot play now, drawn on its poster: the line that says why, what the visitor can do
+ * (a button's label and action), and whether it waits for the page's sign-in (`ask`: it plays once
+ * the participant has signed in).
+ */
+export interface Held {
+  id: string;
+  line: string;
+  action?: [label: string, run: () => void];
+  ask?: boolean;
+}
+
 /** The visitor started a video. */
 export class VideoStartedEvent extends ServiceEvent<VideoDetail> {
   constructor(detail: VideoDetail) {
@@ -26,17 +38,17 @@ export class VideoEndedEvent extends ServiceEvent<VideoDetail> {
   }
 }
 
-/** The list's and the poster's words; German is in video.de.ts. The player's are in its own chunk. */
+/**
+ * The list's and the poster's words; German is in video.de.ts. The player's (and the sign-in's it
+ * asks for) are in its own chunk; that the chunk could not be loaded is said here.
+ */
 export const en = {
   heading: 'Videos of {company}',
   empty: 'There are no videos here yet.',
   play: 'Play “{title}”, {duration}',
   forParticipants: 'For participants',
-  ask: 'This video is for participants of {company}. Sign in to watch it.',
-  askElsewhere: 'This video is for participants of {company}. Sign in to your account on this site, then play it again.',
-  signIn: 'Sign in',
-  'invalid-token': 'Your sign-in has ended. Sign in again to watch this video.',
   showAll: 'Show all {count} videos',
+  playerFailed: 'The player could not be loaded. Check your connection and try again.',
 };
 
 export const t = translator(en, { de: () => import('./video.de.ts') });
@@ -62,7 +74,7 @@ const clock = (seconds: number) => {
  *
  * @csspart base - The widget's outer container.
  * @csspart card - A video of the list.
- * @csspart button - The main buttons (play, sign in).
+ * @csspart button - The main buttons (play, sign in, try again).
  *
  * @cssprop [--service-accent=#1d4ed8] - Buttons, links and focus rings.
  * @cssprop [--service-on-accent=#fff] - Text on accent-coloured buttons.
@@ -80,10 +92,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
   static override properties = {
     video: {},
     _playing: { state: true },
-    _asked: { state: true },
+    _held: { state: true },
     _all: { state: true },
-    _notice: { state: true },
-    _failed: { state: true },
   };
 
   /** An unknown video (`data-service-video`) is a widget that is not available. */
@@ -94,14 +104,10 @@ export class ServiceVideo extends ServiceElement<VideoData> {
 
   /** The video whose player is open. */
   private _playing?: string;
-  /** A participants-only video the visitor asked to play while signed out: it plays once they sign in. */
-  private _asked?: string;
-  /** The visitor asked to see every video (the list is no longer held to its reserved space). */
+  /** A video that cannot play now, and why (the sign-in it waits for, a failure). */
+  private _held?: Held;
+  /** The visitor asked to see every video, or to play one (the list is no longer held to its reserved space). */
   private _all = false;
-  /** A line about the last play that failed, or why the sign-in is asked for again; for the video `_asked` or `_failed`. */
-  private _notice = '';
-  /** The video whose play failed. */
-  private _failed?: string;
   #player?: InstanceType<Awaited<ReturnType<typeof playerChunk>>['VideoPlayer']>;
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'video', 'locale'];
@@ -118,10 +124,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     return this.video ? 'one' : 'list';
   }
 
-  /** @internal A path of the service's answer (a poster, a video file) as a URL of the service. */
-  url(path: string) {
-    return new URL(path, this.baseUrl || location.origin).href;
-  }
+  /** A path of the service's answer (a poster, a video file) as a URL of the service. */
+  #url = (path: string) => new URL(path, this.baseUrl || location.origin).href;
 
   override render() {
     return this.renderState((data) => (this.video ? this.#renderOne(data.videos[0]!) : this.#renderList(data)), 2);
@@ -145,7 +149,11 @@ export class ServiceVideo extends ServiceElement<VideoData> {
         <ul class="videos fill">
           ${videos.map(
             (video) =>
-              html`<li class="card ${this._playing === video.id ? 'playing' : ''}" part="card" aria-labelledby="title-${video.id}">
+              html`<li
+                class="card ${this._playing === video.id || this._held?.id === video.id ? 'active' : ''}"
+                part="card"
+                aria-labelledby="title-${video.id}"
+              >
                 ${this.#renderMedia(video)}
                 <h3 id="title-${video.id}">${video.title}</h3>
                 ${this.#renderFacts(video)}
@@ -167,87 +175,78 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     </p>`;
   }
 
-  /** The poster with its play button (or the sign-in it asks for), or the player; the same size. */
+  /** The poster with its play button (or why it cannot play now), or the player in its place. */
   #renderMedia(video: Video) {
     if (this._playing === video.id && this.#player) return this.#player.render(video);
-    const locale = this.resolvedLocale;
-    const company = this.data!.widget.company.name;
-    const asking = this._asked === video.id;
-    const profile = document.querySelector('service-profile');
-    return html`<div class="media">
+    const held = this._held?.id === video.id ? this._held : undefined;
+    return html`<div class="media poster">
       <div class="screen">
-        <img src=${this.url(video.poster)} width=${video.width} height=${video.height} alt="" />
+        <img src=${this.#url(video.poster)} width=${video.width} height=${video.height} alt="" />
         ${
-          asking
-            ? html`<div class="ask" role="alert" tabindex="-1">
-              <p>${this._notice || t(locale, profile ? 'ask' : 'askElsewhere', { company })}</p>
-              ${profile ? html`<button part="button" @click=${() => this.#goToSignIn(profile)}>${t(locale, 'signIn')}</button>` : nothing}
+          held
+            ? html`<div class="held" role="alert" tabindex="-1">
+              <p>${held.line}</p>
+              ${held.action ? html`<button part="button" @click=${held.action[1]}>${held.action[0]}</button>` : nothing}
             </div>`
             : html`<button
               class="play"
               part="button"
-              aria-label=${t(locale, 'play', { title: video.title, duration: clock(video.duration_s) })}
-              @click=${() => this.play(video)}
+              aria-label=${t(this.resolvedLocale, 'play', { title: video.title, duration: clock(video.duration_s) })}
+              @click=${() => this.#play(video)}
             >
               <span aria-hidden="true"></span>
             </button>`
         }
       </div>
-      <p class="bar" role="status">${this._failed === video.id ? this._notice : ''}</p>
     </div>`;
   }
 
-  /** The page's profile widget takes the visitor to its sign-in. */
-  #goToSignIn(profile: Element) {
-    profile.scrollIntoView({ block: 'center' });
-    const root = profile.shadowRoot;
-    (root?.querySelector('input') ?? root?.querySelector<HTMLElement>('[data-focus]'))?.focus();
-  }
-
   /**
-   * @internal Plays a video: the player's code comes now (and for a participants-only video the
-   * page's sign-in with it: its files are signed for the participant, or the sign-in is asked for).
+   * Plays a video: the player's code comes now (and for a participants-only video the page's sign-in
+   * with it: its files are signed for the participant, or the sign-in is asked for). Code that does
+   * not come (the network dropped) is said on the poster, with a retry.
    */
-  async play(video: Video) {
-    Object.assign(this, { _notice: '', _failed: undefined });
-    const chunk = await playerChunk().then(async (chunk) => (await chunk.loadWords(this.resolvedLocale), chunk));
-    const player = (this.#player ??= new chunk.VideoPlayer(this));
+  async #play(video: Video) {
+    this._held = undefined;
+    let player;
+    try {
+      const chunk = await playerChunk();
+      await chunk.loadWords(this.resolvedLocale);
+      player = this.#player ??= new chunk.VideoPlayer({
+        element: this,
+        url: this.#url,
+        clock,
+        announce: (what, id) =>
+          this.dispatchEvent(what === 'started' ? new VideoStartedEvent({ id }) : new VideoEndedEvent({ id })),
+        hold: (held) => this.#hold(held),
+        failed: (video, line) => this.#failed(video, line),
+        signedIn: () => {
+          const asked = this._held?.ask && this.data?.videos.find((v) => v.id === this._held!.id);
+          if (asked) void this.#play(asked);
+        },
+      });
+    } catch {
+      return this.#failed(video, t(this.resolvedLocale, 'playerFailed'));
+    }
     const media = video.media ?? (await player.signedMedia(video));
     if (!media) return;
     player.open(video, media);
-    Object.assign(this, { _asked: undefined, _playing: video.id, _all: true });
+    Object.assign(this, { _playing: video.id, _all: true });
     await this.updateComplete;
     player.start();
   }
 
-  /** @internal Asks for the page's sign-in before this video plays (`why`: a line saying why it is asked again). */
-  async askSignIn(video: Video, why: '' | 'invalid-token' = '') {
-    this._asked = video.id;
-    this._notice = why && t(this.resolvedLocale, why);
+  /** A video that cannot play now: its poster says why, and the focus goes to what the visitor can do. */
+  async #hold(held: Held) {
+    Object.assign(this, { _held: held, _playing: undefined, _all: true });
     await this.updateComplete;
-    const ask = this.renderRoot.querySelector<HTMLElement>('.ask');
-    (ask?.querySelector('button') ?? ask)?.focus();
+    const box = this.renderRoot.querySelector<HTMLElement>('.held');
+    (box?.querySelector('button') ?? box)?.focus();
   }
 
-  /** @internal Signed in elsewhere on the page: the video the visitor asked for plays. */
-  signedIn() {
-    const asked = this.data?.videos.find((v) => v.id === this._asked);
-    if (asked) void this.play(asked);
-  }
-
-  /** @internal A play that failed: the poster (back in the player's place) says so. */
-  playFailed(video: Video, message: string) {
-    Object.assign(this, { _playing: undefined, _failed: video.id, _notice: message });
-  }
-
-  /** @internal A duration as the widget writes it (`0:06`). */
-  clock(seconds: number) {
-    return clock(seconds);
-  }
-
-  /** @internal The player tells the page: the visitor started a video, or watched it to its end. */
-  announce(what: 'started' | 'ended', id: string) {
-    this.dispatchEvent(what === 'started' ? new VideoStartedEvent({ id }) : new VideoEndedEvent({ id }));
+  /** A play that failed: said on the poster, with a retry. */
+  #failed(video: Video, line: string) {
+    return this.#hold({ id: video.id, line, action: [t(this.resolvedLocale, 'retry'), () => void this.#play(video)] });
   }
 
   #showAll = async () => {
@@ -257,8 +256,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
   };
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    // Another video, or other data: the open player and a pending ask go.
-    if (changed.has('video') || changed.has('key')) Object.assign(this, { _playing: undefined, _asked: undefined });
+    // Another video, or other data: the open player and what held a video go.
+    if (changed.has('video') || changed.has('key')) Object.assign(this, { _playing: undefined, _held: undefined });
     super.willUpdate(changed);
   }
 

@@ -7,8 +7,10 @@ import {
   SEED_COMPANIES,
   SEED_COURSE_WITHOUT_CLASSES,
   SEED_PARTICIPANTS,
+  SEED_PLACES,
   SEED_USERS,
   SEED_VOUCHERS,
+  SEED_VIDEOS,
   SEED_WIDGET_KEYS,
   seedRegistrationId,
 } from '../../db/seed.ts';
@@ -93,6 +95,18 @@ export function seedDocument(seededAt: number, now: number) {
     /** Voucher codes of the checkout (case-insensitive); `expires_day` counts from the seed day. */
     vouchers: SEED_VOUCHERS,
     course_without_classes: SEED_COURSE_WITHOUT_CLASSES,
+    /** The video widget's videos (their files: service/media/), in their order. */
+    videos: SEED_VIDEOS.map(({ id, company_id, title, course_id, duration_s, access, captions }) => ({
+      id,
+      company_id,
+      title,
+      course_id,
+      duration_s,
+      access,
+      captions,
+    })),
+    /** The map widget's places, in their order; a place without coordinates (online) is on no map. */
+    places: SEED_PLACES.map(({ id, company_id, name, address, lat, lng }) => ({ id, company_id, name, address, lat, lng })),
     seeded_at: isoTime(seededAt),
     now: isoTime(now),
   };

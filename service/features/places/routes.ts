@@ -32,12 +32,31 @@ export async function mapFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
 
 export function registerPlaceRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   if (!deps.dev) return;
+  const coordinate = (name: string, example: string) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', examples: [example] },
+  });
   // One plain tile for every address: a map of the seeded demo keys works without internet.
-  app.get('/dev/tiles/:z/:x/:y', async (c) =>
-    send(c.req.raw, TILE, await stat(TILE), {
-      'Access-Control-Allow-Origin': '*',
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-      'Cache-Control': 'public, max-age=86400',
-    }),
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: '/dev/tiles/{z}/{x}/{y}.png',
+      tags: ['Development'],
+      operationId: 'devTile',
+      summary: 'One plain map tile for any address (the seeded map key’s tiles), so that a map works without internet',
+      security: [],
+      dev: true,
+      parameters: [coordinate('z', '5'), coordinate('x', '17'), coordinate('y', '10')],
+      responses: { '200': { description: 'The tile', files: ['image/png'] } },
+    },
+    async (c) =>
+      send(c.req.raw, TILE, await stat(TILE), {
+        'Access-Control-Allow-Origin': '*',
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+        'Cache-Control': 'public, max-age=86400',
+      }),
   );
 }

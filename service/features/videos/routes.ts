@@ -48,7 +48,7 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
       tags: ['Widget API'],
       operationId: 'videoMedia',
       summary: 'The files of a video for the signed-in participant: paths signed for a few minutes (video keys)',
-      description: `A POST because the participant’s token travels in a header, never in a URL. Any signed-in participant of the key’s company may watch its participants-only videos. The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
+      description: `A POST because the participant’s token travels in a header, never in a URL. Any signed-in participant of the key’s company may watch its participants-only videos. The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock from \`now\` (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
       security: [{ widgetKey: [], participantToken: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, description: 'The video id', schema: { type: 'string' } }],
       responses: {
@@ -63,49 +63,92 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
       await participantOfRequest(deps, c, key);
       const row = await findVideo(store.db, c.req.param('id') ?? '');
       if (!row || row.company_id !== key.company_id) throw new ApiError(404, 'not-found', 'This company has no such video.');
-      if (row.access === 'public') return sendJson({ media: videoMedia(row) } satisfies VideoMediaResponse);
-      const { query, expiresAt } = signMediaLink(store.secret, row.id, clock.now());
-      return sendJson({ media: videoMedia(row, query, isoTime(expiresAt)) } satisfies VideoMediaResponse);
+      const now = clock.now();
+      if (row.access === 'public') return sendJson({ media: videoMedia(row), now: isoTime(now) } satisfies VideoMediaResponse);
+      const { query, expiresAt } = signMediaLink(store.secret, row.id, now);
+      return sendJson({ media: videoMedia(row, query, isoTime(expiresAt)), now: isoTime(now) } satisfies VideoMediaResponse);
     },
   );
 
-  // The files: the poster always; the picture and captions of a participants-only video only with a
-  // signed link. CORS for any origin: the player fetches captions with CORS, and a link is its own
-  // permission.
-  app.get('/media/videos/:id/:file', async (c) => {
-    const row = await findVideo(store.db, c.req.param('id'));
-    const file = c.req.param('file');
-    const caption = /^captions\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.vtt$/.exec(file)?.[1];
-    const name =
-      file === 'poster.jpg'
-        ? `${row?.media}.jpg`
-        : file === 'video.webm'
-          ? `${row?.media}.webm`
-          : caption && row && captionLanguages(row).includes(caption)
-            ? `${row.media}.${caption}.vtt`
-            : undefined;
-    if (!row || !name) throw notFound();
-    const locked = row.access === 'participants' && file !== 'poster.jpg';
-    if (locked) {
-      const verdict = checkMediaLink(store.secret, row.id, c.req.query('expires'), c.req.query('signature'), clock.now());
-      if (verdict === 'expired') {
-        throw new ApiError(403, 'media-link-expired', 'This link to the video has expired: the widget asks for a new one.');
-      }
-      if (verdict === 'invalid') {
-        throw new ApiError(
-          403,
-          'media-link-invalid',
-          'This video is for participants: its files come only through a signed link, which a signed-in participant gets from POST /widget-api/v1/videos/{id}/media.',
-        );
-      }
-    }
-    const path = MEDIA_DIR + name;
-    const info = await stat(path).catch(() => undefined);
-    if (!info?.isFile()) throw notFound();
-    return send(c.req.raw, path, info, {
-      'Access-Control-Allow-Origin': '*',
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-      'Cache-Control': locked ? 'private, max-age=60' : 'public, max-age=3600',
-    });
+  // CORS for any origin on every answer, refusals included: the player fetches the picture and the
+  // captions with CORS (a refusal it cannot read is a network error), and a link is its own permission.
+  app.use('/media/*', async (c, next) => {
+    await next();
+    c.res.headers.set('Access-Control-Allow-Origin', '*');
+    c.res.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
   });
+
+  // The files: the poster always; the picture and captions of a participants-only video only with a
+  // signed link.
+  const path = (name: string, description: string, example: string) => ({
+    name,
+    in: 'path',
+    required: true,
+    description,
+    schema: { type: 'string', examples: [example] },
+  });
+  const query = (name: string, description: string) => ({
+    name,
+    in: 'query',
+    required: false,
+    description,
+    schema: { type: 'string' },
+  });
+  const FILES = ['image/jpeg', 'video/webm', 'text/vtt'];
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: '/media/videos/{id}/{file}',
+      tags: ['Widget API'],
+      operationId: 'videoFile',
+      summary: 'A file of a video: its poster, its picture or its captions (range requests answered)',
+      description: `Every answer, refusals included, carries \`Access-Control-Allow-Origin: *\`. A participants-only video’s picture and captions need the signed query of \`POST ${WIDGET_API_PREFIX}/videos/{id}/media\`; its poster is public.`,
+      security: [],
+      parameters: [
+        path('id', 'The video id', 'vid_welcome'),
+        path('file', '`poster.jpg`, `video.webm` or `captions.<lang>.vtt`', 'poster.jpg'),
+        query('expires', 'Of a signed link: when it expires (milliseconds of the service clock)'),
+        query('signature', 'Of a signed link: its signature'),
+      ],
+      responses: {
+        '200': { description: 'The whole file', files: FILES },
+        '206': { description: 'The byte range asked for (`Range: bytes=…`)', files: FILES },
+        '403': error('`media-link-invalid` (no signed query, or an altered one), `media-link-expired` (ask for a new one)'),
+        '404': error('`not-found`: no such video, or no such file of it'),
+      },
+    },
+    async (c) => {
+      const row = await findVideo(store.db, c.req.param('id') ?? '');
+      const file = c.req.param('file') ?? '';
+      const caption = /^captions\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.vtt$/.exec(file)?.[1];
+      const name =
+        file === 'poster.jpg'
+          ? `${row?.media}.jpg`
+          : file === 'video.webm'
+            ? `${row?.media}.webm`
+            : caption && row && captionLanguages(row).includes(caption)
+              ? `${row.media}.${caption}.vtt`
+              : undefined;
+      if (!row || !name) throw notFound();
+      const locked = row.access === 'participants' && file !== 'poster.jpg';
+      if (locked) {
+        const verdict = checkMediaLink(store.secret, row.id, c.req.query('expires'), c.req.query('signature'), clock.now());
+        if (verdict === 'expired') {
+          throw new ApiError(403, 'media-link-expired', 'This link to the video has expired: the widget asks for a new one.');
+        }
+        if (verdict === 'invalid') {
+          throw new ApiError(
+            403,
+            'media-link-invalid',
+            'This video is for participants: its files come only through a signed link, which a signed-in participant gets from POST /widget-api/v1/videos/{id}/media.',
+          );
+        }
+      }
+      const location = MEDIA_DIR + name;
+      const info = await stat(location).catch(() => undefined);
+      if (!info?.isFile()) throw notFound();
+      return send(c.req.raw, location, info, { 'Cache-Control': locked ? 'private, max-age=60' : 'public, max-age=3600' });
+    },
+  );
 }

@@ -52,5 +52,13 @@ export const Video = named(
 );
 export type Video = z.output<typeof Video>;
 
-export const VideoMediaResponse = named('VideoMediaResponse', z.object({ media: VideoMedia }));
+export const VideoMediaResponse = named(
+  'VideoMediaResponse',
+  z.object({
+    media: VideoMedia,
+    now: isoTime().meta({
+      description: 'The service’s time when it answered: the signed paths work from now until `media.expires_at`',
+    }),
+  }),
+);
 export type VideoMediaResponse = z.output<typeof VideoMediaResponse>;
