@@ -58,21 +58,23 @@ export class SessionController extends PageState<Session, SessionChange> {
     super(host, 'session', changed);
   }
 
+  // The listener is the controller itself (`handleEvent`): a host already connected connects it
+  // inside super(), before this class's fields exist.
   override hostConnected() {
     super.hostConnected();
-    addEventListener(SIGN_IN_EVENT, this.#asked);
+    addEventListener(SIGN_IN_EVENT, this);
   }
 
   override hostDisconnected() {
     super.hostDisconnected();
-    removeEventListener(SIGN_IN_EVENT, this.#asked);
+    removeEventListener(SIGN_IN_EVENT, this);
   }
 
   /** Another widget asks for the sign-in of this service and company. */
-  #asked = (event: Event) => {
+  handleEvent(event: Event) {
     const { baseUrl, company, show } = (event as CustomEvent<SignInRequest>).detail;
     if (baseUrl === this.baseUrl && company === this.company && this.signIn?.(show)) event.preventDefault();
-  };
+  }
 
   override get company(): string {
     return super.company || read(this.#seen) || '';
