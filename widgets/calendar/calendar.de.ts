@@ -23,7 +23,7 @@ const de: typeof en & typeof sharedWordsDe = {
   showMonth: '{month} zeigen',
   noUpcoming: 'Keine kommenden Termine passen.',
   failed: 'Die Termine im {month} konnten nicht geladen werden.',
-  venueTime: '{time} ({zone})',
+  venueTime: '{time}, {zone}',
   yourTime: '({time} Ihre Zeit)',
   with: 'mit {names}',
   seatsLeft: 'Freie Plätze: {count}',

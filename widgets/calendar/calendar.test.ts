@@ -341,6 +341,21 @@ describe('service-calendar', () => {
     expect(button(el, 'Nächster Monat')).not.to.equal(undefined);
     expect(button(el, 'Heute')).not.to.equal(undefined);
     await expect(el).to.be.accessible();
+    // A class's time names its venue's zone as German names it (which may hold parentheses itself:
+    // "Vereinigtes Königreich (Ortszeit)"), not inside parentheses of ours.
+    // (At a month with classes, reached in English: the month of today has none late in a month.)
+    const withClasses = await mountWithClasses();
+    withClasses.locale = 'de';
+    await settled(withClasses);
+    await until(() => textOf(withClasses).includes('Heute'));
+    const cls = withClasses.data!.classes[0]!;
+    cell(withClasses, cls.local_date).click();
+    await withClasses.updateComplete;
+    const zone = new Intl.DateTimeFormat('de', { timeZone: cls.timezone, timeZoneName: 'longGeneric' })
+      .formatToParts(new Date(cls.starts_at))
+      .find((part) => part.type === 'timeZoneName')!.value;
+    expect(textOf(withClasses)).to.contain(`, ${zone}`);
+    expect(textOf(withClasses)).not.to.contain(`(${zone})`);
   });
 
   it('shows a class already in the page’s cart as such (a reload)', async () => {
