@@ -109,6 +109,8 @@ describe('GET /openapi.json', () => {
       '/dev/pay/{payment}/pay',
       '/dev/reset',
       '/dev/tokens/invalidate',
+      '/dev/widget-keys',
+      '/dev/widget-keys/check',
       '/v1/courses',
       '/v1/login',
       '/v1/user',
@@ -477,6 +479,7 @@ describe('the document and the validation cannot drift apart', () => {
     '/dev/clock': {},
     '/dev/tokens/invalidate': {},
     '/dev/login-links': {},
+    '/dev/widget-keys': {},
   };
 
   /** A property's own schema: a nullable one (`anyOf` with null) by its other member. */

@@ -21,6 +21,7 @@ import {
 } from './schema.ts';
 import { registerFakePayments } from './pay.ts';
 import { seedDocument } from './seed-document.ts';
+import { registerDevWidgetKeyRoutes } from './widget-keys.ts';
 
 const DEV = ['Development'];
 const BODY_ERRORS = { '400': 'BadRequest', '415': 'UnsupportedMediaType', '422': 'Validation' };
@@ -186,6 +187,7 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     },
   );
 
+  registerDevWidgetKeyRoutes(app, deps, spec);
   registerFakePayments(app, deps);
 }
 
