@@ -46,6 +46,9 @@ const accountChunk = () => import('./profile-account.ts');
 /** The PIN step: a chunk of its own, fetched when the browser is idle after the email step, or when a PIN is asked for. */
 const pinChunk = () => import('./profile-pin.ts');
 
+/** Events of other widgets on the page after which the participant's data is read again. */
+const CHANGES = ['service-registration-created', 'service-checkout-completed'];
+
 /**
  * @tagname service-profile
  * @summary The participant's own area: passwordless sign-in (email, then the emailed PIN or link),
@@ -64,9 +67,6 @@ const pinChunk = () => import('./profile-pin.ts');
  * @cssprop [--service-danger=#b3261e] - Errors.
  * @cssprop [--service-radius=8px] - Corner radius.
  */
-/** Events of other widgets on the page after which the participant's data is read again. */
-const CHANGES = ['service-registration-created', 'service-checkout-completed'];
-
 export class ServiceProfile extends ServiceElement<ProfileData> {
   static override styles = [baseStyles, formStyles, profileStyles];
   static override properties = {
