@@ -1,4 +1,4 @@
-import { expect, flakyChunks, INSECURE_SITE, ofChunk, SERVICE, SITE, test } from './support.ts';
+import { expect, flakyChunks, INSECURE_SITE, nextEvent, ofChunk, SERVICE, SITE, test } from './support.ts';
 
 test('a loader in <head> finds divs parsed after it (and takes the page language)', async ({ watched: page }) => {
   await page.goto(`${SITE}/head.html`);
@@ -55,11 +55,9 @@ test('a v2 loader added after the page has loaded takes back the div refused as 
   await page.goto(`${SITE}/wrong-loader.html`);
   const div = page.locator('div[data-service-widget]');
   await expect(div).toHaveAttribute('data-service-error', 'wrong-loader');
-  const ready = div.evaluate(
-    (d) => new Promise((resolve) => d.addEventListener('service-widget-ready', (e) => resolve((e as CustomEvent).detail))),
-  );
+  const ready = await nextEvent(div, 'service-widget-ready');
   await page.addScriptTag({ url: `${SERVICE}/widgets/v2/loader.js` });
-  expect(await ready).toEqual({ type: 'calendar' });
+  expect(await ready()).toEqual({ type: 'calendar' });
   await expect(div).toHaveAttribute('data-service-state', 'ready');
   await expect(div).not.toHaveAttribute('data-service-error');
   // The fix-it line and the owner's link give way to the widget.

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, SITE, test } from './support.ts';
+import { expect, nextEvent, SITE, test } from './support.ts';
 
 const ready = (page: Page) => expect(page.locator('div[data-service-widget=map]')).toHaveAttribute('data-service-state', 'ready');
 const PLACES = ['Acme Berlin', 'Acme Hamburg', 'Acme Vienna', 'Acme London'];
@@ -34,14 +34,9 @@ test('the places as a list, then a map whose markers agree with it; markers and 
   const hamburg = widget.getByRole('button', { name: 'Acme Hamburg', exact: true }).and(markers);
   for (let i = 0; i < 30 && !(await hamburg.evaluate((el) => el.matches(':focus'))); i++) await page.keyboard.press('Tab');
   await expect(hamburg).toBeFocused();
-  const selected = page.evaluate(
-    () =>
-      new Promise((resolve) =>
-        document.addEventListener('service-place-selected', (e) => resolve((e as CustomEvent).detail), { once: true }),
-      ),
-  );
+  const selected = await nextEvent(page, 'service-place-selected');
   await page.keyboard.press('Enter');
-  expect(await selected).toEqual({ id: 'pl_hamburg' });
+  expect(await selected()).toEqual({ id: 'pl_hamburg' });
   const popup = widget.locator('.leaflet-popup');
   await expect(popup.getByRole('heading', { name: 'Acme Hamburg' })).toBeFocused();
   await expect(popup).toContainText('Am Sandtorkai 4, 20457 Hamburg');

@@ -1,4 +1,4 @@
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type Locator, type Page } from '@playwright/test';
 
 export const SERVICE = process.env.E2E_SERVICE_URL!;
 export const SITE = process.env.E2E_SITE_URL!;
@@ -67,5 +67,33 @@ export const flakyChunks = async (page: Page, failures: number, names = /./) => 
 /** The requests of one chunk (`registration`: not `registration-form`), by its name and 6-character hash. */
 export const ofChunk = (requests: string[], name: string) =>
   requests.filter((r) => new RegExp(`^${name}-[\\w-]{6}\\.js`).test(r));
+
+/**
+ * Starts listening for the next `name` event on an element (or the document) and resolves once the
+ * listener is in place, with a function that waits for the event's `detail`. Do the action that
+ * fires it between the two: a listener still on its way would miss an event that comes quickly.
+ */
+export const nextEvent = async (target: Page | Locator, name: string): Promise<() => Promise<unknown>> => {
+  type Listening = { detail: Promise<unknown> };
+  const handle =
+    'goto' in target
+      ? await target.evaluateHandle(
+          (event): Listening => ({
+            detail: new Promise((resolve) =>
+              document.addEventListener(event, (e) => resolve((e as CustomEvent).detail), { once: true }),
+            ),
+          }),
+          name,
+        )
+      : await target.evaluateHandle(
+          (el, event): Listening => ({
+            detail: new Promise((resolve) =>
+              el.addEventListener(event, (e) => resolve((e as CustomEvent).detail), { once: true }),
+            ),
+          }),
+          name,
+        );
+  return () => handle.evaluate((listening) => listening.detail);
+};
 
 export { expect };
