@@ -39,7 +39,7 @@ if (build.code !== 0) {
   process.exit(1);
 }
 const built = build.output.match(/; widgets: ([\w, ]+);/)?.[1].split(', ').length ?? 0;
-step('build', `loaders v1 and v2, ${built} widgets into dist/`, performance.now() - at);
+step('build', `loaders v1 and v2, ${built} widgets and the demo into dist/`, performance.now() - at);
 
 const { register } = await import('tsx/esm/api');
 register();
@@ -65,7 +65,7 @@ console.log(`
 Ready in ${seconds(performance.now() - started)}.
 
   Demo     ${base}/
-  ${service.dev ? `Outbox   ${base}/dev/outbox   (the emails the service “sends”: PINs, links)` : 'Outbox   (development mode only: NODE_ENV is production)'}
+  ${service.dev ? `Outbox   ${base}/demo/outbox.html   (the emails the service “sends”: PINs, links)` : 'Outbox   (development mode only: NODE_ENV is production)'}
   API      ${base}/openapi.json
 
 Paste into any page served from localhost or 127.0.0.1 (the seeded keys serve every port):

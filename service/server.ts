@@ -44,7 +44,7 @@ export interface StartOptions {
   dev?: boolean;
   /** Default `<repo>/dist` (the widgets are under `<distDir>/widgets/`). */
   distDir?: string;
-  /** Default `<repo>/demo`. */
+  /** The built demo (`npm run build`): default `<distDir>/demo`. */
   demoDir?: string;
   /** No start-up lines (errors are still logged). */
   quiet?: boolean;
@@ -234,10 +234,11 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   const store = await openStore(dataDir, clock);
   const storeMs = performance.now() - opening;
   const listening = performance.now();
+  const distDir = resolve(opts.distDir ?? join(REPO_ROOT, 'dist'));
   const deps = serviceDeps(store, clock, {
     ...opts,
-    distDir: resolve(opts.distDir ?? join(REPO_ROOT, 'dist')),
-    demoDir: resolve(opts.demoDir ?? join(REPO_ROOT, 'demo')),
+    distDir,
+    demoDir: resolve(opts.demoDir ?? join(distDir, 'demo')),
     publicUrl: publicUrl ?? '', // set below, once the port is known
   });
   const app = buildApp(deps);

@@ -32,13 +32,15 @@ test('npm start tells each step with its time, then the demo, the outbox and a s
       expect(printed).toMatch(new RegExp(`^  ${name} +\\S.* \\d+\\.\\d s$`, 'm'));
     expect(printed).toContain('created and seeded now');
     expect(printed).toMatch(new RegExp(`^  Demo +${url}$`, 'm'));
-    expect(printed).toMatch(new RegExp(`^  Outbox +${url}dev/outbox `, 'm'));
+    expect(printed).toMatch(new RegExp(`^  Outbox +${url}demo/outbox.html `, 'm'));
     expect(printed).toContain(
       `  <div data-service-widget="registration" data-service-id="wk_demo_registration"></div>\n  <script async src="${url}widgets/v1/loader.js"></script>`,
     );
     expect(printed, 'nothing of ours warns').not.toMatch(/warn/i);
     await page.goto(url!);
     await expect(page.locator('div[data-service-widget=registration]').first()).toHaveAttribute('data-service-state', 'ready');
+    await page.goto(`${url}demo/outbox.html`);
+    await expect(page.locator('#count')).toHaveText('No emails yet.');
   } finally {
     process.kill(-npm.pid!, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { expect, test as base, type Locator, type Page } from '@playwright/test';
 
 export const SERVICE = process.env.E2E_SERVICE_URL!;
@@ -95,5 +97,30 @@ export const nextEvent = async (target: Page | Locator, name: string): Promise<(
         );
   return () => handle.evaluate((listening) => listening.detail);
 };
+
+/** axe-core, evaluated in the page by the browser's tools (which no Content-Security-Policy stops). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe finds on the page as it is now, every rule and impact, into the widgets' shadow roots: one line each. */
+export const axeViolations = async (page: Page): Promise<string[]> => {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const { violations } = await (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[] }>;
+        };
+      }
+    ).axe.run(document, { resultTypes: ['violations'] });
+    return violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+  });
+};
+
+/** How far the page is wider than the window: 0 when nothing scrolls sideways. */
+export const sidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 export { expect };

@@ -102,6 +102,8 @@ export const OutboxResponse = named(
   }),
 );
 
+export type OutboxResponse = z.output<typeof OutboxResponse>;
+
 export const ResetResponse = named('DevResetResponse', z.object({ ok: z.literal(true), seeded_at: isoTime() }));
 
 export const MAX_KEY_ORIGINS = 20;
@@ -199,6 +201,7 @@ export const WidgetKeyInfo = named(
   }),
 );
 export const WidgetKeysResponse = named('DevWidgetKeysResponse', z.object({ widget_keys: z.array(WidgetKeyInfo) }));
+export type WidgetKeysResponse = z.output<typeof WidgetKeysResponse>;
 
 export const WidgetKeyCheckResponse = named(
   'DevWidgetKeyCheck',
@@ -212,3 +215,4 @@ export const WidgetKeyCheckResponse = named(
       .nullable(),
   }),
 );
+export type WidgetKeyCheckResponse = z.output<typeof WidgetKeyCheckResponse>;
