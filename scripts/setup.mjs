@@ -1,6 +1,6 @@
 // Set-up shared by `npm start` and `npm test`, with Node's own modules only (it runs before any
 // dependency is installed): install the dependencies when they are missing or stale, and find a
-// Chromium for the browser tests and curl for the README's REST walk-through.
+// Chromium for the browser tests and curl for the documentation's curl walk-throughs.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -97,13 +97,13 @@ export function ensureChromium() {
 }
 
 /**
- * curl, which the service tests need to run the README's REST walk-through as a reader would:
+ * curl, which the service tests need to run the documentation's curl walk-throughs as a reader would:
  * on the PATH, else Debian's `curl` installed with apt-get when this user may, else a clear message.
  */
 export function ensureCurl() {
   const path = which('curl') || aptInstall('curl', 'No curl found');
   if (path) return path;
-  fail('The service tests run the README’s curl examples: install curl (Debian/Ubuntu: `sudo apt-get install -y curl`).');
+  fail('The service tests run the documentation’s curl examples: install curl (Debian/Ubuntu: `sudo apt-get install -y curl`).');
 }
 
 /** Installs a Debian package that provides the command of the same name; its path, or ''. */

@@ -61,7 +61,7 @@ const steps = [
     count: ({ output }) => lastMatch(output, /^(\d+) passed, (\d+) failed/gm),
   },
   {
-    // The README against the build's custom-elements manifest.
+    // docs/widgets.md against the build's custom-elements manifest.
     name: 'docs tests',
     run: () =>
       run(process.execPath, [

@@ -1,5 +1,5 @@
 /**
- * Development-only endpoints (README, "The reference service"). They are
+ * Development-only endpoints (docs/service.md, "Running it"). They are
  * registered only when the service runs in development mode; otherwise their paths are 404.
  */
 import type { Hono } from 'hono';
