@@ -1,6 +1,6 @@
 // `cem analyze` (run by `npm run build`): the custom-elements manifest of the widgets, from their
-// JSDoc and `static properties`, into dist/custom-elements.json (package.json names it). The README's
-// tables of each widget are checked against it in `npm test` (test/docs/manifest.test.ts).
+// JSDoc and `static properties`, into dist/custom-elements.json (package.json names it). The tables
+// of each widget in docs/widgets.md are checked against it in `npm test` (test/docs/manifest.test.ts).
 
 /** Lit's `state: true` properties are no attributes and no API: the analyzer's Lit plugin takes them for both. */
 const litState = () => {

@@ -33,8 +33,8 @@ export default tseslint.config(
     },
   },
   {
-    // Widgets render data as text: no unsafeHTML, no innerHTML.
-    files: ['widgets/**/*.ts', 'loader/**/*.ts'],
+    // Widgets and the demo's pages render data as text: no unsafeHTML, no innerHTML.
+    files: ['widgets/**/*.ts', 'loader/**/*.ts', 'demo/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['lit/directives/unsafe-*'], message: 'Render data as text.' }] }],

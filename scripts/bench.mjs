@@ -38,7 +38,7 @@ async function main() {
     concurrency: setting('BENCH_CONCURRENCY', 10),
     seconds: setting('BENCH_SECONDS', 5),
   };
-  ensureDependencies();
+  await ensureDependencies();
   const chrome = ensureChromium();
   ensureBuilt(root);
 

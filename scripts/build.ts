@@ -1,12 +1,15 @@
 // The three-pass build (docs/architecture.md, "Chunks"): an IIFE cannot split code, so the widget chunks are built
 // once as ES modules, then each classic-script loader is built with its chunk map injected. A fourth
-// pass builds the typed REST client as an ES module, for the demo and for developers' pages.
+// pass builds the typed REST client as an ES module, for the demo and for developers' pages; the
+// last, the demo's pages, with what the custom-elements manifest says of each widget.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
 import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
+import { demoConfig } from '../demo/site.config.ts';
+import type { Facts } from '../demo/src/showcase.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist`, { recursive: true, force: true });
@@ -88,6 +91,37 @@ const manifestRun = spawnSync(
   { cwd: root, stdio: 'inherit' },
 );
 if (manifestRun.status !== 0) process.exit(manifestRun.status ?? 1);
+
+// Pass 5: the demo.
+interface Declaration {
+  tagName?: string;
+  summary?: string;
+  events?: { name: string; description?: string }[];
+  cssProperties?: { name: string; default?: string; description?: string }[];
+}
+const elements = (
+  JSON.parse(readFileSync(`${root}dist/custom-elements.json`, 'utf8')) as { modules: { declarations?: Declaration[] }[] }
+).modules.flatMap((m) => m.declarations ?? []);
+const facts: Facts = Object.fromEntries(
+  builtTypes.map((type) => {
+    const element = elements.find((d) => d.tagName === `service-${type}`)!;
+    return [
+      type,
+      {
+        summary: element.summary ?? '',
+        events: (element.events ?? []).map((e) => ({ name: e.name, description: e.description ?? '' })),
+        cssProperties: (element.cssProperties ?? []).map((p) => ({
+          name: p.name,
+          default: p.default ?? '',
+          // Its first sentence: the manifest runs the element's description on after the last one.
+          description: (p.description ?? '').split(/(?<=\.)\s/)[0]!,
+        })),
+      },
+    ];
+  }),
+);
+await build(demoConfig(root, facts));
+
 console.log(
-  `built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json`,
+  `built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo`,
 );

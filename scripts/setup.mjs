@@ -1,25 +1,72 @@
 // Set-up shared by `npm start` and `npm test`, with Node's own modules only (it runs before any
 // dependency is installed): install the dependencies when they are missing or stale, and find a
-// Chromium for the browser tests and curl for the README's REST walk-through.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+// Chromium for the browser tests and curl for the documentation's curl walk-throughs.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs `npm ci` when node_modules is missing or older than the lockfile. */
-export function ensureDependencies() {
+/**
+ * Runs `npm ci` when node_modules is missing or older than the lockfile, saying what it does while
+ * it runs (a line per phase; on a terminal, the seconds as they pass) and keeping npm's own output
+ * for a failure. Resolves with what it did: `{ installed: false }`, or `{ installed: true, packages }`.
+ */
+export async function ensureDependencies({ log = (line) => console.log(line) } = {}) {
   const installed = `${root}node_modules/.package-lock.json`;
-  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(`${root}package-lock.json`).mtimeMs) return;
-  console.log('Installing dependencies (npm ci; the first time takes a minute or two)…');
-  // better-sqlite3 compiles here: build against the local Node headers, never download them.
-  const env = { ...process.env };
-  if (!env.npm_config_nodedir && existsSync('/usr/include/node/node_api.h')) env.npm_config_nodedir = '/usr';
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', env });
-  if (result.status !== 0) {
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(`${root}package-lock.json`).mtimeMs) {
+    return { installed: false };
+  }
+  const lock = JSON.parse(readFileSync(`${root}package-lock.json`, 'utf8'));
+  const packages = Object.keys(lock.packages ?? {}).filter((path) => path.startsWith('node_modules/')).length;
+  const child = spawn('npm', ['ci', '--no-audit', '--no-fund'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: nativeBuildEnv(),
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+
+  // What npm ci is doing, told by what it has written so far: the packages, then SQLite's compilation.
+  const phase = () =>
+    existsSync(`${root}node_modules/better-sqlite3/build`)
+      ? 'compiling SQLite (better-sqlite3) from source, the longest part'
+      : `fetching and unpacking ${packages} packages`;
+  const started = Date.now();
+  const tty = process.stdout.isTTY;
+  let told = '';
+  const tell = () => {
+    const now = phase();
+    const seconds = Math.round((Date.now() - started) / 1000);
+    if (tty) process.stdout.write(`\r\x1b[2K           npm ci: ${now} … ${seconds} s`);
+    else if (now !== told) log(`           npm ci: ${now} …`);
+    told = now;
+  };
+  tell();
+  const ticker = setInterval(tell, 1000);
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  clearInterval(ticker);
+  if (tty) process.stdout.write('\r\x1b[2K');
+  if (code !== 0) {
+    process.stderr.write(output);
     console.error('npm ci failed: see the lines above. Node 20.19 or newer and the npm registry are needed.');
     process.exit(1);
   }
+  return { installed: true, packages };
+}
+
+/**
+ * The environment of an install: native modules (better-sqlite3) are compiled against this
+ * machine's Node headers, never downloaded ones, when they are here. node-gyp takes its `nodedir`
+ * from `npm_package_config_node_gyp_nodedir`, which npm passes on without a word; npm 11 warns about
+ * the older `npm_config_nodedir` ("Unknown env config"), so that one is translated, not passed on.
+ */
+export function nativeBuildEnv(env = process.env) {
+  const { npm_config_nodedir: legacy, ...rest } = env;
+  const nodedir =
+    rest.npm_package_config_node_gyp_nodedir ?? legacy ?? (existsSync('/usr/include/node/node_api.h') ? '/usr' : undefined);
+  return nodedir ? { ...rest, npm_package_config_node_gyp_nodedir: nodedir } : rest;
 }
 
 const which = (name) => {
@@ -50,13 +97,13 @@ export function ensureChromium() {
 }
 
 /**
- * curl, which the service tests need to run the README's REST walk-through as a reader would:
+ * curl, which the service tests need to run the documentation's curl walk-throughs as a reader would:
  * on the PATH, else Debian's `curl` installed with apt-get when this user may, else a clear message.
  */
 export function ensureCurl() {
   const path = which('curl') || aptInstall('curl', 'No curl found');
   if (path) return path;
-  fail('The service tests run the README’s curl examples: install curl (Debian/Ubuntu: `sudo apt-get install -y curl`).');
+  fail('The service tests run the documentation’s curl examples: install curl (Debian/Ubuntu: `sudo apt-get install -y curl`).');
 }
 
 /** Installs a Debian package that provides the command of the same name; its path, or ''. */

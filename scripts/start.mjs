@@ -1,14 +1,77 @@
 #!/usr/bin/env node
 // `npm start`: install what is missing, build the widgets, and run the reference service with its
-// seeded data and the demo. The service runs in this process (no child to outlive it): Ctrl+C,
-// SIGTERM to this process, and SIGTERM to the npm process that started it all stop it and free the
-// port (service/main.ts).
-import { spawnSync } from 'node:child_process';
+// seeded data and the demo, telling each step and its time, then where to go and what to paste.
+// The service runs in this process (no child to outlive it): Ctrl+C, SIGTERM to this process, and
+// SIGTERM to the npm process that started it all stop it and free the port (service/run.ts).
+import { spawn } from 'node:child_process';
+import { isAbsolute, relative } from 'node:path';
 import { ensureDependencies, root } from './setup.mjs';
 
-ensureDependencies();
-const tsx = `${root}node_modules/.bin/tsx`;
-if (spawnSync(tsx, ['scripts/build.ts'], { cwd: root, stdio: 'inherit' }).status !== 0) process.exit(1);
+const started = performance.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+/** One line per step: its name, what it did, its time. */
+const step = (name, did, ms) => console.log(`  ${name.padEnd(8)} ${did.padEnd(64)} ${seconds(ms).padStart(7)}`);
+
+console.log('Service widgets: install, build, seed, serve\n');
+
+let at = performance.now();
+const install = await ensureDependencies();
+step(
+  'install',
+  install.installed ? `${install.packages} packages (npm ci, SQLite compiled from source)` : 'dependencies up to date',
+  performance.now() - at,
+);
+
+at = performance.now();
+const build = await new Promise((resolve) => {
+  const child = spawn(process.execPath, [`${root}node_modules/tsx/dist/cli.mjs`, 'scripts/build.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  child.on('close', (code) => resolve({ code, output }));
+});
+if (build.code !== 0) {
+  process.stderr.write(build.output);
+  console.error('The build failed: see the lines above.');
+  process.exit(1);
+}
+const built = build.output.match(/; widgets: ([\w, ]+);/)?.[1].split(', ').length ?? 0;
+step('build', `loaders v1 and v2, ${built} widgets and the demo into dist/`, performance.now() - at);
+
 const { register } = await import('tsx/esm/api');
 register();
-await import('../service/main.ts');
+const { runService } = await import('../service/run.ts');
+const service = await runService({ quiet: true });
+const { seed, startup } = service;
+const inside = relative(root, service.dataFile);
+const data = inside.startsWith('..') || isAbsolute(inside) ? service.dataFile : inside;
+step(
+  'seed',
+  seed.status === 'created'
+    ? `${data} created and seeded now`
+    : seed.status === 'kept'
+      ? `${data}, seeded ${new Date(seed.seededAt).toISOString().slice(0, 10)}`
+      : `${data} re-seeded now: ${seed.reason}`,
+  startup.storeMs,
+);
+const base = service.publicUrl;
+step('serve', `running at ${base}/`, startup.listenMs);
+
+const v1 = `${base}/widgets/v1/loader.js`;
+console.log(`
+Ready in ${seconds(performance.now() - started)}.
+
+  Demo     ${base}/
+  ${service.dev ? `Outbox   ${base}/demo/outbox.html   (the emails the service “sends”: PINs, links)` : 'Outbox   (development mode only: NODE_ENV is production)'}
+  API      ${base}/openapi.json
+
+Paste into any page served from localhost or 127.0.0.1 (the seeded keys serve every port):
+
+  <div data-service-widget="registration" data-service-id="wk_demo_registration"></div>
+  <script async src="${v1}"></script>
+
+{base_url} is ${base} here. For a page on another origin, see "Try it" in README.md.
+Ctrl+C stops the service.`);

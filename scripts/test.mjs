@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium, ensureCurl, ensureDependencies, root, versionOf } from './setup.mjs';
 
-ensureDependencies();
+const install = await ensureDependencies();
+if (install.installed) console.log(`Installed ${install.packages} packages (npm ci).`);
 const chrome = ensureChromium();
 console.log(`Chromium: ${chrome} (${versionOf(chrome)})`);
 const curl = ensureCurl();
@@ -60,7 +61,7 @@ const steps = [
     count: ({ output }) => lastMatch(output, /^(\d+) passed, (\d+) failed/gm),
   },
   {
-    // The README against the build's custom-elements manifest.
+    // docs/widgets.md against the build's custom-elements manifest.
     name: 'docs tests',
     run: () =>
       run(process.execPath, [

@@ -55,3 +55,6 @@ export type {
   QuoteResponse,
   VoucherResult,
 } from './features/checkout/schema.ts';
+// The development endpoints' answers (the demo reads them).
+export type { OutboxResponse, WidgetKeyCheckResponse, WidgetKeysResponse } from './features/dev/schema.ts';
+export type { SeedDocument } from './features/dev/seed-document.ts';

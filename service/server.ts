@@ -44,7 +44,7 @@ export interface StartOptions {
   dev?: boolean;
   /** Default `<repo>/dist` (the widgets are under `<distDir>/widgets/`). */
   distDir?: string;
-  /** Default `<repo>/demo`. */
+  /** The built demo (`npm run build`): default `<distDir>/demo`. */
   demoDir?: string;
   /** No start-up lines (errors are still logged). */
   quiet?: boolean;
@@ -73,6 +73,10 @@ export interface RunningService {
   seed: SeedState;
   /** The work done after answers (login emails); tests hold it to see that answers do not wait for it. */
   jobs: Jobs;
+  /** Whether the /dev endpoints are served (development mode). */
+  dev: boolean;
+  /** How long opening (and, when needed, seeding) the data took, and then listening, in ms: `npm start` tells. */
+  startup: { storeMs: number; listenMs: number };
 }
 
 /** Methods in the order an `Allow` header lists them. */
@@ -226,11 +230,15 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   const publicUrl = opts.publicUrl === undefined ? undefined : normalisePublicUrl(opts.publicUrl);
   const clock = new Clock();
   const dataDir = resolve(opts.dataDir ?? join(REPO_ROOT, 'data'));
+  const opening = performance.now();
   const store = await openStore(dataDir, clock);
+  const storeMs = performance.now() - opening;
+  const listening = performance.now();
+  const distDir = resolve(opts.distDir ?? join(REPO_ROOT, 'dist'));
   const deps = serviceDeps(store, clock, {
     ...opts,
-    distDir: resolve(opts.distDir ?? join(REPO_ROOT, 'dist')),
-    demoDir: resolve(opts.demoDir ?? join(REPO_ROOT, 'demo')),
+    distDir,
+    demoDir: resolve(opts.demoDir ?? join(distDir, 'demo')),
     publicUrl: publicUrl ?? '', // set below, once the port is known
   });
   const app = buildApp(deps);
@@ -252,6 +260,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
+  const listenMs = performance.now() - listening;
   const urlHost = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
   const seed = store.seedState;
@@ -274,6 +283,8 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
     dataFile: store.file,
     seed,
     jobs: deps.jobs,
+    dev: deps.dev,
+    startup: { storeMs, listenMs },
     close() {
       closed ??= new Promise<void>((resolveClose) => {
         server.close(() => {

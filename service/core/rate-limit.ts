@@ -1,7 +1,7 @@
 /**
  * Sliding-window rate limits on the service clock (so a test passes a window with /dev/clock).
  * In memory: a restart or /dev/reset forgets them. The limits are settings (`StartOptions.limits`);
- * the defaults below are documented in the README's security section and the OpenAPI document.
+ * the defaults below are documented in docs/service.md's security section and the OpenAPI document.
  */
 import type { Clock } from './clock.ts';
 import { ApiError } from '../http/errors.ts';

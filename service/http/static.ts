@@ -1,6 +1,7 @@
 /**
  * Files: the built widgets (`/widgets/**` from `<distDir>/widgets/`), the typed REST client
- * (`/client/rest-client.js` from `<distDir>/client/`) and the demo (`/` and `/demo/**` from `<demoDir>`). Paths are decoded segment by segment and must stay inside their
+ * (`/client/rest-client.js` from `<distDir>/client/`) and the built demo (`/` and `/demo/**` from `<demoDir>`,
+ * `<distDir>/demo/` by default). Paths are decoded segment by segment and must stay inside their
  * folder (no `..`, no encoded slashes, no dot-files, no symlinks out). Every file answers HTTP
  * range requests (`Range: bytes=…`, one range), which a video element needs to seek.
  */
@@ -112,7 +113,9 @@ async function serveFile(
     const missingRoot = !(await isDirectory(root));
     return text(
       404,
-      missingRoot ? `${what} is missing (${what === 'The demo' ? 'demo/' : 'its folder'} does not exist).\n` : `Not found.\n`,
+      missingRoot
+        ? `${what} is not built yet: run \`npm run build\` (or \`npm start\`, which builds it first).\n`
+        : `Not found.\n`,
       headers,
     );
   }

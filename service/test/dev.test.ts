@@ -260,6 +260,196 @@ describe('/dev/login-links', () => {
   });
 });
 
+describe('/dev/widget-keys', () => {
+  /** The widget API's first render of a `type` widget with `key`, asked by a page on `origin`. */
+  const widgetFrom = (origin: string, key: string, type: string) =>
+    svc.fetch(`/widget-api/v1/widget?key=${key}&type=${type}`, { headers: { Origin: origin } });
+  const keysNow = async () => (await svc.json('/dev/widget-keys')).body.widget_keys as Json[];
+
+  test('creates a key of a type for a staging origin, which the widget API then serves there and nowhere else; reset forgets it', async () => {
+    await postJson('/dev/reset');
+    try {
+      const created = await postJson('/dev/widget-keys', {
+        type: 'contact',
+        origins: ['https://Staging.Acme.example:443', 'http://shop.localhost:*'],
+      });
+      assert.equal(created.status, 201);
+      const { key } = created.body;
+      assert.match(key, /^wk_dev_contact_[\w-]{8}$/);
+      assert.deepEqual(created.body, {
+        key,
+        type: 'contact',
+        company_id: 1,
+        origins: ['https://staging.acme.example', 'http://shop.localhost:*'],
+        enabled: true,
+        revoked: false,
+        note: 'the contact widget of Acme Academy, created by POST /dev/widget-keys',
+      });
+
+      const staging = await widgetFrom('https://staging.acme.example', key, 'contact');
+      assert.equal(staging.status, 200);
+      assert.equal(staging.headers.get('access-control-allow-origin'), 'https://staging.acme.example');
+      const widget = await staging.json();
+      assert.deepEqual(
+        widget.widget.options.topics,
+        ['Programmes', 'Invoices', 'Something else'],
+        'the options of Acme’s contact key',
+      );
+      assert.equal((await widgetFrom('http://shop.localhost:5173', key, 'contact')).status, 200, 'any port of that host');
+      const elsewhere = await widgetFrom('https://www.acme.example', key, 'contact');
+      assert.equal(elsewhere.status, 403);
+      assert.equal((await elsewhere.json()).error.code, 'origin-not-allowed');
+
+      const globex = await postJson('/dev/widget-keys', {
+        type: 'registration',
+        company_id: 2,
+        origins: ['https://globex.example'],
+      });
+      assert.equal(globex.status, 201);
+      const globexWidget = await (await widgetFrom('https://globex.example', globex.body.key, 'registration')).json();
+      assert.equal(globexWidget.widget.company.name, 'Globex Institute');
+
+      assert.deepEqual(
+        (await keysNow()).slice(-2).map((k) => k.key),
+        [key, globex.body.key],
+        'listed after the seeded keys',
+      );
+      await postJson('/dev/reset');
+      assert.equal(
+        (await keysNow()).some((k) => k.key === key),
+        false,
+      );
+      assert.equal((await widgetFrom('https://staging.acme.example', key, 'contact')).status, 401);
+    } finally {
+      await postJson('/dev/reset');
+    }
+  });
+
+  test('adds origins to a key once, keeping those it had', async () => {
+    await postJson('/dev/reset');
+    try {
+      assert.equal((await widgetFrom('https://staging.acme.example', 'wk_demo_registration', 'registration')).status, 403);
+      const added = await postJson('/dev/widget-keys', {
+        key: 'wk_demo_registration',
+        origins: ['https://staging.acme.example/'],
+      });
+      assert.equal(added.status, 200);
+      const again = await postJson('/dev/widget-keys', {
+        key: 'wk_demo_registration',
+        type: 'registration',
+        company_id: 1,
+        origins: ['https://staging.acme.example', 'http://127.0.0.1:*'],
+      });
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body.origins, [
+        'http://localhost:*',
+        'https://localhost:*',
+        'http://127.0.0.1:*',
+        'https://127.0.0.1:*',
+        'https://staging.acme.example',
+      ]);
+      assert.equal((await widgetFrom('https://staging.acme.example', 'wk_demo_registration', 'registration')).status, 200);
+      assert.deepEqual((await keysNow()).find((k) => k.key === 'wk_demo_registration')!.origins, again.body.origins);
+    } finally {
+      await postJson('/dev/reset');
+    }
+  });
+
+  test('refuses what it cannot do, field by field, and changes nothing', async () => {
+    await postJson('/dev/reset');
+    const before = await keysNow();
+    const cases: [Json, string[]][] = [
+      [{}, ['origins', 'type']],
+      [{ type: 'registration' }, ['origins']],
+      [{ origins: ['https://a.example'] }, ['type']],
+      [{ type: 'banner', origins: ['https://a.example'] }, ['type']],
+      [{ type: 'map', company_id: 9, origins: ['https://a.example'] }, ['company_id']],
+      [{ type: 'map', company_id: '1', origins: ['https://a.example'] }, ['company_id']],
+      [{ type: 'map', origins: [] }, ['origins']],
+      [{ type: 'map', origins: 'https://a.example' }, ['origins']],
+      [{ type: 'map', origins: Array.from({ length: 21 }, (_, i) => `https://a${i}.example`) }, ['origins']],
+      [{ type: 'map', origins: ['*'] }, ['origins.0']],
+      [{ type: 'map', origins: ['https://a.example', 'https://a.example/booking'] }, ['origins.1']],
+      [{ type: 'map', origins: ['a.example'] }, ['origins.0']],
+      [{ type: 'map', origins: ['ftp://a.example'] }, ['origins.0']],
+      [{ type: 'map', origins: ['javascript:alert(1)'] }, ['origins.0']],
+      [{ type: 'map', origins: ['https://user:pw@a.example'] }, ['origins.0']],
+      [{ type: 'map', origins: ['https://a.example?x=1'] }, ['origins.0']],
+      [{ type: 'map', origins: ['http://localhost:3000:*'] }, ['origins.0']],
+      [{ type: 'map', origins: [`https://${'a'.repeat(200)}.example`] }, ['origins.0']],
+      [{ type: 'map', origins: [42] }, ['origins.0']],
+      [{ key: 'wk_nope', origins: ['https://a.example'] }, ['key']],
+      [{ key: 'wk_demo_registration_revoked', origins: ['https://a.example'] }, ['key']],
+      [{ key: 'wk_demo_registration', type: 'map', origins: ['https://a.example'] }, ['type']],
+      [{ key: 'wk_demo_registration', company_id: 2, origins: ['https://a.example'] }, ['company_id']],
+      [{ key: '', origins: ['https://a.example'] }, ['key']],
+      [{ type: 'map', origins: ['https://a.example'], enabled: true }, ['enabled']],
+    ];
+    for (const [body, fields] of cases) {
+      const res = await postJson('/dev/widget-keys', body);
+      assert.equal(res.status, 422, JSON.stringify(body));
+      assert.equal(res.body.error.code, 'validation');
+      assert.deepEqual(Object.keys(res.body.error.fields).sort(), fields.sort(), JSON.stringify(body));
+      for (const message of Object.values(res.body.error.fields)) assert.ok(String(message).length > 20);
+    }
+    const fieldsOf = async (body: Json) => (await postJson('/dev/widget-keys', body)).body.error.fields;
+    assert.match((await fieldsOf({ type: 'map', origins: ['*'] }))['origins.0'], /any site/);
+    assert.match(
+      (await fieldsOf({ type: 'map', origins: ['https://a.example/booking'] }))['origins.0'],
+      /send https:\/\/a\.example\./,
+    );
+    assert.match(
+      (await fieldsOf({ type: 'map', company_id: 9, origins: ['https://a.example'] })).company_id,
+      /1 \(Acme Academy\), 2 \(Globex Institute\)/,
+    );
+    assert.match((await fieldsOf({ key: 'wk_demo_registration_revoked', origins: ['https://a.example'] })).key, /revoked/);
+    assert.equal((await postJson('/dev/widget-keys', [])).status, 400);
+    const plain = await svc.json('/dev/widget-keys', { method: 'POST', body: '{"type":"map","origins":["https://a.example"]}' });
+    assert.equal(plain.status, 415);
+    assert.deepEqual(await keysNow(), before, 'nothing was changed');
+  });
+
+  test('check: what the widget API would answer a page of an origin, in its order and with its messages', async () => {
+    const check = async (query: string) => {
+      const res = await svc.json(`/dev/widget-keys/check?${query}`);
+      assert.equal(res.status, 200, query);
+      return res.body;
+    };
+    assert.deepEqual(await check('key=wk_demo_registration&type=registration&origin=http://localhost:3000'), {
+      ok: true,
+      error: null,
+    });
+    assert.deepEqual(await check('key=wk_demo_map'), { ok: true, error: null }, 'no origin, no type: the key alone');
+    const cases: [string, string][] = [
+      ['type=registration', 'missing-key'],
+      ['key=wk_nope&type=registration', 'invalid-key'],
+      ['key=wk_demo_registration_revoked&type=registration', 'invalid-key'],
+      ['key=wk_demo_registration&type=calendar&origin=https://www.acme.example', 'origin-not-allowed'],
+      ['key=wk_demo_registration&type=calendar&origin=http://localhost:3000', 'type-mismatch'],
+      ['key=wk_demo_registration_disabled&type=registration', 'not-available'],
+    ];
+    for (const [query, code] of cases) {
+      const { ok, error } = await check(query);
+      assert.equal(ok, false, query);
+      assert.equal(error.code, code, query);
+      // The very message a widget on that page would get from the widget API.
+      const [key, type] = [new URLSearchParams(query).get('key') ?? '', new URLSearchParams(query).get('type')];
+      const origin = new URLSearchParams(query).get('origin');
+      const real = await svc.json(`/widget-api/v1/widget?key=${key}&type=${type}`, { headers: origin ? { Origin: origin } : {} });
+      assert.deepEqual([real.body.error.code, real.body.error.message], [code, error.message], query);
+    }
+    for (const query of [
+      'key=wk_demo_map&type=banner',
+      'key=wk_demo_map&origin=acme.example',
+      'key=wk_demo_map&origin=http://localhost:*',
+    ]) {
+      const res = await svc.json(`/dev/widget-keys/check?${query}`);
+      assert.equal(res.status, 422, query);
+      assert.equal(res.body.error.code, 'validation');
+    }
+  });
+});
+
 describe('development mode only', () => {
   test('with dev=false every /dev path is 404, and the APIs still work', async () => {
     const prod = await startTestService({ dev: false });
@@ -273,6 +463,9 @@ describe('development mode only', () => {
         ['POST', '/dev/tokens/invalidate'],
         ['GET', '/dev/login-links'],
         ['POST', '/dev/login-links'],
+        ['GET', '/dev/widget-keys'],
+        ['POST', '/dev/widget-keys'],
+        ['GET', '/dev/widget-keys/check?key=wk_demo_registration'],
       ]) {
         const res = await prod.json(path!, { method: method! });
         assert.equal(res.status, 404, `${method} ${path}`);

@@ -110,6 +110,8 @@ describe('GET /openapi.json', () => {
       '/dev/reset',
       '/dev/tiles/{z}/{x}/{y}.png',
       '/dev/tokens/invalidate',
+      '/dev/widget-keys',
+      '/dev/widget-keys/check',
       '/media/videos/{id}/{file}',
       '/v1/courses',
       '/v1/login',
@@ -524,6 +526,7 @@ describe('the document and the validation cannot drift apart', () => {
     '/dev/clock': {},
     '/dev/tokens/invalidate': {},
     '/dev/login-links': {},
+    '/dev/widget-keys': {},
   };
 
   /** A property's own schema: a nullable one (`anyOf` with null) by its other member. */

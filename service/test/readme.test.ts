@@ -1,6 +1,6 @@
 /**
- * The README's curl examples, run as they stand: a reader pastes them into a shell against
- * `npm start`, so they must work with nothing typed by hand.
+ * The curl examples of the README and of docs/service.md, run as they stand: a reader pastes them
+ * into a shell against `npm start`, so they must work with nothing typed by hand.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -12,14 +12,15 @@ import { REPO_ROOT } from '../server.ts';
 import { useTestService, type Json } from './helpers.ts';
 
 const README_BASE = 'http://localhost:8787';
+type Doc = 'README.md' | 'docs/service.md';
 
 const svc = useTestService();
 
-/** The one fenced `sh` block of the README that holds `marker`. */
-function shBlock(marker: string): string {
-  const readme = readFileSync(`${REPO_ROOT}README.md`, 'utf8');
-  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((b) => b.includes(marker));
-  assert.equal(blocks.length, 1, `exactly one sh block of the README holds ${marker}`);
+/** The one fenced `sh` block of a document that holds `marker`. */
+function shBlock(marker: string, doc: Doc = 'docs/service.md'): string {
+  const text = readFileSync(`${REPO_ROOT}${doc}`, 'utf8');
+  const blocks = [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((b) => b.includes(marker));
+  assert.equal(blocks.length, 1, `exactly one sh block of ${doc} holds ${marker}`);
   return blocks[0]!;
 }
 
@@ -40,7 +41,7 @@ async function run(block: string): Promise<Json[]> {
     .map((line) => JSON.parse(line));
 }
 
-test("the README's REST block runs as pasted and ends with the user and the courses", async () => {
+test("docs/service.md's REST block runs as pasted and ends with the user and the courses", async () => {
   const block = shBlock('/v1/login');
   assert.equal(block.split(README_BASE).length - 1, 1, `the block names ${README_BASE} once, as its base URL`);
   assert.doesNotMatch(block, /tok_\.\.\.|PIN=\d{6}/, 'nothing to paste by hand');
@@ -68,7 +69,7 @@ test("the README's REST block runs as pasted and ends with the user and the cour
   );
 });
 
-test("the README's login-link block sets the page the next emailed link opens", async () => {
+test("docs/service.md's login-link block sets the page the next emailed link opens", async () => {
   const [set] = await run(shBlock('/dev/login-links'));
   assert.equal(set.application_id, 201);
   const login = await svc.json('/v1/login', {
@@ -80,4 +81,22 @@ test("the README's login-link block sets the page the next emailed link opens", 
   const link = new URL((await svc.json('/dev/outbox?to=max.member@acme.example')).body.emails[0].link);
   assert.equal(`${link.origin}${link.pathname}`, set.login_link);
   assert.match(link.searchParams.get('key')!, /^tok_/);
+});
+
+test("the README's Try it block lets a key serve more origins, and makes a key for one", async () => {
+  const block = shBlock('/dev/widget-keys', 'README.md');
+  const [added, created] = await run(block);
+  assert.equal(added.key, 'wk_demo_registration');
+  assert.ok(added.origins.includes('https://staging.acme.example') && added.origins.includes('http://acme.localhost:*'));
+  assert.ok(added.origins.includes('http://localhost:*'), 'the origins it served stay');
+  assert.match(created.key, /^wk_dev_calendar_/);
+  assert.deepEqual(created.origins, ['https://staging.acme.example']);
+
+  // What the widget API now answers those pages.
+  const widget = (key: string, type: string, origin: string) =>
+    svc.json(`/widget-api/v1/widget?key=${key}&type=${type}`, { headers: { Origin: origin } });
+  assert.equal((await widget('wk_demo_registration', 'registration', 'https://staging.acme.example')).status, 200);
+  assert.equal((await widget('wk_demo_registration', 'registration', 'http://acme.localhost:3000')).status, 200);
+  assert.equal((await widget(created.key, 'calendar', 'https://staging.acme.example')).status, 200);
+  assert.equal((await widget(created.key, 'calendar', 'https://other.example')).status, 403);
 });

@@ -83,7 +83,7 @@ describe('/widgets/**', () => {
       assert.match(await res.text(), /npm run build/);
       const home = await empty.fetch('/');
       assert.equal(home.status, 404);
-      assert.match(await home.text(), /demo/);
+      assert.match(await home.text(), /The demo is not built yet: run `npm run build`/);
     } finally {
       await empty.close();
     }

@@ -1,5 +1,5 @@
 /**
- * The README's tables of each widget against the custom-elements manifest the build writes from the
+ * The tables of each widget in docs/widgets.md against the custom-elements manifest the build writes from the
  * widgets' JSDoc (dist/custom-elements.json): options, events, parts and custom properties must say
  * the same, so that neither can change alone. Runs after `npm run build`.
  */
@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { OPTIONS, WIDGET_TYPES, type WidgetType } from '../../contract/index.ts';
 
 const root = new URL('../../', import.meta.url);
-const readme = readFileSync(new URL('README.md', root), 'utf8');
+const readme = readFileSync(new URL('docs/widgets.md', root), 'utf8');
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { customElements?: string };
 
 interface Declaration {
@@ -34,7 +34,7 @@ const COMMON = ['key', 'base-url', 'locale'];
 
 const sectionOf = (type: string) => {
   const start = readme.indexOf(`## The ${type} widget (\`service-${type}\``);
-  assert.ok(start >= 0, `the README has a section for the ${type} widget`);
+  assert.ok(start >= 0, `docs/widgets.md has a section for the ${type} widget`);
   const end = readme.indexOf('\n## ', start + 1);
   return readme.slice(start, end);
 };
@@ -56,7 +56,7 @@ test('package.json names the manifest, and it describes each built widget', () =
 });
 
 for (const type of built) {
-  test(`the README's ${type} widget says what the manifest says`, () => {
+  test(`docs/widgets.md's ${type} widget says what the manifest says`, () => {
     const element = elements.find((e) => e.tagName === `service-${type}`)!;
     const section = sectionOf(type);
 

@@ -6,7 +6,7 @@
  */
 import type { Locator, Page, Route } from '@playwright/test';
 import type { CalendarResponse, QuoteResponse } from '../../service/schemas.ts';
-import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
+import { expect, nextEvent, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {
   emails: { to: string; subject: string; text: string }[];
@@ -104,14 +104,9 @@ test('a visitor books a class in the calendar and orders it with a voucher, by k
   // The day's classes follow the grid: Tab to the class's Book button.
   const book = calendar.locator(`button[aria-describedby="c-${cls.id}"]`);
   await tabTo(page, book, 10);
-  const selected = page.evaluate(
-    () =>
-      new Promise((resolve) =>
-        document.addEventListener('service-class-selected', (e) => resolve((e as CustomEvent).detail), { once: true }),
-      ),
-  );
+  const selected = await nextEvent(page, 'service-class-selected');
   await page.keyboard.press('Enter');
-  expect(await selected).toEqual({ class: cls.id, course: cls.course_id, starts_at: cls.starts_at });
+  expect(await selected()).toEqual({ class: cls.id, course: cls.course_id, starts_at: cls.starts_at });
   await expect(calendar.locator(`#in-${cls.id}`)).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(calendar.getByRole('button', { name: 'Go to checkout' })).toBeFocused();

@@ -1,6 +1,6 @@
 /**
  * No layout shift (docs/architecture.md): each widget's first view fits the space reserved for it, at
- * a desktop and a phone width, in both placements the README gives: the loader in <head>, and an
+ * a desktop and a phone width, in both placements docs/embedding.md gives: the loader in <head>, and an
  * async loader with the space reserved by the site's stylesheet. Measured with the browser's own
  * layout-shift entries, from navigation until the widget has shown and two frames have been drawn.
  */

@@ -1,4 +1,4 @@
-import { expect, flakyChunks, INSECURE_SITE, ofChunk, SERVICE, SITE, test } from './support.ts';
+import { expect, flakyChunks, INSECURE_SITE, nextEvent, ofChunk, SERVICE, SITE, test } from './support.ts';
 
 test('a loader in <head> finds divs parsed after it (and takes the page language)', async ({ watched: page }) => {
   await page.goto(`${SITE}/head.html`);
@@ -55,14 +55,9 @@ test('a v2 loader added after the page has loaded takes back the div refused as 
   await page.goto(`${SITE}/wrong-loader.html`);
   const div = page.locator('div[data-service-widget]');
   await expect(div).toHaveAttribute('data-service-error', 'wrong-loader');
-  // The listener is in place before the loader comes (an awaited evaluate), then what it heard is read.
-  await div.evaluate((d) => {
-    const heard: unknown[] = [];
-    d.addEventListener('service-widget-ready', (e) => heard.push((e as CustomEvent).detail));
-    Object.assign(window, { heard });
-  });
+  const ready = await nextEvent(div, 'service-widget-ready');
   await page.addScriptTag({ url: `${SERVICE}/widgets/v2/loader.js` });
-  await expect.poll(() => page.evaluate(() => (window as unknown as { heard: unknown[] }).heard)).toEqual([{ type: 'calendar' }]);
+  expect(await ready()).toEqual({ type: 'calendar' });
   await expect(div).toHaveAttribute('data-service-state', 'ready');
   await expect(div).not.toHaveAttribute('data-service-error');
   // The fix-it line and the owner's link give way to the widget.

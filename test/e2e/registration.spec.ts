@@ -125,7 +125,7 @@ test('with an async loader at the end of <body>, the owner’s link shows in res
 test('with an async loader at the end of <body> and the div’s min-height in the site’s stylesheet, nothing jumps while the widget loads', async ({
   watched: page,
 }) => {
-  // The owner's advice in the README: the space is kept from the first paint, and the loader leaves
+  // The owner's advice in docs/embedding.md: the space is kept from the first paint, and the loader leaves
   // a min-height that already holds the widget's space alone.
   const record = await layoutOf(page, 'reserved.html', { loaderAfterPaint: true });
   const firstPaint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]!.startTime);

@@ -27,7 +27,7 @@ const TRUSTED_TYPES = {
 };
 
 /**
- * `layout-<type>-<placement>.html`: one widget with text below it, as the README places it. `head`:
+ * `layout-<type>-<placement>.html`: one widget with text below it, as docs/embedding.md places it. `head`:
  * the loader in <head>, not async (the space is reserved before the first paint); `reserved`: an
  * async loader at the end of <body>, the space reserved by a class in the site's stylesheet.
  */
@@ -52,21 +52,59 @@ const layoutPage = (type, placement) => {
 </html>`;
 };
 
+/**
+ * Pages made of what a test pastes (`POST /pasted` with `{ html, css }`, as the demo's snippet
+ * builder wrote them): `pasted-<n>.html` holds the HTML in its body and links `pasted-<n>.css`, as a
+ * site owner would put the CSS into their stylesheet.
+ */
+const pasted = [];
+const pastedPage = (n) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>A fresh page of the customer's site</title>
+    <link rel="icon" href="data:," />
+    <link rel="stylesheet" href="/pasted-${n}.css" />
+  </head>
+  <body>
+    <h1>Our courses</h1>
+    ${pasted[n].html}
+    <p id="below">Text below the widget.</p>
+  </body>
+</html>`;
+const PASTED = /^pasted-(\d+)\.(html|css)$/;
+
 createServer(async (req, res) => {
   const name = new URL(req.url ?? '/', 'http://site').pathname.slice(1) || 'index.html';
+  if (req.method === 'POST' && name === 'pasted') {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const { html, css } = JSON.parse(body);
+    pasted.push({ html: String(html), css: String(css ?? '') });
+    return void res
+      .writeHead(201, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify({ page: `/pasted-${pasted.length - 1}.html` }));
+  }
   if (!/^[\w-]+\.(html|js|css)$/.test(name)) return void res.writeHead(404).end('not found');
   try {
     const layout = name.match(LAYOUT);
+    const paste = name.match(PASTED);
+    if (paste && !pasted[Number(paste[1])]) throw new Error('nothing pasted under that number');
     const body = layout
       ? layoutPage(layout[1], layout[2])
-      : (await readFile(pages + name, 'utf8')).replaceAll('{{SERVICE}}', serviceUrl);
+      : paste
+        ? paste[2] === 'html'
+          ? pastedPage(Number(paste[1]))
+          : pasted[Number(paste[1])].css
+        : (await readFile(pages + name, 'utf8')).replaceAll('{{SERVICE}}', serviceUrl);
     const fixed = `base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     res.writeHead(200, {
       'Content-Type': `${TYPES[name.split('.').pop()]}; charset=utf-8`,
       'Content-Security-Policy': MAP_TILES[name]
         ? `default-src 'none'; script-src ${serviceUrl}; connect-src ${serviceUrl}; img-src ${MAP_TILES[name]}; ${fixed}`
         : `default-src 'none'; script-src 'self' ${serviceUrl}; connect-src ${serviceUrl}; ` +
-          // Posters and the player's files come from the service, map tiles from OpenStreetMap (the README's advice).
+          // Posters and the player's files come from the service, map tiles from OpenStreetMap (docs/embedding.md's advice).
           `style-src 'self'; img-src 'self' data: ${serviceUrl} https://tile.openstreetmap.org; media-src ${serviceUrl}; ` +
           fixed +
           (TRUSTED_TYPES[name] ?? ''),

@@ -1,41 +1,48 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './support.ts';
 
-test('npm start builds, seeds a new data folder, prints the URL, and the demo there works', async ({ watched: page }) => {
+/**
+ * The environment of a person who opens a terminal and types `npm start`: none of the `npm_*`
+ * variables the npm running these tests passes on, and no npm settings of this machine's user (an
+ * empty user config), so that any warning printed is ours.
+ */
+const freshShell = (): NodeJS.ProcessEnv => {
+  const userconfig = join(mkdtempSync(join(tmpdir(), 'npmrc-')), 'npmrc');
+  writeFileSync(userconfig, '');
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  return { ...env, npm_config_userconfig: userconfig };
+};
+
+test('npm start tells each step with its time, then the demo, the outbox and a snippet; the demo there works', async ({
+  watched: page,
+}) => {
   test.setTimeout(120_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'start-'));
   // A port of its own (E2E_START_PORT), so that two runs on one machine do not meet.
-  const port = process.env.E2E_START_PORT ?? '8796';
-  const started = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: port, DATA_DIR: dataDir },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const port = Number(process.env.E2E_START_PORT ?? '8796');
+  const { npm, printed } = await npmStart(port, dataDir, freshShell());
   try {
-    let printed = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const read = (chunk: Buffer) => {
-        printed += chunk;
-        const found = printed.match(/running at (http:\/\/\S+)[\s\S]*Demo credentials/);
-        if (found) resolve(found[1]!);
-      };
-      started.stdout.on('data', read);
-      started.stderr.on('data', read);
-      started.on('exit', (code) => reject(new Error(`npm start ended (${code}) before printing a URL:\n${printed}`)));
-    });
+    const url = printed.match(/running at (http:\/\/\S+)/)?.[1];
     expect(url).toBe(`http://localhost:${port}/`);
+    for (const name of ['install', 'build', 'seed', 'serve'])
+      expect(printed).toMatch(new RegExp(`^  ${name} +\\S.* \\d+\\.\\d s$`, 'm'));
     expect(printed).toContain('created and seeded now');
-    await page.goto(url);
-    await expect(page.locator('main > section div[data-service-widget=registration]').first()).toHaveAttribute(
-      'data-service-state',
-      'ready',
+    expect(printed).toMatch(new RegExp(`^  Demo +${url}$`, 'm'));
+    expect(printed).toMatch(new RegExp(`^  Outbox +${url}demo/outbox.html `, 'm'));
+    expect(printed).toContain(
+      `  <div data-service-widget="registration" data-service-id="wk_demo_registration"></div>\n  <script async src="${url}widgets/v1/loader.js"></script>`,
     );
+    expect(printed, 'nothing of ours warns').not.toMatch(/warn/i);
+    await page.goto(url!);
+    await expect(page.locator('div[data-service-widget=registration]').first()).toHaveAttribute('data-service-state', 'ready');
+    await page.goto(`${url}demo/outbox.html`);
+    await expect(page.locator('#count')).toHaveText('No emails yet.');
   } finally {
-    process.kill(-started.pid!, 'SIGTERM');
+    process.kill(-npm.pid!, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
@@ -49,9 +56,9 @@ const listening = (port: number) =>
   });
 
 /** `npm start` in a process group of its own, once it says where it runs. */
-async function npmStart(port: number, dataDir: string) {
+async function npmStart(port: number, dataDir: string, env = process.env) {
   const npm = spawn('npm', ['start'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir },
+    env: { ...env, PORT: String(port), DATA_DIR: dataDir },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -59,13 +66,13 @@ async function npmStart(port: number, dataDir: string) {
   await new Promise<void>((resolve, reject) => {
     const read = (chunk: Buffer) => {
       printed += chunk;
-      if (/Demo credentials/.test(printed)) resolve();
+      if (/Ctrl\+C stops the service/.test(printed)) resolve();
     };
     npm.stdout.on('data', read);
     npm.stderr.on('data', read);
     npm.on('exit', (code) => reject(new Error(`npm start ended (${code}) before it ran:\n${printed}`)));
   });
-  return npm;
+  return { npm, printed };
 }
 
 for (const [how, stop] of [
@@ -76,7 +83,7 @@ for (const [how, stop] of [
     test.setTimeout(120_000);
     const dataDir = mkdtempSync(join(tmpdir(), 'start-stop-'));
     const port = Number(process.env.E2E_START_PORT ?? '8796');
-    const npm = await npmStart(port, dataDir);
+    const { npm } = await npmStart(port, dataDir);
     try {
       expect(await listening(port)).toBe(true);
       stop(npm.pid!);
@@ -91,3 +98,31 @@ for (const [how, stop] of [
     }
   });
 }
+
+test('the install builds native modules against local headers, in a way npm does not warn about', async () => {
+  const run = (file: string, args: string[], env: NodeJS.ProcessEnv) =>
+    new Promise<string>((resolve) => {
+      const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (out += chunk));
+      child.on('close', () => resolve(out));
+    });
+  // What setup.mjs hands `npm ci`, from a shell that exported the older setting.
+  const env = JSON.parse(
+    await run(
+      process.execPath,
+      ['--input-type=module', '-e', "console.log(JSON.stringify((await import('./scripts/setup.mjs')).nativeBuildEnv()))"],
+      { ...process.env, npm_config_nodedir: '/opt/node' },
+    ),
+  );
+  expect(env.npm_config_nodedir).toBeUndefined();
+  expect(env.npm_package_config_node_gyp_nodedir, 'what node-gyp reads').toBe('/opt/node');
+  // npm itself (`npm prefix` reads its settings and prints one line), with no user settings of this
+  // machine in the way: not a word, where the older setting makes it warn.
+  const { npm_config_userconfig: userconfig } = freshShell();
+  expect(await run('npm', ['prefix'], { ...env, npm_config_userconfig: userconfig })).toBe(`${process.cwd()}\n`);
+  expect(await run('npm', ['prefix'], { ...env, npm_config_nodedir: '/usr', npm_config_userconfig: userconfig })).toMatch(
+    /Unknown env config "nodedir"/,
+  );
+});

@@ -1,4 +1,6 @@
-import { expect, test as base, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test as base, type Locator, type Page } from '@playwright/test';
 
 export const SERVICE = process.env.E2E_SERVICE_URL!;
 export const SITE = process.env.E2E_SITE_URL!;
@@ -120,5 +122,58 @@ export const advanceClock = (seconds: number) =>
 /** The requests of one chunk (`registration`: not `registration-form`), by its name and 6-character hash. */
 export const ofChunk = (requests: string[], name: string) =>
   requests.filter((r) => new RegExp(`^${name}-[\\w-]{6}\\.js`).test(r));
+
+/**
+ * Starts listening for the next `name` event on an element (or the document) and resolves once the
+ * listener is in place, with a function that waits for the event's `detail`. Do the action that
+ * fires it between the two: a listener still on its way would miss an event that comes quickly.
+ */
+export const nextEvent = async (target: Page | Locator, name: string): Promise<() => Promise<unknown>> => {
+  type Listening = { detail: Promise<unknown> };
+  const handle =
+    'goto' in target
+      ? await target.evaluateHandle(
+          (event): Listening => ({
+            detail: new Promise((resolve) =>
+              document.addEventListener(event, (e) => resolve((e as CustomEvent).detail), { once: true }),
+            ),
+          }),
+          name,
+        )
+      : await target.evaluateHandle(
+          (el, event): Listening => ({
+            detail: new Promise((resolve) =>
+              el.addEventListener(event, (e) => resolve((e as CustomEvent).detail), { once: true }),
+            ),
+          }),
+          name,
+        );
+  return () => handle.evaluate((listening) => listening.detail);
+};
+
+/** axe-core, evaluated in the page by the browser's tools (which no Content-Security-Policy stops). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe finds on the page as it is now, every rule and impact, into the widgets' shadow roots: one line each. */
+export const axeViolations = async (page: Page): Promise<string[]> => {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const { violations } = await (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[] }>;
+        };
+      }
+    ).axe.run(document, { resultTypes: ['violations'] });
+    return violations.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+  });
+};
+
+/** How far the page is wider than the window: 0 when nothing scrolls sideways. */
+export const sidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 export { expect };

@@ -128,3 +128,32 @@ describe('one look for every error', () => {
     expect([...looks]).to.deep.equal(['Georgia, serif | 17px | rgb(20, 40, 60) | rgba(0, 0, 0, 0) | rgba(0, 0, 0, 0) | none']);
   });
 });
+
+describe('the page’s text styles', () => {
+  it('reach every widget as its font and colour, and in nothing else (a centred, uppercase, spaced body)', async () => {
+    const page = await fixture<HTMLElement>(html`<div></div>`);
+    page.style.cssText =
+      'font: 17px Georgia, serif; color: rgb(20, 40, 60); text-align: center; text-transform: uppercase; letter-spacing: 3px; word-spacing: 9px; text-indent: 2em; white-space: pre; text-shadow: 1px 1px red';
+    const looks = new Set<string>();
+    for (const { type } of WIDGETS) {
+      const el = await mount(type);
+      page.append(el);
+      await settled(el, 'ready');
+      const heading = getComputedStyle(el.shadowRoot!.querySelector('h2')!);
+      looks.add(
+        [
+          heading.fontFamily,
+          heading.color,
+          heading.textAlign,
+          heading.textTransform,
+          heading.letterSpacing,
+          heading.wordSpacing,
+          heading.textIndent,
+          heading.whiteSpace,
+          heading.textShadow,
+        ].join(' | '),
+      );
+    }
+    expect([...looks]).to.deep.equal(['Georgia, serif | rgb(20, 40, 60) | start | none | normal | 0px | 0px | normal | none']);
+  });
+});

@@ -1,8 +1,9 @@
 import { css } from 'lit';
 
 /**
- * Styles shared by every widget. A widget inherits the host page's font and text colour and draws
- * its surfaces from `currentColor`, so it sits in light and dark pages alike. The few public custom
+ * Styles shared by every widget. A widget inherits the host page's font and text colour (and
+ * nothing else of its text's look) and draws its surfaces from `currentColor`, so it sits in light
+ * and dark pages alike. The few public custom
  * properties (`--service-*`) feed private ones (`--_*`). Text and focus rings in the default accent
  * and danger colours are mixed with the page's text colour: darker on light pages, lighter on dark
  * ones, so they keep their contrast on both (a colour the site owner sets is used as it is).
@@ -17,6 +18,15 @@ export const baseStyles = css`
     --_subtle: color-mix(in srgb, currentColor 7%, transparent);
     display: block;
     line-height: 1.5;
+    /* The page's font and colour are the widget's; not the rest of what its text inherits
+       (a centred, uppercase or letter-spaced body). */
+    text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    letter-spacing: normal;
+    word-spacing: normal;
+    white-space: normal;
+    text-shadow: none;
   }
   :host([hidden]) {
     display: none;

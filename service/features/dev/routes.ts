@@ -1,5 +1,5 @@
 /**
- * Development-only endpoints (README, "The reference service"). They are
+ * Development-only endpoints (docs/service.md, "Running it"). They are
  * registered only when the service runs in development mode; otherwise their paths are 404.
  */
 import type { Hono } from 'hono';
@@ -21,6 +21,7 @@ import {
 } from './schema.ts';
 import { registerFakePayments } from './pay.ts';
 import { seedDocument } from './seed-document.ts';
+import { registerDevWidgetKeyRoutes } from './widget-keys.ts';
 
 const DEV = ['Development'];
 const BODY_ERRORS = { '400': 'BadRequest', '415': 'UnsupportedMediaType', '422': 'Validation' };
@@ -186,6 +187,7 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     },
   );
 
+  registerDevWidgetKeyRoutes(app, deps, spec);
   registerFakePayments(app, deps);
 }
 

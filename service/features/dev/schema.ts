@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { named } from '../../http/openapi.ts';
 import { isoTime } from '../../http/schema.ts';
+import { WIDGET_TYPES } from '../../core/widget-types.ts';
+import { WidgetType } from '../widget-keys/schema.ts';
 
 export const MAX_ADVANCE_S = 10 * 366 * 24 * 60 * 60;
 const ADVANCE = `Send advance_s: a number of seconds from 0 to ${MAX_ADVANCE_S} (the clock only moves forward; POST /dev/reset puts it back).`;
@@ -100,4 +102,117 @@ export const OutboxResponse = named(
   }),
 );
 
+export type OutboxResponse = z.output<typeof OutboxResponse>;
+
 export const ResetResponse = named('DevResetResponse', z.object({ ok: z.literal(true), seeded_at: isoTime() }));
+
+export const MAX_KEY_ORIGINS = 20;
+const ORIGIN_RULE =
+  'an origin such as "https://staging.acme.example" or "http://localhost:3000" (scheme, host, and a port unless it is the default; no path), or "http://localhost:*" for any port of one host';
+
+/**
+ * An origin pattern a widget key serves, in the form the service compares (`core/origins.ts`): an
+ * exact origin, or one host with any port (`:*`). `*` (any page) is refused: that is what origins
+ * are for. Host names are lower-cased and default ports dropped: `https://Acme.example:443` →
+ * `https://acme.example`.
+ */
+export const OriginPattern = z
+  .string({ error: `Each origin must be ${ORIGIN_RULE}.` })
+  .max(200, `Each origin must be ${ORIGIN_RULE}, of at most 200 characters.`)
+  .transform((value, ctx) => {
+    const anyPort = value.endsWith(':*');
+    const base = anyPort ? value.slice(0, -2) : value;
+    let url: URL | undefined;
+    try {
+      url = /[\s\u0000-\u001f\u007f]/.test(value) ? undefined : new URL(base);
+    } catch {
+      url = undefined;
+    }
+    if (value.trim() === '*') {
+      ctx.addIssue({ code: 'custom', message: `"*" would let any site use the key: name the origin, ${ORIGIN_RULE}.` });
+    } else if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !/^https?:\/\//i.test(base)) {
+      ctx.addIssue({ code: 'custom', message: `"${value.slice(0, 60)}" is no origin: send ${ORIGIN_RULE}.` });
+    } else if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || /[?#]$/.test(base)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `An origin has no path, query or user: send ${url.protocol}//${url.host}${anyPort ? ':*' : ''}.`,
+      });
+    } else if (anyPort && url.port) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Name a port or "*", not both: send ${url.origin} or ${url.protocol}//${url.hostname}:*.`,
+      });
+    } else return anyPort ? `${url.protocol}//${url.hostname}:*` : url.origin;
+    return z.NEVER;
+  })
+  .meta({ examples: ['https://staging.acme.example'] });
+
+export const WidgetKeyRequest = named(
+  'DevWidgetKeyRequest',
+  z
+    .strictObject({
+      key: z
+        .string({ error: 'key must be the widget key to add origins to (GET /dev/widget-keys lists them), or left out.' })
+        .min(1, 'key must be the widget key to add origins to (GET /dev/widget-keys lists them), or left out.')
+        .max(200, 'This is no widget key: check key (GET /dev/widget-keys lists them).')
+        .optional()
+        .meta({
+          description: 'An existing key: `origins` are added to it. Leave it out to create a new key.',
+          examples: ['wk_demo_registration'],
+        }),
+      type: z
+        .enum(WIDGET_TYPES, { error: `type must be a widget type: one of ${WIDGET_TYPES.join(', ')}.` })
+        .optional()
+        .meta({
+          description: 'The new key’s widget type (required without `key`; with `key`, it must be the key’s type)',
+        }),
+      company_id: z
+        .int({ error: 'company_id must be the integer id of a company (GET /dev/seed lists them: 1 is Acme Academy).' })
+        .optional()
+        .meta({
+          description: 'The new key’s company (default 1, Acme Academy); with `key`, it must be the key’s',
+          examples: [1],
+        }),
+      origins: z
+        .array(OriginPattern, { error: `Send origins: a list of 1 to ${MAX_KEY_ORIGINS} origins, each ${ORIGIN_RULE}.` })
+        .min(1, `Send origins: a list of 1 to ${MAX_KEY_ORIGINS} origins, each ${ORIGIN_RULE}.`)
+        .max(MAX_KEY_ORIGINS, `Send at most ${MAX_KEY_ORIGINS} origins at once.`)
+        .meta({
+          description: 'The page origins the key serves (added to those it serves already)',
+          examples: [['https://staging.acme.example']],
+        }),
+    })
+    .meta({
+      description:
+        'Either `key` (origins are added to that key) or `type` (a new key of that type is created for `company_id`, serving `origins`).',
+    }),
+);
+
+export const WidgetKeyInfo = named(
+  'DevWidgetKey',
+  z.object({
+    key: z.string(),
+    type: WidgetType,
+    company_id: z.int(),
+    origins: z.array(z.string()).meta({ description: 'The origin patterns the key serves (`*` any, `:*` any port)' }),
+    enabled: z.boolean(),
+    revoked: z.boolean(),
+    note: z.string(),
+  }),
+);
+export const WidgetKeysResponse = named('DevWidgetKeysResponse', z.object({ widget_keys: z.array(WidgetKeyInfo) }));
+export type WidgetKeysResponse = z.output<typeof WidgetKeysResponse>;
+
+export const WidgetKeyCheckResponse = named(
+  'DevWidgetKeyCheck',
+  z.object({
+    ok: z.boolean().meta({ description: 'Whether a widget of `type` with this key would show on a page of `origin`' }),
+    error: z
+      .object({
+        code: z.enum(['missing-key', 'invalid-key', 'origin-not-allowed', 'type-mismatch', 'not-available']),
+        message: z.string().meta({ description: 'What the widget API answers, the owner’s fix-it line the loader reports' }),
+      })
+      .nullable(),
+  }),
+);
+export type WidgetKeyCheckResponse = z.output<typeof WidgetKeyCheckResponse>;

@@ -1,4 +1,4 @@
-/** `GET /dev/seed`: the shape the README documents first (rest, users, participants, widget_keys), then extras. */
+/** `GET /dev/seed`: the shape docs/service.md documents first (rest, users, participants, widget_keys), then extras. */
 import { isoTime } from '../../core/ids.ts';
 import { WIDGET_TYPES, loaderVersionOf } from '../../core/widget-types.ts';
 import {
@@ -111,3 +111,6 @@ export function seedDocument(seededAt: number, now: number) {
     now: isoTime(now),
   };
 }
+
+/** What `GET /dev/seed` answers. */
+export type SeedDocument = ReturnType<typeof seedDocument>;

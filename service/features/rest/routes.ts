@@ -1,5 +1,5 @@
 /**
- * The REST API of the specification (README, "REST API"; docs/architecture.md, "The APIs"): passwordless login by
+ * The REST API of the specification (docs/service.md, "REST API"; docs/architecture.md, "The APIs"): passwordless login by
  * emailed link + PIN or by client secret, the user, and the company's programmes scoped to the role.
  * Headers: X-SERVICE-API-KEY (the application), X-SERVICE-TOKEN (the user), X-SERVICE-COMPANY (the
  * company's integer id). It answers no CORS: it is for servers (see server.ts for its preflight).

@@ -16,7 +16,11 @@ export type { WidgetKeyRow };
 export const WIDGET_API_PREFIX = '/widget-api/v1';
 
 export async function lookupKey(db: Db, c: AppContext): Promise<WidgetKeyRow> {
-  const key = c.req.query('key');
+  return lookupKeyValue(db, c.req.query('key'));
+}
+
+/** The key named `key`, or the refusal a widget API call with it gets (`missing-key`, `invalid-key`). */
+export async function lookupKeyValue(db: Db, key: string | undefined): Promise<WidgetKeyRow> {
   if (key === undefined || key.trim() === '') {
     throw new ApiError(400, 'missing-key', 'No widget key: add the key=... parameter (the data-service-id of the placeholder).');
   }
@@ -38,15 +42,20 @@ export function keyOrigins(key: WidgetKeyRow): string[] {
 export function checkOrigin(c: AppContext, key: WidgetKeyRow): void {
   const origin = pageOrigin(c);
   if (origin === undefined) return;
-  if (!originAllowed(origin, keyOrigins(key))) {
-    const where = origin === 'unknown' ? 'this page (the browser did not send its origin)' : `pages on ${origin}`;
-    throw new ApiError(
-      403,
-      'origin-not-allowed',
-      `This widget key does not serve ${where}: use a key that serves this origin, or ask the service to add the origin to this key.`,
-    );
-  }
+  const refusal = originRefusal(origin, key);
+  if (refusal) throw refusal;
   c.set('allowedOrigin', c.req.header('origin'));
+}
+
+/** The `origin-not-allowed` refusal for a page on `origin` (`unknown`: withheld by the browser), if the key refuses it. */
+export function originRefusal(origin: string, key: WidgetKeyRow): ApiError | undefined {
+  if (originAllowed(origin, keyOrigins(key))) return undefined;
+  const where = origin === 'unknown' ? 'this page (the browser did not send its origin)' : `pages on ${origin}`;
+  return new ApiError(
+    403,
+    'origin-not-allowed',
+    `This widget key does not serve ${where}: use a key that serves this origin, or ask the service to add the origin to this key.`,
+  );
 }
 
 export function checkType(key: WidgetKeyRow, type: WidgetType): void {

@@ -1,0 +1,63 @@
+/**
+ * The demo's snippet checker: each kind of problem named as the loader would report it on that
+ * page, in the loader's own words (loader/messages.ts) and the widget API's (the key checks).
+ */
+import { fixes } from '../../loader/messages.ts';
+import { expect, SERVICE, test } from './support.ts';
+
+const v1 = `${SERVICE}/widgets/v1/loader.js`;
+
+test('the checker names each kind of problem as the loader would, and fixes an origin in development', async ({
+  watched: page,
+}) => {
+  await page.goto(`${SERVICE}/demo/checker.html`);
+  await expect(page.getByLabel('The page’s address')).toHaveValue('http://localhost:3000/');
+  await page.getByRole('button', { name: 'Paste an example with problems' }).click();
+
+  const summary = page.locator('#summary');
+  await expect(summary).toHaveText('5 problems: 5 of 6 widgets would not show. The loader reports the first of each.');
+  const result = (n: number) => page.locator('#results > li').nth(n);
+  await expect(result(0)).toContainText('Ready: the registration widget will show on http://localhost:3000.');
+  await expect(result(1)).toContainText('unknown-type');
+  await expect(result(1)).toContainText(fixes['unknown-type']!({ type: 'calender', src: v1 }));
+  await expect(result(2)).toContainText('wrong-loader');
+  await expect(result(2)).toContainText(fixes['wrong-loader']!({ type: 'calendar', version: 2, src: v1 }));
+  await expect(result(3)).toContainText('missing-key');
+  await expect(result(3)).toContainText(fixes['missing-key']!({ type: 'contact', src: v1 }));
+  await expect(result(4)).toContainText('type-mismatch');
+  await expect(result(4)).toContainText('This key belongs to a contact widget, not a profile widget.');
+  await expect(result(5)).toContainText('origin-not-allowed');
+  await expect(result(5)).toContainText('This widget key does not serve pages on http://localhost:3000');
+
+  // In development the service lets the key serve that origin, and the check says so.
+  await result(5).getByRole('button', { name: 'Let wk_demo_registration_example serve http://localhost:3000' }).click();
+  await expect(summary).toHaveText('4 problems: 4 of 6 widgets would not show. The loader reports the first of each.');
+  await expect(result(5)).toContainText('Ready');
+
+  // An http page that is not this machine, a revoked key and no loader, typed by keyboard.
+  await page.getByLabel('The page’s address').fill('http://shop.example/courses');
+  await page
+    .getByLabel('Snippet or page (HTML)')
+    .fill('<div data-service-widget="registration" data-service-id="wk_demo_registration_revoked"></div>');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Check' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(summary).toContainText('1 of 1 widget would not show, and the page has its own.');
+  const page0 = result(0);
+  await expect(page0).toContainText('no-loader');
+  await expect(result(1)).toContainText(fixes['insecure-page']!({ type: 'registration', src: v1 }));
+  await expect(result(1)).toContainText('invalid-key');
+  await expect(result(1)).toContainText('The service does not know this widget key, or it was revoked');
+
+  // {base_url} left as the README writes it.
+  await page.getByLabel('The page’s address').fill('https://localhost/');
+  await page
+    .getByLabel('Snippet or page (HTML)')
+    .fill(
+      '<div data-service-widget="map" data-service-id="wk_demo_map"></div>\n<script async src="{base_url}/widgets/v2/loader.js"></script>',
+    );
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(result(0)).toContainText(
+    `The loader’s address still holds {base_url}: put the service’s address there, ${SERVICE}`,
+  );
+});
