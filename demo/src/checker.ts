@@ -26,32 +26,50 @@ const TYPES = Object.keys(WIDGET_TYPES) as WidgetType[];
  */
 const secure = (url: URL) =>
   url.protocol === 'https:' ||
-  url.protocol === 'file:' ||
   (url.protocol === 'http:' && /^(localhost|.+\.localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname));
 
-const checkKey = async (key: string, type: WidgetType | undefined, origin?: string): Promise<KeyCheck | undefined> => {
+/** The service's verdict on a key for a page of `origin`, or why it gave none (its own words). */
+const checkKey = async (key: string, type: WidgetType | undefined, origin?: string): Promise<KeyCheck | string> => {
   const query = new URLSearchParams({ key });
   if (type) query.set('type', type);
   if (origin) query.set('origin', origin);
   try {
     const response = await fetch(`/dev/widget-keys/check?${query}`);
-    return response.ok ? ((await response.json()) as KeyCheck) : undefined;
+    if (response.ok) return (await response.json()) as KeyCheck;
+    if (response.status === 404)
+      return 'The key could not be checked: the service answers GET /dev/widget-keys/check in development mode only.';
+    const { error } = (await response.json()) as { error: { message: string; fields?: Record<string, string> } };
+    return `The key could not be checked: ${Object.values(error.fields ?? {}).join(' ') || error.message}`;
   } catch {
-    return undefined;
+    return 'The key could not be checked: the service could not be reached.';
   }
 };
 
 /** The opening tag of a placeholder, as text. */
 const openingTag = (element: Element) =>
-  `<${element.localName}${[...element.attributes].map((a) => ` ${a.name}="${a.value}"`).join('')}>`;
+  `<${element.localName}${[...element.attributes].map((a) => ` ${a.name.replace(/^data-pasted-/, '')}="${a.value}"`).join('')}>`;
+
+/**
+ * The pasted text with its inline event handlers renamed (`onerror=` → `data-pasted-onerror=`):
+ * Chromium compiles a handler as it parses one, even into a document that never runs it, so that
+ * under this page's Content-Security-Policy each would be a violation (and without it, code).
+ */
+const inert = (source: string) => {
+  const handler = /(<[a-z][^>]*?[\s/])(on[a-z]+\s*=)/gi;
+  let text = source;
+  for (let before = ''; before !== text;) [before, text] = [text, text.replace(handler, '$1data-pasted-$2')];
+  return text;
+};
 
 async function check(source: string, address: URL) {
-  const doc = new DOMParser().parseFromString(source, 'text/html');
+  const doc = new DOMParser().parseFromString(inert(source), 'text/html');
   const page: Finding[] = [];
   const loaders = [...doc.querySelectorAll('script[src]')].flatMap((script) => {
     const src = script.getAttribute('src')!;
     const version = LOADER.exec(src)?.[1];
-    return version ? [{ src, version: Number(version) }] : [];
+    return version
+      ? [{ src, version: Number(version), module: script.getAttribute('type')?.trim().toLowerCase() === 'module' }]
+      : [];
   });
   const versions = new Set(loaders.map((l) => l.version));
   const base = (src: string) => {
@@ -62,6 +80,14 @@ async function check(source: string, address: URL) {
     }
   };
 
+  if (address.protocol === 'file:') {
+    page.push({
+      code: 'origin-not-allowed',
+      kind: 'problem',
+      message:
+        'A page opened from a file (file://) has no origin a key can serve, so every widget on it is refused: serve it from a web server, such as http://localhost:8000 on this machine (python3 -m http.server, npx serve).',
+    });
+  }
   if (loaders.length === 0) {
     page.push({
       code: 'no-loader',
@@ -69,7 +95,14 @@ async function check(source: string, address: URL) {
       message: `No loader script: without one, nothing happens. Add <script async src="${location.origin}/widgets/v1/loader.js"></script> (v1: ${TYPES.filter((t) => WIDGET_TYPES[t] === 1).join(', ')}) or …/v2/loader.js (v2: ${TYPES.filter((t) => WIDGET_TYPES[t] === 2).join(', ')}).`,
     });
   }
-  for (const { src } of loaders) {
+  for (const { src, module } of loaders) {
+    if (module) {
+      page.push({
+        code: 'no-loader',
+        kind: 'problem',
+        message: `The loader is a classic script: remove type="module" from <script src="${src}"> (as a module it cannot tell where it was loaded from, and finds none of its parts).`,
+      });
+    }
     if (src.includes('{base_url}')) {
       page.push({
         code: 'base-url',
@@ -106,23 +139,22 @@ async function check(source: string, address: URL) {
       else {
         // The service's checks of the key for this page, then the same without the origin, so that a
         // key of another type or not enabled is named even where the origin is refused first.
-        const answers = [await checkKey(key, known, address.origin)];
-        if (answers[0]?.error?.code === 'origin-not-allowed') answers.push(await checkKey(key, known));
-        if (answers[0] === undefined) {
-          findings.push({
-            code: 'ignored',
-            kind: 'info',
-            message: 'The key could not be checked: the service answers GET /dev/widget-keys/check in development mode only.',
-          });
-        }
+        const first = await checkKey(key, known, address.protocol === 'file:' ? undefined : address.origin);
+        const answers = [first];
+        if (typeof first !== 'string' && first.error?.code === 'origin-not-allowed') answers.push(await checkKey(key, known));
         for (const answer of answers) {
-          if (!answer?.error) continue;
-          findings.push({
-            code: answer.error.code,
-            kind: 'problem',
-            message: answer.error.message,
-            ...(answer.error.code === 'origin-not-allowed' ? { serve: { key, origin: address.origin } } : {}),
-          });
+          if (typeof answer === 'string') findings.push({ code: 'ignored', kind: 'info', message: answer });
+          else if (answer.error) {
+            findings.push({
+              code: answer.error.code,
+              kind: 'problem',
+              message: answer.error.message,
+              // A key can be let serve a secure page's origin; an http page elsewhere is refused anyway.
+              ...(answer.error.code === 'origin-not-allowed' && secure(address)
+                ? { serve: { key, origin: address.origin } }
+                : {}),
+            });
+          }
         }
       }
       // What the loader passes over without a word.
@@ -143,7 +175,7 @@ async function check(source: string, address: URL) {
           }
         }
       }
-      if (!findings.some((f) => f.kind === 'problem')) {
+      if (!page.length && !findings.some((f) => f.kind === 'problem')) {
         findings.unshift({ code: 'ready', kind: 'fine', message: `Ready: the ${known} widget will show on ${address.origin}.` });
       }
       return { element, type, key, findings };
@@ -200,16 +232,19 @@ async function run() {
     if (!/^(https?|file):$/.test(address.protocol)) throw new TypeError();
   } catch {
     summary.textContent = 'Give the page’s address, such as https://www.example.com/courses.';
+    list.replaceChildren();
     return;
   }
   if (!source.trim()) {
     summary.textContent = 'Paste a snippet or a page first.';
+    list.replaceChildren();
     return;
   }
   summary.textContent = 'Checking…';
   const { page, results } = await check(source, address);
   const problems = [...page, ...results.flatMap((r) => r.findings)].filter((f) => f.kind === 'problem').length;
-  const failing = results.filter((r) => r.findings.some((f) => f.kind === 'problem')).length;
+  // A problem of the page (no loader, a file) stops every widget on it.
+  const failing = page.length ? results.length : results.filter((r) => r.findings.some((f) => f.kind === 'problem')).length;
   summary.textContent =
     results.length === 0
       ? `No placeholder found: a widget is a <div ${ATTRIBUTES.type}="…" ${ATTRIBUTES.key}="…">.`

@@ -378,6 +378,8 @@ describe('/dev/widget-keys', () => {
       [{ type: 'map', origins: ['http://localhost:3000:*'] }, ['origins.0']],
       [{ type: 'map', origins: [`https://${'a'.repeat(200)}.example`] }, ['origins.0']],
       [{ type: 'map', origins: [42] }, ['origins.0']],
+      [{ type: 'map', origins: ['http://plain.acme.example'] }, ['origins.0']],
+      [{ key: 'wk_demo_registration', origins: ['http://evil.example:*'] }, ['origins.0']],
       [{ key: 'wk_nope', origins: ['https://a.example'] }, ['key']],
       [{ key: 'wk_demo_registration_revoked', origins: ['https://a.example'] }, ['key']],
       [{ key: 'wk_demo_registration', type: 'map', origins: ['https://a.example'] }, ['type']],
@@ -394,6 +396,10 @@ describe('/dev/widget-keys', () => {
     }
     const fieldsOf = async (body: Json) => (await postJson('/dev/widget-keys', body)).body.error.fields;
     assert.match((await fieldsOf({ type: 'map', origins: ['*'] }))['origins.0'], /any site/);
+    assert.match(
+      (await fieldsOf({ type: 'map', origins: ['http://plain.acme.example'] }))['origins.0'],
+      /not a secure page.*send https:\/\/plain\.acme\.example /,
+    );
     assert.match(
       (await fieldsOf({ type: 'map', origins: ['https://a.example/booking'] }))['origins.0'],
       /send https:\/\/a\.example\./,

@@ -48,6 +48,8 @@ test('the checker names each kind of problem as the loader would, and fixes an o
   await expect(result(1)).toContainText(fixes['insecure-page']!({ type: 'registration', src: v1 }));
   await expect(result(1)).toContainText('invalid-key');
   await expect(result(1)).toContainText('The service does not know this widget key, or it was revoked');
+  // No fix offered for an http page elsewhere: no key could make it show there.
+  await expect(page.getByRole('button', { name: /^Let .* serve/ })).toHaveCount(0);
 
   // {base_url} left as the README writes it.
   await page.getByLabel('The page’s address').fill('https://localhost/');
@@ -60,4 +62,32 @@ test('the checker names each kind of problem as the loader would, and fixes an o
   await expect(result(0)).toContainText(
     `The loader’s address still holds {base_url}: put the service’s address there, ${SERVICE}`,
   );
+  // A widget on a page whose loader cannot come is not ready, however good its key.
+  await expect(summary).toContainText('1 of 1 widget would not show, and the page has its own.');
+  await expect(result(1)).not.toContainText('Ready');
+
+  // A loader written as a module; pasted handlers, which must neither run nor be compiled (a CSP
+  // violation or an alert would fail the test).
+  await page
+    .getByLabel('Snippet or page (HTML)')
+    .fill(
+      `<img src=x onerror=alert(1)><svg onload="alert(2)"></svg>\n<div data-service-widget="map" data-service-id="wk_demo_map" onclick=alert(3)></div>\n<script type="module" src="${SERVICE}/widgets/v2/loader.js"></script>`,
+    );
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(result(0)).toContainText('The loader is a classic script: remove type="module"');
+  await expect(result(1).locator('pre')).toHaveText(
+    '<div data-service-widget="map" data-service-id="wk_demo_map" onclick="alert(3)">',
+  );
+
+  // A page opened from a file has no origin a key serves.
+  await page.getByLabel('The page’s address').fill('file:///home/me/courses.html');
+  await page
+    .getByLabel('Snippet or page (HTML)')
+    .fill(
+      `<div data-service-widget="map" data-service-id="wk_demo_map"></div>\n<script async src="${SERVICE}/widgets/v2/loader.js"></script>`,
+    );
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(result(0)).toContainText('A page opened from a file (file://) has no origin a key can serve');
+  await expect(summary).toContainText('1 of 1 widget would not show');
+  await expect(page.getByText(/development mode only/)).toHaveCount(0);
 });

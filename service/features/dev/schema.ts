@@ -116,36 +116,52 @@ const ORIGIN_RULE =
  * are for. Host names are lower-cased and default ports dropped: `https://Acme.example:443` →
  * `https://acme.example`.
  */
-export const OriginPattern = z
-  .string({ error: `Each origin must be ${ORIGIN_RULE}.` })
-  .max(200, `Each origin must be ${ORIGIN_RULE}, of at most 200 characters.`)
-  .transform((value, ctx) => {
-    const anyPort = value.endsWith(':*');
-    const base = anyPort ? value.slice(0, -2) : value;
-    let url: URL | undefined;
-    try {
-      url = /[\s\u0000-\u001f\u007f]/.test(value) ? undefined : new URL(base);
-    } catch {
-      url = undefined;
-    }
-    if (value.trim() === '*') {
-      ctx.addIssue({ code: 'custom', message: `"*" would let any site use the key: name the origin, ${ORIGIN_RULE}.` });
-    } else if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !/^https?:\/\//i.test(base)) {
-      ctx.addIssue({ code: 'custom', message: `"${value.slice(0, 60)}" is no origin: send ${ORIGIN_RULE}.` });
-    } else if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || /[?#]$/.test(base)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `An origin has no path, query or user: send ${url.protocol}//${url.host}${anyPort ? ':*' : ''}.`,
-      });
-    } else if (anyPort && url.port) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Name a port or "*", not both: send ${url.origin} or ${url.protocol}//${url.hostname}:*.`,
-      });
-    } else return anyPort ? `${url.protocol}//${url.hostname}:*` : url.origin;
-    return z.NEVER;
-  })
-  .meta({ examples: ['https://staging.acme.example'] });
+const originPattern = (secureOnly: boolean) =>
+  z
+    .string({ error: `Each origin must be ${ORIGIN_RULE}.` })
+    .max(200, `Each origin must be ${ORIGIN_RULE}, of at most 200 characters.`)
+    .transform((value, ctx) => {
+      const anyPort = value.endsWith(':*');
+      const base = anyPort ? value.slice(0, -2) : value;
+      let url: URL | undefined;
+      try {
+        url = /[\s\u0000-\u001f\u007f]/.test(value) ? undefined : new URL(base);
+      } catch {
+        url = undefined;
+      }
+      if (value.trim() === '*') {
+        ctx.addIssue({ code: 'custom', message: `"*" would let any site use the key: name the origin, ${ORIGIN_RULE}.` });
+      } else if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !/^https?:\/\//i.test(base)) {
+        ctx.addIssue({ code: 'custom', message: `"${value.slice(0, 60)}" is no origin: send ${ORIGIN_RULE}.` });
+      } else if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || /[?#]$/.test(base)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `An origin has no path, query or user: send ${url.protocol}//${url.host}${anyPort ? ':*' : ''}.`,
+        });
+      } else if (
+        secureOnly &&
+        url.protocol === 'http:' &&
+        !/^(localhost|.+\.localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname)
+      ) {
+        // The loader shows widgets on secure pages only (isSecureContext): a plain-http page elsewhere never would.
+        ctx.addIssue({
+          code: 'custom',
+          message: `A page on ${url.protocol}//${url.host} is not a secure page, and the widgets show on none: send https://${url.host}${anyPort ? ':*' : ''} (plain http works on this machine only, such as http://localhost:3000).`,
+        });
+      } else if (anyPort && url.port) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Name a port or "*", not both: send ${url.origin} or ${url.protocol}//${url.hostname}:*.`,
+        });
+      } else return anyPort ? `${url.protocol}//${url.hostname}:*` : url.origin;
+      return z.NEVER;
+    })
+    .meta({ examples: ['https://staging.acme.example'] });
+
+/** An origin a key may be let serve: a page there can show widgets (https, or http on this machine). */
+export const OriginPattern = originPattern(true);
+/** Any page's origin, for a check of what a page there would be told. */
+export const PageOrigin = originPattern(false);
 
 export const WidgetKeyRequest = named(
   'DevWidgetKeyRequest',

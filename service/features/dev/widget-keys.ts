@@ -12,7 +12,13 @@ import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import type { RouteSpec } from '../../http/routes.ts';
 import { checkEnabled, checkType, lookupKeyValue, originRefusal } from '../widget-keys/checks.ts';
-import { OriginPattern, WidgetKeyCheckResponse, WidgetKeyInfo, WidgetKeyRequest, WidgetKeysResponse } from './schema.ts';
+import {
+  PageOrigin,
+  WidgetKeyCheckResponse,
+  WidgetKeyInfo,
+  WidgetKeyRequest,
+  WidgetKeysResponse,
+} from './schema.ts';
 
 /** The parts of a route's spec that every development route shares (routes.ts). */
 type DevSpec = Pick<RouteSpec, 'method' | 'path' | 'tags' | 'operationId' | 'summary' | 'security' | 'dev'>;
@@ -158,7 +164,7 @@ export function registerDevWidgetKeyRoutes(
       const fields: Record<string, string> = {};
       if (type !== undefined && !(WIDGET_TYPES as readonly string[]).includes(type))
         fields.type = `type must be a widget type: one of ${WIDGET_TYPES.join(', ')}.`;
-      const parsedOrigin = origin === undefined ? undefined : OriginPattern.safeParse(origin);
+      const parsedOrigin = origin === undefined ? undefined : PageOrigin.safeParse(origin);
       if (parsedOrigin && (!parsedOrigin.success || parsedOrigin.data.endsWith(':*')))
         fields.origin = 'origin must be the origin of a page, such as https://www.acme.example.';
       if (Object.keys(fields).length > 0) throw validationError(fields);
