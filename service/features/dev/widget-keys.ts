@@ -12,13 +12,7 @@ import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import type { RouteSpec } from '../../http/routes.ts';
 import { checkEnabled, checkType, lookupKeyValue, originRefusal } from '../widget-keys/checks.ts';
-import {
-  PageOrigin,
-  WidgetKeyCheckResponse,
-  WidgetKeyInfo,
-  WidgetKeyRequest,
-  WidgetKeysResponse,
-} from './schema.ts';
+import { PageOrigin, WidgetKeyCheckResponse, WidgetKeyInfo, WidgetKeyRequest, WidgetKeysResponse } from './schema.ts';
 
 /** The parts of a route's spec that every development route shares (routes.ts). */
 type DevSpec = Pick<RouteSpec, 'method' | 'path' | 'tags' | 'operationId' | 'summary' | 'security' | 'dev'>;
