@@ -131,14 +131,18 @@ function fillKeys() {
   $('#other-key-field').hidden = listed;
 }
 
-/** Where a key's pages may be, said shortly: `http://localhost:*` and `https://localhost:*` are "localhost". */
+/**
+ * Where a key's pages may be, said shortly: `http://localhost:*` and `https://localhost:*` are
+ * "localhost (any port)"; an exact origin is said as it is.
+ */
 const served = (origins: string[]) => {
   const hosts = new Map<string, Set<string>>();
   for (const origin of origins) {
     const [, scheme, host, port] = /^(\w+):\/\/([^:/]+)(?::(.+))?$/.exec(origin) ?? [, '', origin, ''];
-    hosts.set(`${host}${port && port !== '*' ? `:${port}` : ''}`, (hosts.get(host!) ?? new Set()).add(scheme!));
+    const place = port === '*' ? `${host} (any port)` : `${host}${port ? `:${port}` : ''}`;
+    hosts.set(place, (hosts.get(place) ?? new Set()).add(scheme!));
   }
-  return [...hosts].map(([host, schemes]) => (schemes.size > 1 ? host : `${[...schemes][0]}://${host}`)).join(', ');
+  return [...hosts].map(([place, schemes]) => (schemes.size > 1 ? place : `${[...schemes][0]}://${place}`)).join(', ');
 };
 
 function keyHint() {
@@ -148,7 +152,7 @@ function keyHint() {
     ? 'A key you were given: the preview shows what the service answers for it.'
     : info.revoked || !info.enabled || !info.origins.some((o) => /localhost|127\.0\.0\.1/.test(o))
       ? `${company} · ${info.revoked ? 'revoked' : !info.enabled ? 'not enabled' : `serves ${served(info.origins)}`} · ${info.note}.`
-      : `${company} · serves pages on ${served(info.origins)} (any port).`;
+      : `${company} · serves pages on ${served(info.origins)}.`;
 }
 
 const dataCache = new Map<string, Promise<WidgetData>>();

@@ -63,6 +63,9 @@ test('the builder offers the seeded keys of each type, and its preview shows wha
 
   // The head placement needs no CSS; another height does.
   await keys.selectOption('wk_demo_registration');
+  await expect(page.locator('#key-hint')).toHaveText(
+    'Acme Academy · serves pages on localhost (any port), 127.0.0.1 (any port).',
+  );
   await expect(page.locator('#css-part')).toBeHidden();
   await expect(page.locator('#snippet-html')).toContainText(`<script src="${SERVICE}/widgets/v1/loader.js"></script>`);
   await page.getByLabel('Height (px at a 16 px font)').fill('280');
