@@ -91,6 +91,11 @@ export class VideoPlayer implements ReactiveController {
   #renewing = false;
   /** Where the video goes on once a renewed link has loaded: its position, and whether it was playing. */
   #resume?: { at: number; playing: boolean };
+  /**
+   * Where the video begins, from the position kept for the tab's session: a media fragment (`#t=`)
+   * of its address, so that it begins there from its first frame, whenever its metadata comes.
+   */
+  #from = 0;
   /** The service's clock ahead of this browser's (ms), from its last answer: links expire by the service's clock. */
   #skew = 0;
   /** The next renewal of the links, before they expire. */
@@ -172,6 +177,9 @@ export class VideoPlayer implements ReactiveController {
     this.#video = video;
     this.#renewing = this.#started = false;
     this.#resume = undefined;
+    // A position kept for the session is no place to go on from once the video has (nearly) ended.
+    const kept = storage.get(positionKey(this.host, video.id));
+    this.#from = kept < video.duration_s - 1 ? kept : 0;
     this.#use(media);
     const langs = media.tracks.map((track) => track.lang);
     const locale = this.host.element.resolvedLocale;
@@ -204,7 +212,7 @@ export class VideoPlayer implements ReactiveController {
           width=${video.width}
           height=${video.height}
           poster=${url(video.poster)}
-          src=${url(media.src)}
+          src=${url(media.src) + (this.#from ? `#t=${this.#from}` : '')}
           @loadedmetadata=${this.#restore}
           @play=${this.#onPlay}
           @pause=${this.#remember}
@@ -347,8 +355,7 @@ export class VideoPlayer implements ReactiveController {
   }
 
   /**
-   * Once the file's metadata has come: the video goes on where it was before its link was renewed,
-   * else from the position kept for this tab's session (where the visitor left off).
+   * Once the file's metadata has come: the video goes on where it was before its link was renewed.
    */
   #restore = (event: Event) => {
     if (!this.#current(event)) return;
@@ -356,9 +363,8 @@ export class VideoPlayer implements ReactiveController {
     const resume = this.#resume;
     this.#renewing = false;
     this.#resume = undefined;
-    // A position kept for the session is no place to go on from once the video has (nearly) ended.
-    const at = resume ? resume.at : storage.get(positionKey(this.host, this.#video!.id));
-    if (at && (resume || at < el.duration - 1)) el.currentTime = at;
+    // (Where the session left it, the address's fragment has begun it.)
+    if (resume?.at) el.currentTime = resume.at;
     if (resume?.playing) void el.play().catch(this.#update);
     this.#update();
   };
