@@ -92,6 +92,12 @@ export class RateLimiter {
    * not counted. `what` names what was counted, for the message ("registrations").
    */
   take(limits: Limit[], what = 'attempts'): void {
+    this.check(limits, what);
+    this.count(limits);
+  }
+
+  /** Throws 429 `rate-limited` as `take()` does when a limit is used up; counts nothing. */
+  check(limits: Limit[], what = 'attempts'): void {
     const wait = this.waitMs(limits);
     if (wait > 0) {
       const seconds = Math.max(1, Math.ceil(wait / 1000));
@@ -104,7 +110,6 @@ export class RateLimiter {
         { retry_after: seconds },
       );
     }
-    this.count(limits);
   }
 
   /** Counts the attempt if every limit has room; false (and nothing counted) if one is used up. */

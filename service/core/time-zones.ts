@@ -32,16 +32,6 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Whether the platform knows the zone (`Europe/Berlin`). */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The wall-clock time at `ms` (epoch milliseconds) in the zone. */
 export function localTime(ms: number, timeZone: string): LocalTime {
   const parts: Record<string, number> = {};

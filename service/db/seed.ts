@@ -433,7 +433,7 @@ export const SEED_CLASSES: SeedClass[] = [
     hour: 9,
     hours: 6,
     timezone: 'Europe/London',
-    location: 'London, 10 Finsbury Square',
+    location: LONDON,
     price: 14900,
     capacity: 30,
     taken: 0,

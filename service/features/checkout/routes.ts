@@ -99,7 +99,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
         { key: `voucher:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.voucher.perAddress },
         { key: `voucher:key:${key.key}`, ...deps.limits.voucher.perKey },
       ];
-      if (input.voucher && limiter.waitMs(guesses) > 0) limiter.take(guesses, 'voucher checks');
+      if (input.voucher) limiter.check(guesses, 'voucher checks');
       const priced = await quoteCart(db, {
         company: await companyOf(db, key.company_id),
         items: input.items,
