@@ -13,7 +13,7 @@ import { ServiceEvent } from '../shared/base.ts';
 import { firstView } from '../shared/first-view.ts';
 import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
-import { translator } from '../shared/i18n.ts';
+import { translator, type Locale } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
 import type { ServiceCheckout } from './checkout.ts';
 
@@ -73,6 +73,14 @@ export const en = {
 };
 
 const t = translator(en, { de: () => import('./checkout-steps.de.ts') });
+
+/** The countries, named in the locale and in its order: made once per locale (the form renders on every keystroke). */
+const countryNames: Partial<Record<Locale, [string, string][]>> = {};
+const countries = (locale: Locale) =>
+  (countryNames[locale] ??= COUNTRIES.map((code): [string, string] => [
+    code,
+    new Intl.DisplayNames(locale, { type: 'region' }).of(code)!,
+  ]).sort((a, b) => a[1].localeCompare(b[1], locale)));
 
 /**
  * The field of an attendee's name, named after the class (not the line's place in the cart), so
@@ -142,7 +150,6 @@ export class CheckoutSteps implements ReactiveController {
     const text = (name: string, label: string, autocomplete = 'off', options = {}) =>
       input(form, name, label, { autocomplete, ...options });
     const optional = { required: false };
-    const regions = new Intl.DisplayNames(locale, { type: 'region' });
     return html`<p><button class="link" @click=${() => host.showCart()}>← ${t(locale, 'back')}</button></p>
       <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
       <form @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
@@ -198,12 +205,10 @@ export class CheckoutSteps implements ReactiveController {
                 aria-describedby=${describedBy}
               >
                 <option value="">${t(locale, 'chooseCountry')}</option>
-                ${COUNTRIES.map((code) => [code, regions.of(code)!])
-                  .sort((a, b) => a[1].localeCompare(b[1], locale))
-                  .map(
-                    ([code, name]) =>
-                      html`<option value=${code} ?selected=${form.values['buyer.address.country'] === code}>${name}</option>`,
-                  )}
+                ${countries(locale).map(
+                  ([code, name]) =>
+                    html`<option value=${code} ?selected=${form.values['buyer.address.country'] === code}>${name}</option>`,
+                )}
               </select>`,
           )}
         </fieldset>
@@ -327,13 +332,20 @@ export class CheckoutSteps implements ReactiveController {
       host.cart.set({ order: undefined });
       host._notice = t(locale, 'cancelled');
     } else {
-      host._notice = html`${t(locale, 'unpaid')} <a class="link" href=${order.payment.redirect_url!}>${t(locale, 'toPayment')}</a>
-        <button class="link" @click=${() => this.#cancel(waiting)}>${t(locale, 'changeOrder')}</button>`;
+      host._notice = this.#unpaid(waiting, order.payment.redirect_url!);
     }
   }
 
+  /** The order waits for its payment: a way back to paying, and a way to cancel it; `failed` says why the last cancel did not. */
+  #unpaid(waiting: { id: string; token: string }, payUrl: string, failed?: string) {
+    const locale = this.host.resolvedLocale;
+    return html`${failed ? html`${failed} ` : nothing}${t(locale, 'unpaid')}
+      <a class="link" href=${payUrl}>${t(locale, 'toPayment')}</a>
+      <button class="link" @click=${() => this.#cancel(waiting, payUrl)}>${t(locale, 'changeOrder')}</button>`;
+  }
+
   /** The visitor gives up the payment they left: the order is cancelled, its seats free for the cart. */
-  async #cancel(waiting: { id: string; token: string }) {
+  async #cancel(waiting: { id: string; token: string }, payUrl: string) {
     const { host } = this;
     const locale = host.resolvedLocale;
     try {
@@ -345,7 +357,7 @@ export class CheckoutSteps implements ReactiveController {
       // Confirmed meanwhile (paid in another tab): read it back; unknown: let it go.
       if (error instanceof ApiError && error.code === 'not-pending') return this.pickUp(waiting);
       if (!(error instanceof ApiError) || error.status !== 401) {
-        host._notice = html`${host.toApiError(error).shown} ${host._notice}`;
+        host._notice = this.#unpaid(waiting, payUrl, host.toApiError(error).shown);
         return;
       }
     }

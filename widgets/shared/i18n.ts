@@ -40,6 +40,9 @@ export const errorText = (locale: Locale, code: string, details?: { retry_after?
  * another locale's chunk (in parallel with the widget's data), so a page pays only for its own
  * language. `{name}` in a message is replaced by `params.name`.
  */
+/** One plural rule set per locale: a count is worded on every day cell and every class. */
+const pluralRules: Partial<Record<Locale, Intl.PluralRules>> = {};
+
 export const translator = <K extends string>(
   en: Record<K, string>,
   // Each locale's chunk is typed against the English words in its own file.
@@ -49,7 +52,8 @@ export const translator = <K extends string>(
   const t = (locale: Locale, key: K | SharedKey, params: Record<string, string | number> = {}) => {
     const own = words[locale] ?? words.en!;
     // A count picks its plural form where the words have one (`results.one`: "1 programme shown").
-    const plural = params.count != null && own[`${key}.${new Intl.PluralRules(locale).select(+params.count)}`];
+    const plural =
+      params.count != null && own[`${key}.${(pluralRules[locale] ??= new Intl.PluralRules(locale)).select(+params.count)}`];
     return (plural || own[key]!).replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
   };
   /** Loads a locale's words; if its chunk cannot be fetched, the widget stays in English. */
