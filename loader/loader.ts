@@ -93,7 +93,10 @@ const install = (): ServiceWidgets => {
 
   // A loader-level error: the site owner's own content in the div stays, and a line is added (the
   // visitor's; the owner's fix-it line on a development page), once the messages' chunk has come.
+  // The error is the placeholder's at once (a loader that comes meanwhile takes back a wrong-loader
+  // div by it); a div taken back before the line came gets none.
   const fail = (p: Placeholder, code: ErrorCode, facts: Partial<Facts> = {}) =>
+    (p.error = code) &&
     import(/* @vite-ignore */ new URL(`../chunks/${__MESSAGES__}.js`, src).href)
       .then(
         (m: { explain: typeof explain }) => m.explain(code, { type: p.type, src, ...facts }, p.div),
@@ -101,6 +104,7 @@ const install = (): ServiceWidgets => {
         () => Array(2).fill('Could not load. Check the connection and reload the page.'),
       )
       .then(([message, shown]) => {
+        if (claims.get(p.div) !== p) return;
         const line = document.createElement('p');
         line.setAttribute(PREFIX + 'message', '');
         line.setAttribute('role', 'alert');

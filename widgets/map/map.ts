@@ -225,7 +225,8 @@ export class ServiceMap extends ServiceElement<MapData> {
     const data = this.data!;
     try {
       const { LeafletMap } = await leafletChunk();
-      if (this.data !== data || !box.isConnected) return;
+      // Another update drew it meanwhile (the chunk is 50 KB: a click in the list may come first).
+      if (this.data !== data || !box.isConnected || this.#map) return;
       this.#map = new LeafletMap(
         {
           root: this.shadowRoot!,
