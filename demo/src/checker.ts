@@ -8,6 +8,7 @@ import { ATTRIBUTES, OPTIONS, RENAMED_OPTIONS, WIDGET_TYPES, type ErrorCode, typ
 import { fixes } from '../../loader/messages.ts';
 import type { WidgetKeyCheckResponse as KeyCheck } from '../../service/schemas.ts';
 import { $, h } from './dom.ts';
+import { placeholderAttribute } from './snippet.ts';
 
 interface Finding {
   /** A loader error code, or the checker's own word for what the loader cannot say (`no-loader`). */
@@ -170,7 +171,7 @@ async function check(source: string, address: URL) {
             findings.push({
               code: 'ignored',
               kind: 'info',
-              message: `${name} is no option of the ${known} widget, and is left out${OPTIONS[known].length ? ` (its options: ${OPTIONS[known].map((o) => `data-service-${Object.keys(RENAMED_OPTIONS).find((k) => RENAMED_OPTIONS[k] === o) ?? o}`).join(', ')})` : ''}.`,
+              message: `${name} is no option of the ${known} widget, and is left out${OPTIONS[known].length ? ` (its options: ${OPTIONS[known].map(placeholderAttribute).join(', ')})` : ''}.`,
             });
           }
         }

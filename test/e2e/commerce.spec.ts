@@ -158,14 +158,9 @@ test('a visitor books a class in the calendar and orders it with a voucher, by k
   await page.keyboard.press('Space');
   const place = checkout.getByRole('button', { name: `Place order · ${totalText}` });
   await tabTo(page, place, 3);
-  const completed = page.evaluate(
-    () =>
-      new Promise((resolve) =>
-        document.addEventListener('service-checkout-completed', (e) => resolve((e as CustomEvent).detail), { once: true }),
-      ),
-  );
+  const completed = await nextEvent(page, 'service-checkout-completed');
   await page.keyboard.press('Enter');
-  const detail = (await completed) as { id: string; number: string; items: unknown[]; total: { amount: number } };
+  const detail = (await completed()) as { id: string; number: string; items: unknown[]; total: { amount: number } };
   await expect(checkout.getByRole('heading', { name: `Thank you! Your order ${detail.number} is placed.` })).toBeFocused();
   expect(detail.items).toEqual([{ class: cls.id, course: cls.course_id, seats: 2 }]);
   expect(detail.total).toEqual({ amount: total, currency: 'EUR' });

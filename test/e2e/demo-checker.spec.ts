@@ -90,4 +90,29 @@ test('the checker names each kind of problem as the loader would, and fixes an o
   await expect(result(0)).toContainText('A page opened from a file (file://) has no origin a key can serve');
   await expect(summary).toContainText('1 of 1 widget would not show');
   await expect(page.getByText(/development mode only/)).toHaveCount(0);
+
+  // What the loader passes over: a placeholder that is no div, an option the widget does not take.
+  await page.getByLabel('The page’s address').fill('https://localhost/');
+  await page
+    .getByLabel('Snippet or page (HTML)')
+    .fill(
+      `<span data-service-widget="map" data-service-id="wk_demo_map" data-service-colour="red"></span>\n<script async src="${SERVICE}/widgets/v2/loader.js"></script>`,
+    );
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(result(0)).toContainText('The loader looks only at div elements: make this <span> a <div>.');
+  await expect(result(0)).toContainText(
+    'data-service-colour is no option of the map widget, and is left out (its options: data-service-booking-url).',
+  );
+
+  // Nothing to check: each says what to give, and the last results go.
+  await page.getByLabel('Snippet or page (HTML)').fill('<p>Our courses</p>');
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(summary).toHaveText('No placeholder found: a widget is a <div data-service-widget="…" data-service-id="…">.');
+  await page.getByLabel('Snippet or page (HTML)').fill('');
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(summary).toHaveText('Paste a snippet or a page first.');
+  await expect(page.locator('#results > li')).toHaveCount(0);
+  await page.getByLabel('The page’s address').fill('courses page');
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(summary).toHaveText('Give the page’s address, such as https://www.example.com/courses.');
 });

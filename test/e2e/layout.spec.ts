@@ -5,10 +5,31 @@
  * layout-shift entries, from navigation until the widget has shown and two frames have been drawn.
  */
 import { RESERVED_HEIGHT } from '../../contract/index.ts';
+import type { Page } from '@playwright/test';
 import { expect, SERVICE, signedIn, SITE, test } from './support.ts';
 
-const TYPES = ['registration', 'profile', 'contact', 'calendar', 'checkout', 'video', 'map'] as const;
+const TYPES = Object.keys(RESERVED_HEIGHT) as (keyof typeof RESERVED_HEIGHT)[];
 const WIDTHS = [1280, 375];
+
+/** Records the page's layout shifts from its first paint, on every page the test opens next. */
+const watchShifts = (page: Page) =>
+  page.addInitScript(() => {
+    const shifts: number[] = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+    }).observe({ type: 'layout-shift', buffered: true });
+    Object.assign(window, { shifts });
+  });
+/** Two frames after now: the layout shift so far, and the widget's div's height. */
+const shiftAndHeight = (page: Page) =>
+  page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const el = document.querySelector('div[data-service-widget]')!;
+    return {
+      cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0),
+      height: el.getBoundingClientRect().height,
+    };
+  });
 
 for (const placement of ['head', 'reserved'] as const) {
   for (const type of TYPES) {
@@ -17,24 +38,11 @@ for (const placement of ['head', 'reserved'] as const) {
         watched: page,
       }) => {
         await page.setViewportSize({ width, height: 900 });
-        await page.addInitScript(() => {
-          const shifts: number[] = [];
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
-          }).observe({ type: 'layout-shift', buffered: true });
-          Object.assign(window, { shifts });
-        });
+        await watchShifts(page);
         await page.goto(`${SITE}/layout-${type}-${placement}.html`);
         const div = page.locator('div[data-service-widget]');
         await expect(div).toHaveAttribute('data-service-state', 'ready');
-        const { cls, height } = await page.evaluate(async () => {
-          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-          const el = document.querySelector('div[data-service-widget]')!;
-          return {
-            cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0),
-            height: el.getBoundingClientRect().height,
-          };
-        });
+        const { cls, height } = await shiftAndHeight(page);
         console.log(
           `${type} ${width}px ${placement}: CLS ${cls.toFixed(4)}, height ${Math.round(height)} (reserved ${RESERVED_HEIGHT[type]})`,
         );
@@ -50,28 +58,15 @@ test('a returning participant’s signed-in view fits the same space, and opens 
 }) => {
   // Ada signed in earlier in this tab: her token is in the page's session storage.
   await signedIn(page, 'ada@example.org');
+  await watchShifts(page);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
-      }).observe({ type: 'layout-shift', buffered: true });
-      Object.assign(window, { shifts });
-    });
     await page.goto(`${SITE}/layout-profile-head.html`);
     const widget = page.locator('service-profile');
     await expect(widget.getByRole('heading', { name: 'Hello Ada' })).toBeVisible();
     const showAll = widget.getByRole('button', { name: 'Show your details and classes' });
     await expect(showAll).toBeVisible();
-    const { cls, height } = await page.evaluate(async () => {
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      const el = document.querySelector('div[data-service-widget]')!;
-      return {
-        cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0),
-        height: el.getBoundingClientRect().height,
-      };
-    });
+    const { cls, height } = await shiftAndHeight(page);
     console.log(`profile signed in, ${width}px: CLS ${cls.toFixed(4)}, height ${Math.round(height)}`);
     expect(cls).toBeLessThan(0.01);
     expect(Math.round(height)).toBe(RESERVED_HEIGHT.profile);
@@ -91,13 +86,7 @@ test('the confirmation after the payment page, of an order of several classes, f
     .filter((cl) => cl.status === 'open' && cl.price.amount > 0 && cl.seats_left > 1)
     .slice(0, 4);
   expect(classes).toHaveLength(4);
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
-    }).observe({ type: 'layout-shift', buffered: true });
-    Object.assign(window, { shifts });
-  });
+  await watchShifts(page);
   for (const width of WIDTHS) {
     // An order of four classes, paid on the provider's page; the visitor comes back to the page.
     const placed = await fetch(`${SERVICE}/widget-api/v1/orders?key=wk_demo_checkout`, {
@@ -129,14 +118,7 @@ test('the confirmation after the payment page, of an order of several classes, f
     await page.goto(`${SITE}/layout-checkout-head.html`);
     const widget = page.locator('service-checkout');
     await expect(widget.getByRole('heading', { name: `Thank you! Your order ${placed.order.number} is placed.` })).toBeVisible();
-    const { cls, height } = await page.evaluate(async () => {
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      const el = document.querySelector('div[data-service-widget]')!;
-      return {
-        cls: (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0),
-        height: el.getBoundingClientRect().height,
-      };
-    });
+    const { cls, height } = await shiftAndHeight(page);
     console.log(`checkout confirmation of 4 classes, ${width}px: CLS ${cls.toFixed(4)}, height ${Math.round(height)}`);
     expect(cls).toBeLessThan(0.01);
     expect(Math.round(height)).toBe(RESERVED_HEIGHT.checkout);

@@ -346,6 +346,7 @@ describe('service-calendar', () => {
     // (At a month with classes, reached in English: the month of today has none late in a month.)
     const withClasses = await mountWithClasses();
     withClasses.locale = 'de';
+    await withClasses.updateComplete;
     await settled(withClasses);
     await until(() => textOf(withClasses).includes('Heute'));
     const cls = withClasses.data!.classes[0]!;
