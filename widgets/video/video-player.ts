@@ -10,6 +10,7 @@ import type { VideoMediaResponse } from '../../service/schemas.ts';
 import { ApiError } from '../shared/api.ts';
 import type { ServiceElement } from '../shared/base.ts';
 import { translator } from '../shared/i18n.ts';
+import { read, store } from '../shared/page-state.ts';
 import { SessionController, SIGN_IN_EVENT, type SignInRequest } from '../shared/session.ts';
 import type { Held, Video, VideoData, VideoMedia } from './video.ts';
 
@@ -62,25 +63,15 @@ const RENEW_AHEAD_MS = 60_000;
 const SEEK_STEP = 5;
 const VOLUME_STEP = 0.1;
 
-/** The position of each video, for the tab's session (sessionStorage: it dies with the tab). */
-const positionKey = (host: PlayerHost, id: string) => `service-widgets:video-position:${host.url('')}:${id}`;
-const storage = {
-  get: (key: string) => {
-    try {
-      return Number(sessionStorage.getItem(key)) || 0;
-    } catch {
-      return 0;
-    }
-  },
-  set: (key: string, seconds?: number) => {
-    try {
-      if (seconds) sessionStorage.setItem(key, String(seconds));
-      else sessionStorage.removeItem(key);
-    } catch {
-      // Storage blocked: the position is not kept.
-    }
-  },
+/** The position of each video, for the tab's session (the page's storage: it dies with the tab). */
+const positionKey = (host: PlayerHost, id: string) => `video-position:${host.url('')}:${id}`;
+const position = {
+  get: (key: string) => Number(read(key)) || 0,
+  set: (key: string, seconds?: number) => store(key, seconds ? String(seconds) : undefined),
 };
+
+/** Language names, one per locale: the player renders on every `timeupdate`. */
+const languageNames: Record<string, Intl.DisplayNames> = {};
 
 export class VideoPlayer implements ReactiveController {
   #video?: Video;
@@ -178,7 +169,7 @@ export class VideoPlayer implements ReactiveController {
     this.#renewing = this.#started = false;
     this.#resume = undefined;
     // A position kept for the session is no place to go on from once the video has (nearly) ended.
-    const kept = storage.get(positionKey(this.host, video.id));
+    const kept = position.get(positionKey(this.host, video.id));
     this.#from = kept < video.duration_s - 1 ? kept : 0;
     this.#use(media);
     const langs = media.tracks.map((track) => track.lang);
@@ -201,7 +192,7 @@ export class VideoPlayer implements ReactiveController {
     const paused = el?.paused ?? true;
     const duration = el?.duration || video.duration_s;
     const time = el?.currentTime ?? 0;
-    const names = new Intl.DisplayNames([locale], { type: 'language' });
+    const names = (languageNames[locale] ??= new Intl.DisplayNames([locale], { type: 'language' }));
     const { clock, url } = this.host;
     return html`<div class="media player" role="group" aria-label=${t(locale, 'player', { title: video.title })} @keydown=${this.#keys}>
       <div class="screen">
@@ -372,7 +363,7 @@ export class VideoPlayer implements ReactiveController {
   #remember = (event: Event) => {
     if (!this.#current(event)) return;
     const el = event.target as HTMLVideoElement;
-    if (el.currentTime) storage.set(positionKey(this.host, this.#video!.id), el.currentTime);
+    if (el.currentTime) position.set(positionKey(this.host, this.#video!.id), el.currentTime);
     this.#update();
   };
 
@@ -385,7 +376,7 @@ export class VideoPlayer implements ReactiveController {
 
   #onEnded = (event: Event) => {
     if (!this.#current(event)) return;
-    storage.set(positionKey(this.host, this.#video!.id));
+    position.set(positionKey(this.host, this.#video!.id));
     this.host.announce('ended', this.#video!.id);
     this.#update();
   };

@@ -256,8 +256,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
   };
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    // Another video, or other data: the open player and what held a video go.
-    if (changed.has('video') || changed.has('key')) Object.assign(this, { _playing: undefined, _held: undefined });
+    // New data (another video, key, service or locale): the open player and what held a video go.
+    if (changed.has('data')) Object.assign(this, { _playing: undefined, _held: undefined });
     super.willUpdate(changed);
   }
 
