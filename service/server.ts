@@ -79,6 +79,26 @@ export interface RunningService {
   startup: { storeMs: number; listenMs: number };
 }
 
+/**
+ * Whether a development service answers a request for this `Host`: this machine's own names
+ * (`localhost`, `*.localhost`, which browsers never resolve elsewhere, `127.0.0.1`, `[::1]`) and the
+ * host of the configured public URL, on any port.
+ */
+export function developmentHost(host: string, publicUrl: string): boolean {
+  let name: string;
+  try {
+    name = new URL(`http://${host}`).hostname.replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  if (name === 'localhost' || name.endsWith('.localhost') || name === '127.0.0.1' || name === '[::1]') return true;
+  try {
+    return name === new URL(publicUrl).hostname;
+  } catch {
+    return false;
+  }
+}
+
 /** Methods in the order an `Allow` header lists them. */
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -100,6 +120,22 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
     await next();
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
   });
+  if (deps.dev) {
+    // DNS rebinding: a page on a site whose name is made to resolve to this machine would reach the
+    // development service as its own origin (its outbox holds every PIN, its keys take new origins).
+    // Only this machine's own names, and the configured public one, are answered.
+    app.use('*', async (c, next) => {
+      // (Node's server has refused a request without Host already; an in-process request has its URL's.)
+      const host = c.req.header('host') ?? new URL(c.req.url).host;
+      if (developmentHost(host, deps.publicUrl)) return next();
+      const err = new ApiError(
+        421,
+        'misdirected-request',
+        `This development service answers requests for localhost, 127.0.0.1, [::1] and the host of its PUBLIC_URL only, not "${host.slice(0, 100)}": open it at ${deps.publicUrl}/, or start it with PUBLIC_URL set to the address you use.`,
+      );
+      return sendJson(err.toBody(), err.status);
+    });
+  }
 
   widgetApiCors(app, deps);
   registerOrderExpiry(app, deps);

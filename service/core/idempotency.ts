@@ -17,7 +17,8 @@ export interface Answer<T = unknown> {
   body: T;
   /**
    * Members of the answer that are secrets (a token that reads the record back): sent with `body`
-   * but never stored. A replay asks `replay` for new ones, so that no secret is kept in clear.
+   * but never stored. A replay asks `replay` for them again (the same ones: a replay never mints a
+   * new credential), so that no secret is kept in clear.
    */
   secret?: Record<string, unknown>;
 }
@@ -39,7 +40,7 @@ export function runIdempotent(
     requestHash: string;
     now: number;
     create: (tx: Tx) => Promise<Answer>;
-    /** The secrets of a replayed answer (see `Answer.secret`), made anew in the replay's transaction. */
+    /** The secrets of a replayed answer (see `Answer.secret`): the first answer's, made again from what they derive from. */
     replay?: (tx: Tx, body: unknown) => Promise<Record<string, unknown>>;
   },
 ): Promise<IdempotentResult> {

@@ -14,6 +14,8 @@ export interface Rule {
 export interface Limit extends Rule {
   /** Bucket name, e.g. `login:email:ada@example.org`. */
   key: string;
+  /** How many of `max` one attempt takes (the seats of an order); default 1. */
+  weight?: number;
 }
 
 const MINUTE = 60 * 1000;
@@ -23,7 +25,7 @@ const HOUR = 60 * MINUTE;
 export const DEFAULT_LIMITS = {
   /** Logins (REST users and participants): each one emails a PIN. */
   login: { perEmail: { max: 5, windowMs: 10 * MINUTE }, perAddress: { max: 50, windowMs: 10 * MINUTE } },
-  /** PIN checks. */
+  /** PIN checks (REST users and participants). */
   verify: { perEmail: { max: 10, windowMs: 10 * MINUTE }, perAddress: { max: 100, windowMs: 10 * MINUTE } },
   /** Anonymous registrations (idempotent replays are not counted). */
   registration: { perAddress: { max: 10, windowMs: 10 * MINUTE }, perKey: { max: 1000, windowMs: 10 * MINUTE } },
@@ -32,11 +34,22 @@ export const DEFAULT_LIMITS = {
   /** Anonymous orders of the checkout (idempotent replays are not counted). */
   order: { perAddress: { max: 10, windowMs: 10 * MINUTE }, perKey: { max: 1000, windowMs: 10 * MINUTE } },
   /**
-   * Voucher codes the service did not apply (a wrong guess tells whether a code exists): guessing is
-   * slowed down per address and, against many addresses, per key. A code that applies is not counted,
-   * so a buyer's own quotes (each change of the cart) never lock them out.
+   * Seats ordered from one address, paid or not: one visitor cannot hold most of a company's seats
+   * (an order holds at most MAX_ORDER_SEATS). Longer than an unpaid order's hold, so that a hold that
+   * runs out cannot be taken again at once.
    */
-  voucher: { perAddress: { max: 30, windowMs: 10 * MINUTE }, perKey: { max: 300, windowMs: 10 * MINUTE } },
+  orderSeats: { perAddress: { max: 40, windowMs: HOUR } },
+  /**
+   * Voucher codes the service did not apply (a wrong guess tells whether a code exists). Guessing from
+   * one address is slowed per address; guessing from many (the key's count passes `perKey`) tightens
+   * every address's allowance to `perAddressUnderAttack` for as long. Nobody is refused for others'
+   * guesses, and a code that applies is not counted, so a buyer's own quotes never lock them out.
+   */
+  voucher: {
+    perAddress: { max: 30, windowMs: 10 * MINUTE },
+    perKey: { max: 300, windowMs: 10 * MINUTE },
+    perAddressUnderAttack: { max: 5, windowMs: 10 * MINUTE },
+  },
   /** Emails a registration or an order sends to the address typed into the form; beyond this they are not sent. */
   confirmationEmail: { perRecipient: { max: 5, windowMs: HOUR } },
   /** A signed-in participant's requests to change their email (each emails the new address). */
@@ -123,21 +136,29 @@ export class RateLimiter {
     this.#hits.clear();
   }
 
-  /** How long until every limit has room again (0: now). */
+  /** How long until every limit has room again for its attempt's weight (0: now). */
   waitMs(limits: Limit[]): number {
     const now = this.#clock.now();
     if (++this.#calls % 1000 === 0) this.#sweep(now);
     let wait = 0;
     for (const limit of limits) {
+      const weight = limit.weight ?? 1;
+      // More than the limit allows at all (an operator's limit below an order's size): a window's wait.
+      if (weight > limit.max) return limit.windowMs;
       const hits = this.#recent(limit.key, now, limit.windowMs);
-      if (hits.length >= limit.max) wait = Math.max(wait, hits[hits.length - limit.max]! + limit.windowMs - now);
+      // Room for `weight` more once the oldest hits beyond `max - weight` have left the window.
+      const over = hits.length + weight - limit.max;
+      if (over > 0) wait = Math.max(wait, hits[over - 1]! + limit.windowMs - now);
     }
     return wait;
   }
 
   count(limits: Limit[]): void {
     const now = this.#clock.now();
-    for (const limit of limits) this.#recent(limit.key, now, limit.windowMs).push(now);
+    for (const limit of limits) {
+      const hits = this.#recent(limit.key, now, limit.windowMs);
+      for (let i = 0; i < (limit.weight ?? 1); i++) hits.push(now);
+    }
   }
 
   #recent(key: string, now: number, windowMs: number): number[] {

@@ -177,7 +177,17 @@ export const SEED_PARTICIPANTS: SeedParticipant[] = [
       { class_id: 'cls_web_1', status: 'confirmed' },
       { class_id: 'cls_ts_1', status: 'waitlisted' },
     ],
-    note: 'confirmed in cls_web_1; first on the waitlist of cls_ts_1',
+    note: 'confirmed in cls_web_1; first on the waitlist of cls_ts_1 (no participant of TypeScript for teams yet: its recording is not for her)',
+  },
+  {
+    id: 'p_alan',
+    company_id: ACME,
+    email: 'alan@example.org',
+    first_name: 'Alan',
+    last_name: 'Turing',
+    phone: null,
+    bookings: [{ class_id: 'cls_ts_2', status: 'confirmed' }],
+    note: 'confirmed in cls_ts_2: a participant of TypeScript for teams, whose recording (vid_ts_session_1) plays for him',
   },
   {
     id: 'p_katherine',

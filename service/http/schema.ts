@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { named } from './openapi.ts';
 
+/** An ISO 8601 UTC time, as every answer writes times. */
+export const isoTime = () => z.string().meta({ format: 'date-time', examples: ['2026-12-01T09:00:00.000Z'] });
+
 export const ErrorResponse = named(
   'Error',
   z.strictObject({
@@ -18,9 +21,27 @@ export const ErrorResponse = named(
       retry_after: z.int().min(1).optional().meta({ description: '`rate-limited` only: seconds to wait, as in `Retry-After`' }),
       retry_after_ms: z.int().min(1).optional().meta({ description: '`too-fast` only: milliseconds until the form may be sent' }),
       lines: z
-        .array(z.strictObject({ class_id: z.string(), seats_left: z.int().min(0), status: z.enum(['open', 'waitlist', 'full']) }))
+        .array(
+          z.strictObject({
+            class_id: z.string(),
+            seats_left: z.int().min(0),
+            status: z.enum(['open', 'waitlist', 'full']),
+            course: z.object({ id: z.string(), title: z.string() }).nullable().optional().meta({
+              description:
+                '`participants-only` only: the programme whose participants the video is for (null: any of the company’s)',
+            }),
+            held_until: isoTime().nullable(),
+          }),
+        )
         .optional()
         .meta({ description: '`class-full` of an order only: the lines that have fewer seats left than ordered' }),
+      course: z.object({ id: z.string(), title: z.string() }).nullable().optional().meta({
+        description: '`participants-only` only: the programme whose participants the video is for (null: any of the company’s)',
+      }),
+      held_until: isoTime().optional().meta({
+        description:
+          '`class-full` of a registration only, when orders waiting for their payment hold the seats: when the first hold ends',
+      }),
     }),
   }),
 );
@@ -28,6 +49,3 @@ export type ErrorResponse = z.output<typeof ErrorResponse>;
 
 export const MessageResponse = named('Message', z.strictObject({ message: z.string() }));
 export type MessageResponse = z.output<typeof MessageResponse>;
-
-/** An ISO 8601 UTC time, as every answer writes times. */
-export const isoTime = () => z.string().meta({ format: 'date-time', examples: ['2026-12-01T09:00:00.000Z'] });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { registrationBody, startTestService, uniqueKey, writeHeaders, type TestService } from './helpers.ts';
+import { rawRequest, registrationBody, startTestService, uniqueKey, writeHeaders, type TestService } from './helpers.ts';
 
 const PATH = '/widget-api/v1/registrations?key=wk_demo_registration';
 let svc: TestService;
@@ -46,6 +46,58 @@ describe('the Host header', () => {
       const error = JSON.parse(body).error;
       assert.equal(error.code, 'bad-request');
       assert.match(error.message, /Host header/);
+    }
+  });
+});
+
+describe('DNS rebinding: a development service answers its own host names only', () => {
+  const asHost = (host: string, path: string, init: { method?: string; body?: string } = {}) =>
+    rawRequest(svc.url, {
+      method: init.method ?? 'GET',
+      path,
+      headers: { Host: host, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
+      chunks: init.body ? [init.body] : [],
+    });
+
+  test('a page on a name that resolves to this machine gets 421 in the error shape: no outbox, no new origin for a key', async () => {
+    const { port } = new URL(svc.url);
+    const origins = async () =>
+      (await svc.json('/dev/widget-keys')).body.widget_keys.find((k: { key: string }) => k.key === 'wk_demo_profile').origins;
+    const before = await origins();
+    for (const host of [
+      `rebind.attacker.example:${port}`,
+      'rebind.attacker.example',
+      '127.0.0.1.nip.example',
+      `localhost.attacker.example:${port}`,
+    ]) {
+      const outbox = await asHost(host, '/dev/outbox');
+      assert.equal(outbox.status, 421, host);
+      assert.match(String(outbox.headers['content-type']), /^application\/json/);
+      const { error } = JSON.parse(outbox.body);
+      assert.equal(error.code, 'misdirected-request');
+      assert.match(error.message, /answers requests for localhost, 127\.0\.0\.1, \[::1\] and the host of its PUBLIC_URL only/);
+      assert.doesNotMatch(outbox.body, /"pin"/);
+      const added = await asHost(host, '/dev/widget-keys', {
+        method: 'POST',
+        body: JSON.stringify({ key: 'wk_demo_profile', origins: ['https://rebind.attacker.example'] }),
+      });
+      assert.equal(added.status, 421, host);
+      assert.equal((await asHost(host, '/widget-api/v1/widget?key=wk_demo_registration&type=registration')).status, 421);
+    }
+    assert.deepEqual(await origins(), before, 'the key serves no new origin');
+  });
+
+  test('this machine’s own names, on any port, and the host of PUBLIC_URL are answered', async () => {
+    for (const host of ['localhost', 'localhost:8787', '127.0.0.1:1', '[::1]:8787', 'acme.localhost:3000', 'LOCALHOST']) {
+      assert.equal((await asHost(host, '/dev/clock')).status, 200, host);
+    }
+    const behind = await startTestService({ publicUrl: 'https://dev.acme.example:8443/booking' });
+    try {
+      const answer = await rawRequest(behind.url, { path: '/dev/clock', headers: { Host: 'dev.acme.example' } });
+      assert.equal(answer.status, 200);
+      assert.equal((await rawRequest(behind.url, { path: '/dev/clock', headers: { Host: 'acme.example' } })).status, 421);
+    } finally {
+      await behind.close();
     }
   });
 });

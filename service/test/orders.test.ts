@@ -62,6 +62,7 @@ const quote = (body: unknown, key = 'wk_demo_checkout') =>
     headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE, 'X-Forwarded-For': visitorAddress() },
     body: JSON.stringify(body),
   });
+const line = (res: { body: Json }, classId: string) => res.body.items.find((l: Json) => l.class_id === classId);
 const read = (id: string, headers: Record<string, string> = {}, key = 'wk_demo_checkout') =>
   svc.json(`/widget-api/v1/orders/${id}?key=${key}`, { headers: { Origin: LOCAL_PAGE, ...headers } });
 /** Each class's seats left, as the calendar shows them. */
@@ -201,8 +202,8 @@ describe('POST /widget-api/v1/orders', () => {
     assert.equal(res.body.error.code, 'class-full');
     assert.match(res.body.error.message, /nothing was booked/);
     assert.deepEqual(res.body.error.lines, [
-      { class_id: 'cls_web_1', seats_left: 5, status: 'open' },
-      { class_id: 'cls_lead_1', seats_left: 0, status: 'full' },
+      { class_id: 'cls_web_1', seats_left: 5, status: 'open', held_until: null },
+      { class_id: 'cls_lead_1', seats_left: 0, status: 'full', held_until: null },
     ]);
     assert.deepEqual(res.body.error.fields, {
       'items.1.seats': 'Only 5 seats are left in this class: book at most 5.',
@@ -328,7 +329,7 @@ describe('POST /widget-api/v1/orders', () => {
     const answers = await Promise.all([1, 2].map(() => order(orderBody([{ class_id: 'cls_lead_2', seats: 4 }]))));
     assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
     const refused = answers.find((a) => a.status === 409)!;
-    assert.deepEqual(refused.body.error.lines, [{ class_id: 'cls_lead_2', seats_left: 2, status: 'open' }]);
+    assert.deepEqual(refused.body.error.lines, [{ class_id: 'cls_lead_2', seats_left: 2, status: 'open', held_until: null }]);
     assert.equal(svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_lead_2' AND status = 'confirmed'"), 4);
     assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
   });
@@ -344,7 +345,7 @@ describe('POST /widget-api/v1/orders', () => {
     assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
   });
 
-  test('a double submit makes one order and one email; a replay answers it again with a token of its own', async () => {
+  test('a double submit makes one order and one email; a replay answers it again with the same token, never a new one', async () => {
     const body = orderBody([{ class_id: 'cls_web_2', seats: 1 }]);
     const idem = uniqueKey('double');
     const address = visitorAddress();
@@ -353,10 +354,11 @@ describe('POST /widget-api/v1/orders', () => {
     const [first, replay] = answers[0]!.status === 201 ? answers : [answers[1]!, answers[0]!];
     assert.equal(replay!.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(replay!.body.order, first!.body.order);
-    assert.notEqual(replay!.body.token, first!.body.token, 'only hashes are kept: a replay gets a new token');
-    for (const token of [first!.body.token, replay!.body.token]) {
-      assert.equal((await read(first!.body.order.id, { 'X-Order-Token': token })).status, 200);
-    }
+    assert.equal(replay!.body.token, first!.body.token, 'the idempotency key is no way to new credentials');
+    assert.equal((await read(first!.body.order.id, { 'X-Order-Token': first!.body.token })).status, 200);
+    // Replayed again and again later: still the one token, and one stored (as its hash).
+    for (let i = 0; i < 3; i++) assert.equal((await order(body, { idem, address })).body.token, first!.body.token);
+    assert.equal(svc.count('SELECT count(*) FROM order_tokens WHERE order_id = ?', first!.body.order.id), 1);
     assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
     assert.equal(svc.count('SELECT count(*) FROM registrations WHERE order_id IS NOT NULL'), 1);
     assert.equal((await emailsTo(BUYER.email)).length, 1);
@@ -400,6 +402,113 @@ describe('POST /widget-api/v1/orders', () => {
       body: JSON.stringify(body),
     });
     assert.equal(noIdem.body.error.code, 'missing-idempotency-key');
+  });
+});
+
+describe('seats held by orders waiting for their payment', () => {
+  const cardOrder = (items: { class_id: string; seats: number }[], address = visitorAddress()) =>
+    order(orderBody(items, { payment_method: 'card', return_url: RETURN_URL }), { address });
+  const classOf = async (classId: string) => {
+    const { body } = await svc.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration');
+    return body.courses.flatMap((c: Json) => c.classes).find((cl: Json) => cl.id === classId);
+  };
+
+  test('an order holds at most 20 seats in all, and one address orders at most 40 seats an hour: a hold that runs out is not taken again at once', async () => {
+    const tooMany = [
+      { class_id: 'cls_data_2', seats: 15 },
+      { class_id: 'cls_data_3', seats: 10 },
+    ];
+    const big = await quote({ items: tooMany });
+    assert.equal(big.status, 422);
+    assert.equal(
+      big.body.error.fields.items,
+      'An order holds at most 20 seats in all, and this one has 25: book the others in a second order.',
+    );
+    assert.equal((await order(orderBody(tooMany))).body.error.fields.items, big.body.error.fields.items);
+
+    const address = visitorAddress();
+    const held = await cardOrder([{ class_id: 'cls_data_2', seats: 20 }], address);
+    assert.equal(held.status, 201, JSON.stringify(held.body));
+    assert.equal((await order(orderBody([{ class_id: 'cls_data_3', seats: 20 }]), { address })).status, 201);
+    const more = await order(orderBody([{ class_id: 'cls_data_2', seats: 1 }]), { address });
+    assert.equal(more.status, 429);
+    assert.equal(more.body.error.code, 'rate-limited');
+    assert.equal(more.body.error.message, 'Too many seats ordered from here. Try again in 1 hour.');
+    assert.equal(more.headers.get('retry-after'), String(more.body.error.retry_after));
+
+    // The unpaid order's seats come free after 15 minutes, but not to the same address at once.
+    await advance(15 * 60 + 1);
+    assert.equal((await classOf('cls_data_2')).seats_left, 30);
+    const renewed = await cardOrder([{ class_id: 'cls_data_2', seats: 20 }], address);
+    assert.equal(renewed.status, 429);
+    assert.match(renewed.body.error.message, /^Too many seats ordered from here\. Try again in 45 minutes\.$/);
+    assert.equal((await cardOrder([{ class_id: 'cls_data_2', seats: 20 }])).status, 201, 'another address may');
+    await advance(45 * 60);
+    assert.equal((await order(orderBody([{ class_id: 'cls_data_3', seats: 5 }]), { address })).status, 201, 'an hour on');
+  });
+
+  test('a class whose last seats are only held says so, and until when, rather than full for good', async () => {
+    // cls_lead_2: 6 seats, none taken, no waitlist.
+    const holding = await cardOrder([{ class_id: 'cls_lead_2', seats: 6 }]);
+    assert.equal(holding.status, 201);
+    const until = new Date(Date.parse(holding.body.order.created_at) + 15 * 60_000).toISOString();
+
+    const shown = await classOf('cls_lead_2');
+    assert.deepEqual([shown.seats_left, shown.status, shown.held_until], [0, 'full', until]);
+    assert.equal((await classOf('cls_lead_1')).held_until, null, 'a class full of confirmed places is simply full');
+    assert.equal((await classOf('cls_web_2')).held_until, null);
+    // The calendar's month of the class (by its venue's date) and the map's place (Vienna's three classes).
+    const month = new Intl.DateTimeFormat('en-CA', { timeZone: shown.timezone, year: 'numeric', month: '2-digit' }).format(
+      new Date(shown.starts_at),
+    );
+    const calendar = await svc.json(`/widget-api/v1/calendar?key=wk_demo_calendar&month=${month}`, {
+      headers: { Origin: LOCAL_PAGE },
+    });
+    assert.equal(calendar.body.classes.find((c: Json) => c.id === 'cls_lead_2').held_until, until);
+    const places = (await svc.json('/widget-api/v1/widget?key=wk_demo_map&type=map', { headers: { Origin: LOCAL_PAGE } })).body
+      .places;
+    assert.equal(places.flatMap((p: Json) => p.classes).find((c: Json) => c.id === 'cls_lead_2').held_until, until);
+
+    const registered = await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+      method: 'POST',
+      headers: { ...writeHeaders(uniqueKey()), 'X-Forwarded-For': visitorAddress() },
+      body: JSON.stringify(registrationBody({ class_id: 'cls_lead_2' })),
+    });
+    assert.equal(registered.status, 409);
+    assert.equal(registered.body.error.code, 'class-full');
+    assert.equal(
+      registered.body.error.message,
+      'All seats of this class are held by orders waiting for their payment: try again in 15 minutes, or choose another date.',
+    );
+    assert.equal(registered.body.error.held_until, until);
+
+    const quoted = line(await quote({ items: [{ class_id: 'cls_lead_2', seats: 1 }] }), 'cls_lead_2');
+    assert.equal(quoted.problem, 'class-full');
+    assert.equal(quoted.held_until, until);
+    assert.equal(
+      quoted.message,
+      'All seats of this class are held by orders waiting for their payment: try again in 15 minutes, or remove it.',
+    );
+    const refused = await order(orderBody([{ class_id: 'cls_lead_2', seats: 1 }]));
+    assert.equal(refused.status, 409);
+    assert.deepEqual(refused.body.error.lines, [{ class_id: 'cls_lead_2', seats_left: 0, status: 'full', held_until: until }]);
+    assert.equal(refused.body.error.fields['items.0.seats'], quoted.message);
+
+    // Once the hold runs out, the seats are anyone's.
+    await advance(15 * 60);
+    assert.deepEqual([(await classOf('cls_lead_2')).seats_left, (await classOf('cls_lead_2')).held_until], [6, null]);
+  });
+
+  test('a line short of seats because some are held says how many are left and for how long the rest are held', async () => {
+    assert.equal((await cardOrder([{ class_id: 'cls_lead_2', seats: 4 }])).status, 201);
+    const quoted = line(await quote({ items: [{ class_id: 'cls_lead_2', seats: 3 }] }), 'cls_lead_2');
+    assert.equal(quoted.problem, 'not-enough-seats');
+    assert.equal(quoted.seats_left, 2);
+    assert.equal(
+      quoted.message,
+      'Only 2 seats are left in this class (more are held by orders waiting for their payment, for up to 15 minutes): book at most 2, or remove it.',
+    );
+    assert.equal((await classOf('cls_lead_2')).held_until, null, 'seats are left: the class is open');
   });
 });
 
@@ -464,6 +573,33 @@ describe('card payment on the fake provider’s page', () => {
     assert.match((await providerPage(o.payment.redirect_url)).html, /Order A-1001 is paid/);
   });
 
+  test('Pay and Cancel take the provider page’s own form posts only: another site’s form changes nothing (403)', async () => {
+    const { order: o, token } = await cardOrder();
+    const { actions } = await providerPage(o.payment.redirect_url);
+    const forged: Record<string, string>[] = [
+      { 'Sec-Fetch-Site': 'cross-site', Origin: FOREIGN_PAGE },
+      { 'Sec-Fetch-Site': 'same-site', Origin: 'http://shop.localhost:5173' },
+      { Origin: FOREIGN_PAGE }, // a browser without Sec-Fetch-Site
+      { Origin: 'null' },
+    ];
+    for (const headers of forged) {
+      for (const { action } of actions) {
+        const res = await svc.fetch(action, { method: 'POST', redirect: 'manual', headers });
+        assert.equal(res.status, 403, JSON.stringify(headers));
+        assert.match(await res.text(), /made or cancelled with the buttons of its own page only/);
+      }
+    }
+    assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'pending_payment', 'nothing changed');
+    // The page's own form: same-origin.
+    const paid = await svc.fetch(actions[0]!.action, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Sec-Fetch-Site': 'same-origin', Origin: new URL(svc.url).origin },
+    });
+    assert.equal(paid.status, 303);
+    assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'confirmed');
+  });
+
   test('cancel on the provider’s page: the order is cancelled, its seats and voucher use given back', async () => {
     const before = await seatsLeft('cls_ts_2');
     const { order: o, token } = await cardOrder([{ class_id: 'cls_ts_2', seats: 2 }], { voucher: 'THANKS15' });
@@ -481,11 +617,11 @@ describe('card payment on the fake provider’s page', () => {
 
     const late = await post(actions[0]!.action);
     assert.equal(late.status, 409);
-    assert.match(await late.text(), /was cancelled, or its 30 minutes to pay ran out: nothing was charged/);
+    assert.match(await late.text(), /was cancelled, or its 15 minutes to pay ran out: nothing was charged/);
     assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'cancelled');
   });
 
-  test('unpaid after 30 minutes of the service clock: cancelled, seats released, the waitlist moves up', async () => {
+  test('unpaid after 15 minutes of the service clock: cancelled, seats released, the waitlist moves up', async () => {
     // The order takes every seat of cls_web_1; then someone joins its waitlist.
     const { order: o, token } = await cardOrder([{ class_id: 'cls_web_1', seats: 5 }]);
     const waiting = await svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
@@ -495,7 +631,7 @@ describe('card payment on the fake provider’s page', () => {
     });
     assert.equal(waiting.body.registration.status, 'waitlisted');
 
-    await advance(30 * 60 - 5);
+    await advance(15 * 60 - 5);
     assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'pending_payment');
     assert.equal(await seatsLeft('cls_web_1'), 0);
     await advance(10);

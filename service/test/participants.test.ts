@@ -257,6 +257,40 @@ describe('POST /participant/verify', () => {
     assert.equal((await emailsTo(STRANGER)).length, 0);
   });
 
+  test('PIN checks are limited per address (100 in 10 minutes) across emails, as the REST API’s', async () => {
+    // 30 logins from one address, then 5 wrong PINs for each: the 101st check is refused.
+    const emails = Array.from({ length: 30 }, (_, i) => `guess${i}@example.org`);
+    for (const email of emails) assert.equal((await login(email)).status, 202);
+    let checks = 0;
+    for (const email of emails) {
+      for (let i = 0; i < 5 && checks < 100; i++, checks++) {
+        const res = await verify(email, '000000');
+        assert.ok(['pin-wrong', 'pin-locked'].includes(res.body.error.code), `check ${checks + 1}: ${res.body.error.code}`);
+      }
+    }
+    const refused = await verify(emails[29]!, '000000');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'rate-limited');
+    assert.equal(refused.body.error.message, 'Too many PIN checks from here. Try again in 10 minutes.');
+    assert.equal(refused.headers.get('retry-after'), String(refused.body.error.retry_after));
+    // Refused before the PIN is looked at: a right one too, from this address, so that nothing is learnt.
+    assert.equal((await login(ADA)).status, 202);
+    assert.equal((await verify(ADA, await lastPin(ADA))).body.error.code, 'rate-limited');
+    await advance(10 * 60);
+    assert.equal((await login(ADA)).status, 202);
+    assert.equal((await verify(ADA, await lastPin(ADA))).status, 200, 'after the window');
+  });
+
+  test('PIN checks for one email are limited to 10 in 10 minutes, whatever the PINs', async () => {
+    for (let round = 0; round < 3; round++) {
+      assert.equal((await login(GRACE)).status, 202);
+      for (let i = 0; i < (round < 2 ? 4 : 2); i++) assert.equal((await verify(GRACE, '000000')).body.error.code, 'pin-wrong');
+    }
+    const refused = await verify(GRACE, await lastPin(GRACE));
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'rate-limited');
+  });
+
   test('the PIN must be six digits as a string', async () => {
     for (const pin of ['12345', '1234567', 'abcdef', 123456, null]) {
       const res = await verify(ADA, pin);

@@ -98,20 +98,27 @@ describe('POST /v1/login', () => {
   });
 
   test('the emailed link is built from the configured public URL, never from the Host header', async () => {
-    for (const host of ['attacker.example', 'attacker.example:8443', 'localhost:1']) {
-      const res = await rawRequest(svc.url, {
-        method: 'POST',
-        path: '/v1/login',
-        headers: { Host: host, 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': API_KEY },
-        chunks: [JSON.stringify({ login: OWNER, verification_method: 'email' })],
-      });
-      assert.equal(res.status, 200, host);
-      const link = new URL((await lastEmailTo(OWNER)).link);
-      assert.equal(link.origin, svc.publicUrl, host);
+    // In production, which answers any Host (a development service answers its own names only).
+    const prod = await startTestService({ dev: false, publicUrl: 'https://booking.example.com' });
+    try {
+      for (const host of ['attacker.example', 'attacker.example:8443', 'localhost:1']) {
+        const res = await rawRequest(prod.url, {
+          method: 'POST',
+          path: '/v1/login',
+          headers: { Host: host, 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': API_KEY },
+          chunks: [JSON.stringify({ login: OWNER, verification_method: 'email' })],
+        });
+        assert.equal(res.status, 200, host);
+        await prod.jobs.idle();
+        const [mail] = prod.rows<{ link: string }>('SELECT link FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1', OWNER);
+        assert.equal(new URL(mail!.link).origin, 'https://booking.example.com', host);
+      }
+      // The OpenAPI document's server too.
+      const doc = await rawRequest(prod.url, { path: '/openapi.json', headers: { Host: 'attacker.example' } });
+      assert.equal(JSON.parse(doc.body).servers[0].url, 'https://booking.example.com');
+    } finally {
+      await prod.close();
     }
-    // The OpenAPI document's server too.
-    const doc = await rawRequest(svc.url, { path: '/openapi.json', headers: { Host: 'attacker.example' } });
-    assert.equal(JSON.parse(doc.body).servers[0].url, svc.publicUrl);
   });
 
   test('with a configured public URL (behind a proxy, under a path), links start there', async () => {

@@ -123,7 +123,7 @@ describe('one seat decision for several classes in one transaction (the checkout
   /** Books one place per class id given, all or nothing, as a checkout order would. */
   const book = (classIds: string[]) =>
     store.transaction(async (tx) => {
-      const decisions = decideSeats(await bookableClasses(tx, { companyId: 1, classIds, now: now() }));
+      const decisions = decideSeats(await bookableClasses(tx, { companyId: 1, classIds, now: now() }), now());
       for (const { cls, status } of decisions) {
         await tx
           .insertInto('registrations')

@@ -137,11 +137,119 @@ describe('POST /videos/{id}/media', () => {
     assert.equal((await file(again.body.media.src)).status, 200, 'a new link works');
   });
 
+  test('a signature is taken in the one spelling the service writes: other base64 spellings of it are refused', async () => {
+    const token = await participantToken(svc, 'ada@example.org');
+    const { src } = (await askMedia('vid_ts_session_1', token)).body.media;
+    const [, path, expires, signature] = /^(.*)\?expires=(\d+)&signature=([\w-]+)$/.exec(src)!;
+    assert.equal(signature!.length, 43);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The last character carries 4 bits of the digest and 2 unused ones: the same bytes, another string.
+    const last = signature!.at(-1)!;
+    const spellings = [
+      `${signature}=`,
+      `${signature!.slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 1]}`,
+      `${signature!.slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 3]}`,
+      signature!.replace(/-/g, '+').replace(/_/g, '/') + (/[-_]/.test(signature!) ? '' : '=='),
+    ];
+    assert.equal((await file(src)).status, 200, 'the signature as written works');
+    for (const other of spellings) {
+      assert.notEqual(other, signature);
+      assert.deepEqual(Buffer.from(other, 'base64url'), Buffer.from(signature!, 'base64url'), 'the same bytes');
+      const res = await svc.json(`/${path}?expires=${expires}&signature=${encodeURIComponent(other)}`);
+      assert.equal(res.status, 403, other);
+      assert.equal(res.body.error.code, 'media-link-invalid');
+    }
+  });
+
   test('another company’s video, or an unknown one, is not-found; a key of another type is refused', async () => {
     const token = await participantToken(svc, 'ada@example.org');
     assert.equal((await askMedia('vid_nope', token)).status, 404);
     const other = await askMedia('vid_ts_session_1', token, 'wk_demo_map');
     assert.equal(other.status, 403);
     assert.equal(other.body.error.code, 'type-mismatch');
+  });
+});
+
+describe('who may watch a participants-only video', () => {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    svc.json(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE, 'Idempotency-Key': `v-${Math.random()}`, ...headers },
+      body: JSON.stringify(body),
+    });
+  /** An order of one seat of cls_ts_2 ("TypeScript for teams") by `email`. */
+  const buy = async (email: string, payment_method: 'invoice' | 'card') => {
+    const res = await post('/widget-api/v1/orders?key=wk_demo_checkout', {
+      items: [{ class_id: 'cls_ts_2', seats: 1, attendees: [{ first_name: 'Alan', last_name: 'Turing' }] }],
+      buyer: {
+        first_name: 'Alan',
+        last_name: 'Turing',
+        email,
+        address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+      },
+      payment_method,
+      return_url: `${LOCAL_PAGE}/checkout`,
+      consent: true,
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body as { order: Json; token: string };
+  };
+  const refused = async (token: string) => {
+    const res = await askMedia('vid_ts_session_1', token);
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error.code, 'participants-only');
+    assert.equal(
+      res.body.error.message,
+      'This recording is for participants of TypeScript for teams: it plays for people with a confirmed place in one of its classes.',
+    );
+    assert.deepEqual(res.body.error.course, { id: 'crs_ts', title: 'TypeScript for teams' });
+    assert.equal(res.body.media, undefined);
+  };
+
+  test('a participant of another programme (the free open day) gets 403 participants-only, and the public videos', async () => {
+    const email = 'open.day@example.org';
+    const registered = await post('/widget-api/v1/registrations?key=wk_demo_registration', {
+      class_id: 'cls_open_1',
+      first_name: 'Open',
+      last_name: 'Day',
+      email,
+      consent: true,
+    });
+    assert.equal(registered.body.registration.status, 'confirmed');
+    const token = await participantToken(svc, email);
+    await refused(token);
+    assert.equal((await askMedia('vid_welcome', token)).status, 200, 'a public video plays for anyone signed in');
+  });
+
+  test('a waitlist place is no place; a confirmed one is, until it is cancelled', async () => {
+    await refused(await participantToken(svc, 'grace@example.org')); // waitlisted in cls_ts_1
+    const ada = await participantToken(svc, 'ada@example.org'); // confirmed in cls_ts_1
+    assert.equal((await askMedia('vid_ts_session_1', ada)).status, 200);
+    const cancelled = await post(
+      `/widget-api/v1/participant/registrations/reg_seed_ada_ts_1/cancel?key=wk_demo_profile`,
+      {},
+      { 'X-Service-Token': ada },
+    );
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    await refused(ada);
+  });
+
+  test('a buyer: not while the card payment is waiting, nor after an unpaid order was cancelled; once paid, or by invoice, yes', async () => {
+    const waiting = await buy('card.buyer@example.org', 'card');
+    const buyer = await participantToken(svc, 'card.buyer@example.org');
+    await refused(buyer);
+    const pay = new URL(waiting.order.payment.redirect_url).pathname;
+    assert.equal((await svc.fetch(`${pay}/pay`, { method: 'POST', redirect: 'manual' })).status, 303);
+    assert.equal((await askMedia('vid_ts_session_1', buyer)).status, 200, 'paid');
+
+    const gaveUp = await buy('gave.up@example.org', 'card');
+    const cancel = await post(`/widget-api/v1/orders/${gaveUp.order.id}/cancel?key=wk_demo_checkout`, undefined, {
+      'X-Order-Token': gaveUp.token,
+    });
+    assert.equal(cancel.body.order.status, 'cancelled');
+    await refused(await participantToken(svc, 'gave.up@example.org'));
+
+    await buy('invoice.buyer@example.org', 'invoice');
+    assert.equal((await askMedia('vid_ts_session_1', await participantToken(svc, 'invoice.buyer@example.org'))).status, 200);
   });
 });

@@ -170,12 +170,18 @@ test('a participant edits her details, cancels a place and signs out, by keyboar
 test('a wrong PIN says so and keeps the step; an unreachable service offers a retry that recovers; an invalidated token asks to sign in again', async ({
   watched: page,
 }) => {
+  // What reaches the console: the browser's own network line for the refused PIN (docs/embedding.md,
+  // "The console"), never a console call of the widgets (the page fails on any other error line).
+  const network: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && m.text().startsWith('Failed to load resource') && network.push(m.text()));
   const profile = await askForPinByKeyboard(page, 'ada@example.org');
   const { pin } = await latestEmailTo('ada@example.org');
   await page.keyboard.type(pin === '000000' ? '111111' : '000000');
   await page.keyboard.press('Enter');
   await expect(profile.getByRole('alert')).toHaveText('That PIN is not right. Tries left: 4.');
   await expect(profile.getByLabel('PIN')).toHaveAttribute('aria-invalid', 'true');
+  await expect.poll(() => network).toEqual(['Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+  expect(page.consoleErrors).toEqual([]);
 
   // The service goes away: the widget says so, and its retry works once it is back.
   await page.route(`${SERVICE}/widget-api/**`, (route) => route.abort('connectionrefused'));

@@ -170,7 +170,7 @@ test('a participants-only video plays on over several lifetimes of its links: ea
 }) => {
   // The page's clock and the service's move on together, by minutes at a time.
   await page.clock.install();
-  await signedIn(page, 'grace@example.org');
+  await signedIn(page, 'alan@example.org');
   const answers = mediaAnswers(page);
   await page.goto(`${SITE}/media.html`);
   await ready(page);
@@ -213,7 +213,7 @@ test('a participants-only video plays on over several lifetimes of its links: ea
 test('a link found expired when the player asks for the file (a device that slept) is renewed; one that fails again is said, with a retry', async ({
   watched: page,
 }) => {
-  await signedIn(page, 'grace@example.org');
+  await signedIn(page, 'alan@example.org');
   const answers = mediaAnswers(page);
   // Before the file is fetched with a link the first time, the service's clock passes its ten minutes.
   let expireEach = 1;

@@ -3,7 +3,7 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { CalendarResponse } from '../../service/schemas.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
-import { failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { expectMinutesUntil, failOnWarnings, holdSeats, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './calendar.ts';
 
 failOnWarnings();
@@ -331,6 +331,33 @@ describe('service-calendar', () => {
     button(el, 'Try again').click();
     await until(() => el.data!.month !== month);
     expect(el.shadowRoot!.querySelector('.notice.error')).to.equal(null);
+  });
+
+  it('a class whose last seats are held by unpaid orders says for how long, in English and German, and offers no Book; accessible', async () => {
+    const hold = await holdSeats('cls_lead_2', 6);
+    try {
+      for (const [locale, pattern] of [
+        ['en', /^All seats held – try again in (\d+) min$/],
+        ['de', /^Alle Plätze reserviert – in (\d+) Min\. erneut versuchen$/],
+      ] as const) {
+        const el = await mount({ course: 'crs_lead', location: 'Vienna', locale, width: 343 });
+        // Month by month (Next month) to the one that holds cls_lead_2, shown as a list.
+        for (let i = 0; i < 3 && !el.data!.classes.some((c) => c.id === 'cls_lead_2'); i++) {
+          const month = el.data!.month;
+          button(el, locale === 'en' ? 'Next month' : 'Nächster Monat').click();
+          await until(() => el.data!.month !== month);
+          await el.updateComplete;
+        }
+        const held = el.data!.classes.find((c) => c.id === 'cls_lead_2')!;
+        const line = $$(el, '.class .seats').find((s) => pattern.test(s.textContent!.trim()))!;
+        expect(line, textOf(el)).not.to.equal(undefined);
+        expectMinutesUntil(Number(pattern.exec(line.textContent!.trim())![1]), held.held_until!);
+        expect(line.closest('.class')!.querySelector('button'), 'no Book while the seats are held').to.equal(null);
+        await expect(el).to.be.accessible();
+      }
+    } finally {
+      await hold.release();
+    }
   });
 
   it('speaks German', async () => {

@@ -3,7 +3,7 @@ import type { ClassSelectedDetail } from '../../contract/index.ts';
 import type { CalendarClass, CalendarResponse } from '../../service/schemas.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
-import { dateFormat, formatMoney } from '../shared/format.ts';
+import { dateFormat, formatMoney, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { calendarStyles } from './calendar.styles.ts';
@@ -37,6 +37,7 @@ export const en = {
   seatsLeft: 'Seats left: {count}',
   waitlist: 'Full – waitlist open',
   full: 'Full',
+  held: 'All seats held – try again in {minutes} min',
   book: 'Book',
   inCart: 'In your cart',
   toCheckout: 'Go to checkout',
@@ -400,7 +401,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
       <p>${cls.location}${lecturers.length ? ` · ${t(locale, 'with', { names: lecturers.map((l) => l.name).join(', ') })}` : ''}</p>
       <p>
         ${cls.price.amount ? formatMoney(locale, cls.price) : t(locale, 'free')} ·
-        <span class="seats ${status}">${status === 'open' ? t(locale, 'seatsLeft', { count: cls.seats_left }) : t(locale, status)}</span>
+        <span class="seats ${status}">${seatsText(cls, (key, params) => t(locale, key, params))}</span>
       </p>
       ${
         this.#cart?.inCart(cls.id, [t(locale, 'inCart'), t(locale, 'toCheckout')]) ??

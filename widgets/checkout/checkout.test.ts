@@ -3,7 +3,7 @@ import type { Order } from '../../service/schemas.ts';
 import type { Cart } from '../shared/cart.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import { writeSession } from '../shared/session.ts';
-import { dev, failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { dev, expectMinutesUntil, failOnWarnings, holdSeats, keyOf, service, settled, textOf } from '../shared/test-support.ts';
 import './checkout.ts';
 
 failOnWarnings();
@@ -470,6 +470,70 @@ describe('service-checkout', () => {
     await until(() => !!again._quote);
     await quoted(again);
     expect(cart()!.lines.map((l) => l.class_id)).to.deep.equal(['cls_data_2']);
+  });
+
+  it('a line whose seats are held by unpaid orders says how many are left and for how long, in English and German; accessible', async () => {
+    const hold = await holdSeats('cls_lead_2', 6);
+    try {
+      for (const [locale, pattern] of [
+        ['en', /^Seats left: 0\. Others are held for unpaid orders: try again in (\d+) min, or remove it\.$/],
+        [
+          'de',
+          /^Freie Plätze: 0\. Weitere sind für unbezahlte Bestellungen reserviert: Versuchen Sie es in (\d+) Min\. erneut oder entfernen Sie den Termin\.$/,
+        ],
+      ] as const) {
+        writeState('cart', service.url, COMPANY);
+        const el = await mount({ classes: 'cls_lead_2', locale });
+        await quoted(el);
+        const line = $(el, '#p-cls_lead_2').textContent!.trim();
+        expect(line).to.match(pattern);
+        expectMinutesUntil(Number(pattern.exec(line)![1]), el._quote!.items[0]!.held_until!);
+        expect(button(el, locale === 'en' ? 'Continue' : 'Weiter').disabled).to.equal(true);
+        await expect(el).to.be.accessible();
+      }
+    } finally {
+      await hold.release();
+    }
+  });
+
+  it('a voucher not checked (too many wrong codes from this connection): said in English and German, and the cart goes on without it', async () => {
+    // The strict service keeps the default limit of wrong codes per address (30 in 10 minutes).
+    const guess = (voucher: string) =>
+      fetch(new URL(`widget-api/v1/checkout/quote?key=${KEY}`, service.strict), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ items: [{ class_id: 'cls_web_2', seats: 1 }], voucher }),
+      });
+    for (let i = 0; i < 30; i++) expect((await guess(`WRONG${i}`)).status).to.equal(200);
+    try {
+      for (const [locale, line, next] of [
+        [
+          'en',
+          'Too many wrong codes were tried from your connection: WELCOME10 was not checked. Try again in 10 min, or go on without it.',
+          'Continue',
+        ],
+        [
+          'de',
+          'Von Ihrer Verbindung aus wurden zu viele falsche Codes versucht: WELCOME10 wurde nicht geprüft. Versuchen Sie es in 10 Min. erneut oder fahren Sie ohne Gutschein fort.',
+          'Weiter',
+        ],
+      ] as const) {
+        writeState('cart', service.strict, COMPANY, { lines: [{ class_id: 'cls_web_2', seats: 1 }], voucher: 'WELCOME10' });
+        const el = await settled(
+          (await fixture(
+            html`<service-checkout key=${KEY} base-url=${service.strict} locale=${locale}></service-checkout>`,
+          )) as HTMLElementTagNameMap['service-checkout'],
+        );
+        await quoted(el);
+        expect($(el, '#voucher-result').textContent!.trim()).to.equal(line);
+        expect($(el, '#voucher-result').classList.contains('error')).to.equal(true);
+        expect(textOf(el)).not.to.contain('−');
+        expect(button(el, next).disabled, 'the visitor can go on without the voucher').to.equal(false);
+        await expect(el).to.be.accessible();
+      }
+    } finally {
+      writeState('cart', service.strict, COMPANY);
+    }
   });
 
   it('speaks German', async () => {

@@ -4,7 +4,7 @@ import type { ApiError } from '../shared/api.ts';
 import { ServiceElement, define } from '../shared/base.ts';
 import { CartController, type CartLine } from '../shared/cart.ts';
 import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
-import { formatDateRange, formatMoney, type Money } from '../shared/format.ts';
+import { formatDateRange, formatMoney, minutesUntil, type Money } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { checkoutStyles } from './checkout.styles.ts';
@@ -40,10 +40,13 @@ export const en = {
   'voucher.expired': 'The voucher {code} has expired.',
   'voucher.used-up': 'The voucher {code} has been used up.',
   'voucher.not-applicable': 'The voucher {code} does not apply to the classes in your cart.',
+  'voucher.not-checked':
+    'Too many wrong codes were tried from your connection: {code} was not checked. Try again in {minutes} min, or go on without it.',
   'problem.unknown-class': 'This class is no longer offered: remove it from the cart.',
   'problem.started': 'This class has already started: remove it from the cart.',
   'problem.class-full': 'This class is full: remove it from the cart.',
   'problem.not-enough-seats': 'Seats left in this class: {count}. Book at most that many, or remove it.',
+  'problem.held': 'Seats left: {count}. Others are held for unpaid orders: try again in {minutes} min, or remove it.',
 };
 
 export const t = translator(en, { de: () => import('./checkout.de.ts') });
@@ -239,7 +242,15 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                       />
                       <button class="secondary">${t(locale, 'apply')}</button>
                       <p id="voucher-result" role="status" class="hint ${quote?.voucher?.status === 'applied' ? '' : 'error'}">
-                        ${quote?.voucher ? t(locale, `voucher.${quote.voucher.status}`, { code: quote.voucher.code }) : nothing}
+                        ${
+                          quote?.voucher
+                            ? t(locale, `voucher.${quote.voucher.status}`, {
+                                code: quote.voucher.code,
+                                // Only `not-checked` has one (and words with minutes).
+                                minutes: Math.ceil(quote.voucher.retry_after! / 60),
+                              })
+                            : nothing
+                        }
                       </p>
                     </form>`
                   : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
@@ -295,7 +306,12 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       ${starts ? html`<p>${formatDateRange(locale, starts, ends!, quoted?.timezone ?? line.timezone)} · ${quoted?.location ?? line.location}</p>` : nothing}
       ${
         quoted?.problem
-          ? html`<p class="error" id="p-${id}">${t(locale, `problem.${quoted.problem}`, { count: quoted.seats_left })}</p>`
+          ? html`<p class="error" id="p-${id}">
+              ${t(locale, quoted.held_until ? 'problem.held' : `problem.${quoted.problem}`, {
+                count: quoted.seats_left,
+                minutes: minutesUntil(quoted.held_until!),
+              })}
+            </p>`
           : nothing
       }
       <div class="seats">

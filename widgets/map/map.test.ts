@@ -1,6 +1,15 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { failOnWarnings, keyOf, ownMethods, service, settled, textOf } from '../shared/test-support.ts';
+import {
+  expectMinutesUntil,
+  failOnWarnings,
+  holdSeats,
+  keyOf,
+  ownMethods,
+  service,
+  settled,
+  textOf,
+} from '../shared/test-support.ts';
 import './map.ts';
 import type { MapData, ServiceMap } from './map.ts';
 
@@ -50,6 +59,26 @@ describe('service-map', () => {
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[aria-current=true] h3')!.textContent!.trim()).to.equal('Acme Vienna');
     await expect(el).to.be.accessible();
+  });
+
+  it('a class whose last seats are held by unpaid orders says for how long, in English and German, with no Book link; accessible', async () => {
+    const hold = await holdSeats('cls_lead_2', 6);
+    try {
+      for (const [locale, pattern] of [
+        ['en', /^All seats held – try again in (\d+) min$/],
+        ['de', /^Alle Plätze reserviert – in (\d+) Min\. erneut versuchen$/],
+      ] as const) {
+        const el = await settled(await mount(keyOf('map'), locale));
+        const held = el.data!.places.flatMap((p) => p.classes).find((c) => c.id === 'cls_lead_2')!;
+        const line = [...el.shadowRoot!.querySelectorAll('.places .seats')].find((s) => pattern.test(s.textContent!.trim()))!;
+        expect(line, textOf(el)).not.to.equal(undefined);
+        expectMinutesUntil(Number(pattern.exec(line.textContent!.trim())![1]), held.held_until!);
+        expect(line.closest('li')!.querySelector('a.book'), 'no Book while the seats are held').to.equal(null);
+        await expect(el).to.be.accessible();
+      }
+    } finally {
+      await hold.release();
+    }
   });
 
   it('tiles that cannot load: one line says so, in German too, and the list stays; accessible', async () => {

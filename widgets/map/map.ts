@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BookingRequestedDetail, PlaceSelectedDetail } from '../../contract/index.ts';
 import type { Place, PlaceClass, WidgetResponse } from '../../service/schemas.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
-import { formatDateRange } from '../shared/format.ts';
+import { formatDateRange, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { mapStyles } from './map.styles.ts';
@@ -39,6 +39,7 @@ export const en = {
   seatsLeft: 'Seats left: {count}',
   waitlist: 'Full – waitlist open',
   full: 'Full',
+  held: 'All seats held – try again in {minutes} min',
   map: 'Map of the places',
   zoomIn: 'Zoom in',
   zoomOut: 'Zoom out',
@@ -173,7 +174,7 @@ export class ServiceMap extends ServiceElement<MapData> {
     return html`<li>
       <span class="course">${cls.course.title}</span>
       <span>${when}</span>
-      <span class="seats ${cls.status}">${cls.status === 'open' ? t(locale, 'seatsLeft', { count: cls.seats_left }) : t(locale, cls.status)}</span>
+      <span class="seats ${cls.status}">${seatsText(cls, (key, params) => t(locale, key, params))}</span>
       ${
         href && cls.status !== 'full'
           ? html`<a

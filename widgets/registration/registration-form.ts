@@ -7,7 +7,7 @@ import type { RegistrationCreatedDetail } from '../../contract/index.ts';
 import type { RegistrationResponse } from '../../service/schemas.ts';
 import { ServiceEvent } from '../shared/base.ts';
 import { consent, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
-import { formatDateRange } from '../shared/format.ts';
+import { formatDateRange, minutesUntil } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
 import type { Chosen, ClassInfo, ServiceRegistration } from './registration.ts';
@@ -36,6 +36,8 @@ export const en = {
   sending: 'Sending…',
   fixFields: 'Please correct the highlighted fields.',
   classFull: 'This class filled up while you were registering. Please choose another date.',
+  classHeld:
+    'All seats of this class are held by orders waiting for payment: try again in {minutes} min, or choose another date.',
   kept: 'Your entries are kept.',
   confirmed: 'You are registered',
   waitlisted: 'You are on the waitlist',
@@ -115,8 +117,12 @@ export class RegistrationForm implements ReactiveController {
       () => host.write<RegistrationResponse>('registrations', body),
       (error) => {
         if (error.code === 'class-full') {
-          Object.assign(cls, { status: 'full', seats_left: 0 });
-          return t(host.resolvedLocale, 'classFull');
+          // Orders waiting for their payment may hold the seats: then they may come free again.
+          const held = (error.details?.held_until as string | undefined) ?? null;
+          Object.assign(cls, { status: 'full', seats_left: 0, held_until: held });
+          return held
+            ? t(host.resolvedLocale, 'classHeld', { minutes: minutesUntil(held) })
+            : t(host.resolvedLocale, 'classFull');
         }
         // The class itself is no field of the form (it started, or is gone): said above the button.
         const { class_id, ...fields } = error.fields;

@@ -1,5 +1,15 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import {
+  darkPage,
+  dev,
+  expectMinutesUntil,
+  failOnWarnings,
+  holdSeats,
+  keyOf,
+  service,
+  settled,
+  textOf,
+} from '../shared/test-support.ts';
 import './registration.ts';
 import '../checkout/checkout.ts';
 import type { ServiceRegistration } from './registration.ts';
@@ -83,6 +93,30 @@ describe('service-registration', () => {
     const lead = $$(el, '.course').find((c) => c.textContent!.includes('Leading remote teams'))!;
     expect(lead.textContent).to.contain('Full');
     await expect(el).to.be.accessible();
+  });
+
+  it('a class whose last seats are held by unpaid orders says for how long, in English and German, and offers no booking; accessible', async () => {
+    const hold = await holdSeats('cls_lead_2', 6);
+    try {
+      for (const [locale, pattern] of [
+        ['en', /^All seats held – try again in (\d+) min$/],
+        ['de', /^Alle Plätze reserviert – in (\d+) Min\. erneut versuchen$/],
+      ] as const) {
+        const el = await settled(
+          await fixture<ServiceRegistration>(
+            html`<service-registration key=${keyOf('registration')} base-url=${service.url} locale=${locale} course="crs_lead"></service-registration>`,
+          ),
+        );
+        const held = el.data!.courses.flatMap((c) => c.classes).find((c) => c.id === 'cls_lead_2')!;
+        const line = $$(el, '.class .seats').find((s) => pattern.test(s.textContent!.trim()))!;
+        expect(line, textOf(el)).not.to.equal(undefined);
+        expectMinutesUntil(Number(pattern.exec(line.textContent!.trim())![1]), held.held_until!);
+        expect(line.closest('.class')!.querySelector('button'), 'no booking while the seats are held').to.equal(null);
+        await expect(el).to.be.accessible();
+      }
+    } finally {
+      await hold.release();
+    }
   });
 
   it('speaks German with German formats', async () => {
@@ -317,6 +351,27 @@ const until = (check: () => boolean) =>
     if (check()) resolve();
     else requestAnimationFrame(() => wait(resolve));
   });
+
+describe('service-registration, seats held meanwhile', () => {
+  it('a class whose seats an unpaid order takes while the visitor registers: says for how long, keeps what was typed', async () => {
+    const el = await settled(await mount(keyOf('registration'), { course: 'crs_lead' }));
+    await choose(el, 'Leading remote teams');
+    expect(textOf(el)).to.contain('Register for Leading remote teams');
+    await fill(el, { first_name: 'Mary', last_name: 'Jackson', email: uniqueEmail(), consent: true });
+    // The form is open on the first bookable class (cls_lead_2); another visitor's unpaid order takes all its seats.
+    const hold = await holdSeats('cls_lead_2', 6);
+    try {
+      submit(el);
+      await until(() => textOf(el).includes('held by orders waiting for payment'));
+      const minutes = /try again in (\d+) min, or choose another date\./.exec(textOf(el));
+      expect(minutes, textOf(el)).not.to.equal(null);
+      expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Mary');
+      await expect(el).to.be.accessible();
+    } finally {
+      await hold.release();
+    }
+  });
+});
 
 describe('service-registration, returning and refusing', () => {
   it('goes back to the list with the focus on the class it came from, and a new course drops the form', async () => {

@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { ServiceElement, define } from '../shared/base.ts';
 import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
 import type { Class, Course, WidgetResponse } from '../../service/schemas.ts';
-import { formatDateRange, formatMoney } from '../shared/format.ts';
+import { formatDateRange, formatMoney, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { registrationStyles } from './registration.styles.ts';
@@ -35,6 +35,7 @@ export const en = {
   noDates: 'No upcoming dates yet.',
   seatsLeft: 'Seats left: {count}',
   waitlist: 'Full – waitlist open',
+  held: 'All seats held – try again in {minutes} min',
   full: 'Full',
   book: 'Register',
   joinWaitlist: 'Join waitlist',
@@ -217,7 +218,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         <span>${cls.location}</span>
         <span>${this.price(cls)}</span>
         <span class="seats ${status} ${cls.seats_left <= 3 ? 'low' : ''}"
-          >${status === 'open' ? t(locale, 'seatsLeft', { count: cls.seats_left }) : t(locale, status)}</span
+          >${seatsText(cls, (key, params) => t(locale, key, params))}</span
         >
       </span>
       ${

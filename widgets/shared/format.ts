@@ -33,3 +33,22 @@ export const formatDateRange = (locale: Locale, start: string, end: string, time
     timeZone,
     timeZoneName: 'short',
   }).formatRange(new Date(start), new Date(end));
+
+/** Whole minutes until a time of the service, at least 1: how long a hold on seats lasts (NaN for none). */
+export const minutesUntil = (iso: string) => Math.max(1, Math.ceil((Date.parse(iso) - Date.now()) / 60_000));
+
+type SeatsKey = 'seatsLeft' | 'waitlist' | 'full' | 'held';
+
+/**
+ * A class's seats in words: how many are left, its open waitlist, full, or, when orders waiting for
+ * their payment hold the last seats, for how many more minutes (they may come free).
+ */
+export const seatsText = (
+  cls: { status: 'open' | 'waitlist' | 'full'; seats_left: number; held_until: string | null },
+  t: (key: SeatsKey, params?: Record<string, number>) => string,
+) =>
+  cls.status === 'open'
+    ? t('seatsLeft', { count: cls.seats_left })
+    : cls.status === 'full' && cls.held_until
+      ? t('held', { minutes: minutesUntil(cls.held_until) })
+      : t(cls.status);

@@ -134,3 +134,64 @@ export const expectLoadingState = async <T extends ServiceElement<unknown>>(
   await settled(el);
   expect(base().getAttribute('aria-busy')).to.equal('false');
 };
+
+/**
+ * Another visitor's card order that holds `seats` of a class while it waits for its payment (in the
+ * service at `baseUrl`); `release()` cancels it, so that its seats are free again at once.
+ */
+export const holdSeats = async (classId: string, seats: number, baseUrl = service.url) => {
+  const post = (path: string, init: RequestInit) => fetch(new URL(`widget-api/v1/${path}`, baseUrl), { method: 'POST', ...init });
+  const answer = await post('orders?key=wk_demo_checkout', {
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+    body: JSON.stringify({
+      items: [
+        { class_id: classId, seats, attendees: Array.from({ length: seats }, () => ({ first_name: 'Held', last_name: 'Seat' })) },
+      ],
+      buyer: {
+        first_name: 'Held',
+        last_name: 'Seat',
+        email: 'held.seat@example.org',
+        address: { line1: 'Am Markt 1', postal_code: '20095', city: 'Hamburg', country: 'DE' },
+      },
+      payment_method: 'card',
+      return_url: location.href,
+      consent: true,
+    }),
+  });
+  if (answer.status !== 201) throw new Error(`The order that holds seats answered ${answer.status}: ${await answer.text()}`);
+  const { order, token } = (await answer.json()) as { order: { id: string }; token: string };
+  return {
+    release: async () => {
+      const cancelled = await post(`orders/${order.id}/cancel?key=wk_demo_checkout`, { headers: { 'X-Order-Token': token } });
+      if (!cancelled.ok) throw new Error(`Cancelling the order that held seats answered ${cancelled.status}`);
+    },
+  };
+};
+
+/**
+ * Checks a "try again in N min" line against the end of a hold: N is the minutes left then (or one
+ * more, should a minute have turned between drawing and checking). The service's clock may be ahead
+ * of this browser's (other tests move it): what the visitor sees is counted on the browser's.
+ */
+export const expectMinutesUntil = (shown: number, heldUntil: string) => {
+  const left = Math.max(1, Math.ceil((Date.parse(heldUntil) - Date.now()) / 60_000));
+  expect([left, left + 1]).to.include(shown);
+};
+
+/**
+ * Signs a participant in through the widget API as the profile widget does (the PIN from the outbox)
+ * and answers their token, for a page's session.
+ */
+export const participantToken = async (email: string, key = 'wk_demo_profile') => {
+  const call = (path: string, body: unknown) =>
+    fetch(new URL(`widget-api/v1/participant/${path}?key=${key}`, service.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  if ((await call('login', { email, return_url: location.href })).status !== 202) throw new Error(`No login for ${email}`);
+  const { emails } = await dev<{ emails: { pin: string }[] }>(`outbox?to=${encodeURIComponent(email)}`);
+  const verified = await call('verify', { email, pin: emails[0]!.pin });
+  if (!verified.ok) throw new Error(`No sign-in for ${email}: ${await verified.text()}`);
+  return ((await verified.json()) as { token: string }).token;
+};

@@ -16,6 +16,7 @@ const de: typeof en = {
   ask: 'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich an, um es anzusehen.',
   askElsewhere:
     'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich auf dieser Website bei Ihrem Konto an und spielen Sie es dann erneut ab.',
+  participantsOnly: 'Diese Aufzeichnung ist für Teilnehmende von „{course}“.',
   signIn: 'Anmelden',
   'invalid-token': 'Ihre Anmeldung ist abgelaufen. Melden Sie sich erneut an, um dieses Video anzusehen.',
 };

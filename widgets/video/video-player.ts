@@ -29,6 +29,7 @@ export const en = {
   failed: 'The video could not be played.',
   ask: 'This video is for participants of {company}. Sign in to watch it.',
   askElsewhere: 'This video is for participants of {company}. Sign in to your account on this site, then play it again.',
+  participantsOnly: 'This recording is for participants of {course}.',
   signIn: 'Sign in',
   'invalid-token': 'Your sign-in has ended. Sign in again to watch this video.',
 };
@@ -114,6 +115,14 @@ export class VideoPlayer implements ReactiveController {
         this.#skew = Date.parse(now) - Date.now();
         return media;
       } catch (error) {
+        if (error instanceof ApiError && error.code === 'participants-only') {
+          // Signed in, but not a participant of this video's programme: nothing to try again.
+          const course = (error.details?.course as { title: string } | null | undefined)?.title;
+          return void this.host.hold({
+            id: video.id,
+            line: t(element.resolvedLocale, 'participantsOnly', { course: course ?? element.data!.widget.company.name }),
+          });
+        }
         if (!(error instanceof ApiError && error.code === 'invalid-token')) {
           return void this.host.failed(video, element.toApiError(error).shown!);
         }

@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
-import { failOnWarnings, keyOf, ownMethods, service, settled, textOf } from '../shared/test-support.ts';
+import { failOnWarnings, keyOf, ownMethods, participantToken, service, settled, textOf } from '../shared/test-support.ts';
+import { writeSession } from '../shared/session.ts';
 import '../profile/profile.ts';
 import './video.ts';
 import type { ServiceVideo } from './video.ts';
@@ -159,6 +160,34 @@ describe('service-video', () => {
     await expect(video).to.be.accessible();
     await press('Enter');
     expect(profile.shadowRoot!.activeElement?.getAttribute('type')).to.equal('email');
+  });
+
+  it('a signed-in participant of another programme is told whose recording it is, in English and German; nothing to retry', async () => {
+    // A new participant with a place on the free open day only (the seeded ones' places change in other tests).
+    const email = `open-day-${Date.now()}@example.org`;
+    const registered = await fetch(new URL(`widget-api/v1/registrations?key=${keyOf('registration')}`, service.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({ class_id: 'cls_open_1', first_name: 'Open', last_name: 'Day', email, consent: true }),
+    });
+    expect(registered.status).to.equal(201);
+    writeSession(service.url, 'c_acme', { token: await participantToken(email) });
+    try {
+      for (const [locale, line] of [
+        ['en', 'This recording is for participants of TypeScript for teams.'],
+        ['de', 'Diese Aufzeichnung ist für Teilnehmende von „TypeScript for teams“.'],
+      ]) {
+        const el = await settled(await mount('vid_ts_session_1', locale));
+        const held = await heldAfterPlay(el);
+        expect(held.textContent!.trim()).to.equal(line);
+        expect(held.querySelector('button'), 'nothing to try again').to.equal(null);
+        expect(el.shadowRoot!.activeElement).to.equal(held);
+        expect(el.shadowRoot!.querySelector('video')).to.equal(null);
+        await expect(el).to.be.accessible();
+      }
+    } finally {
+      writeSession(service.url, 'c_acme', undefined);
+    }
   });
 
   it('has no public method for its player: only the hooks of Lit and of the base (the player gets callbacks)', () => {

@@ -6,9 +6,9 @@ import { ContactForm } from '../contact/schema.ts';
 import { Place } from '../places/schema.ts';
 import { Video } from '../videos/schema.ts';
 import { Widget } from '../widget-keys/schema.ts';
-import { ClassStatus } from './status.ts';
+import { ClassStatus, HeldUntil } from './status.ts';
 
-export { ClassStatus };
+export { ClassStatus, HeldUntil };
 
 export const Money = named(
   'Money',
@@ -34,6 +34,7 @@ export const Class = named(
     seats_left: z.int().min(0),
     waitlist: z.boolean().meta({ description: 'Whether the class takes a waitlist' }),
     status: ClassStatus,
+    held_until: HeldUntil,
   }),
 );
 export type Class = z.output<typeof Class>;

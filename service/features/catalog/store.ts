@@ -4,8 +4,11 @@ import { isoTime } from '../../core/ids.ts';
 import type { Db, Tables } from '../../db/database.ts';
 import type { Class, ClassStatus } from './schema.ts';
 
-/** A class with how many hold a seat and a waitlist place in it. */
-export type ClassRow = Tables['classes'] & { confirmed: number; waitlisted: number };
+/**
+ * A class with how many hold a seat and a waitlist place in it, and, while some of its seats are held
+ * by orders waiting for their payment, when the first of those holds ends (service time).
+ */
+export type ClassRow = Tables['classes'] & { confirmed: number; waitlisted: number; held_until: number | null };
 
 export type CourseRow = Tables['courses'];
 
@@ -34,6 +37,19 @@ const holders = (eb: ClassQuery, status: 'confirmed' | 'waitlisted') =>
     .whereRef('r.class_id', '=', 'cl.id')
     .where('r.status', '=', status);
 
+/**
+ * When the first hold on the class's seats ends: the earliest expiry of the unpaid orders that hold
+ * seats in it (null when none does).
+ */
+const heldUntil = (eb: ClassQuery) =>
+  eb
+    .selectFrom('registrations as hr')
+    .innerJoin('orders as ho', 'ho.id', 'hr.order_id')
+    .select((e) => e.fn.min('ho.expires_at').as('t'))
+    .whereRef('hr.class_id', '=', 'cl.id')
+    .where('hr.status', '=', 'confirmed')
+    .where('ho.status', '=', 'pending_payment');
+
 const CLASS_COLUMNS = [
   'cl.id',
   'cl.course_id',
@@ -54,12 +70,17 @@ const classesWithCounts = (db: Db) =>
     .selectFrom('classes as cl')
     .innerJoin('courses as co', 'co.id', 'cl.course_id')
     .select(CLASS_COLUMNS)
-    .select((eb) => [holders(eb, 'confirmed').as('confirmed'), holders(eb, 'waitlisted').as('waitlisted')]);
+    .select((eb) => [
+      holders(eb, 'confirmed').as('confirmed'),
+      holders(eb, 'waitlisted').as('waitlisted'),
+      heldUntil(eb).as('held_until'),
+    ]);
 
-const toClassRow = <R extends { confirmed: unknown; waitlisted: unknown }>(row: R) => ({
+const toClassRow = <R extends { confirmed: unknown; waitlisted: unknown; held_until: unknown }>(row: R) => ({
   ...row,
   confirmed: Number(row.confirmed),
   waitlisted: Number(row.waitlisted),
+  held_until: row.held_until === null ? null : Number(row.held_until),
 });
 
 export type CompanyClassRow = ClassRow & { company_id: number; title: string };
@@ -75,8 +96,16 @@ export async function getClass(db: Db, classId: string): Promise<CompanyClassRow
   return (await getClasses(db, [classId]))[0];
 }
 
+/**
+ * When a class with no seat left may have one again: the end of the first hold of an unpaid order on
+ * its seats. Null while seats are left, or when no order holds any (it is simply full).
+ */
+export const heldUntilOf = (c: Pick<ClassRow, 'held_until'>, state: ClassState): string | null =>
+  state.seats_left === 0 && c.held_until !== null ? isoTime(c.held_until) : null;
+
 export function publicClass(c: ClassRow): Class {
-  const { seats_left, status } = classState(c);
+  const state = classState(c);
+  const { seats_left, status } = state;
   return {
     id: c.id,
     starts_at: isoTime(c.starts_at),
@@ -88,6 +117,7 @@ export function publicClass(c: ClassRow): Class {
     seats_left,
     waitlist: c.waitlist === 1,
     status,
+    held_until: heldUntilOf(c, state),
   };
 }
 

@@ -3,6 +3,7 @@
  * its share of each line, the tax, the payment methods. Pure: the quote and the order (inside its
  * transaction) give it what they read and get the same answer.
  */
+import { humanWait } from '../../core/rate-limit.ts';
 import type { Tables } from '../../db/database.ts';
 import { classState, formatMoney, type ClassState, type CompanyClassRow } from '../catalog/store.ts';
 import type { LineSeats } from '../registrations/seats.ts';
@@ -44,6 +45,19 @@ function problemOf(line: CartLine, now: number): { problem: Problem; message: st
   if (cls.starts_at <= now) return { problem: 'started', message: 'This class has already started: remove it from the cart.' };
   if (decision && !decision.enough) {
     const left = decision.before.seats_left;
+    // Seats held by orders waiting for their payment may free: say when, rather than "full".
+    const held = cls.held_until !== null ? humanWait(Math.max(1, Math.ceil((cls.held_until - now) / 1000))) : undefined;
+    if (held !== undefined) {
+      return left === 0
+        ? {
+            problem: 'class-full',
+            message: `All seats of this class are held by orders waiting for their payment: try again in ${held}, or remove it.`,
+          }
+        : {
+            problem: 'not-enough-seats',
+            message: `Only ${plural(left, 'seat is', 'seats are')} left in this class (more are held by orders waiting for their payment, for up to ${held}): book at most ${left}, or remove it.`,
+          };
+    }
     return left === 0
       ? {
           problem: 'class-full',
@@ -196,6 +210,7 @@ export function priceCart(
       location: cls?.location ?? null,
       seats_left: state.seats_left,
       status: state.status,
+      held_until: problem && line.decision && cls?.held_until != null ? new Date(cls.held_until).toISOString() : null,
       unit_price: money(cls?.price_amount ?? 0),
       discount: money(discounts[i]!),
       total: money(subtotal - discounts[i]!),

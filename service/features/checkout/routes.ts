@@ -4,9 +4,9 @@
  */
 import type { Hono } from 'hono';
 import { sha256Hex } from '../../core/ids.ts';
-import { confirmationEmailLimit } from '../../core/rate-limit.ts';
+import { confirmationEmailLimit, humanWait } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { WIDGET_WRITE_ERRORS, error, widgetWrite } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { BodyCheck } from '../../http/routes.ts';
@@ -19,12 +19,20 @@ import {
   type WidgetKeyRow,
 } from '../widget-keys/checks.ts';
 import { anonymousWrite } from '../widget-keys/write.ts';
-import { OrderReadResponse, OrderRequest, OrderResponse, QuoteRequest, QuoteResponse } from './schema.ts';
+import {
+  CHECKOUT_LIMITS,
+  OrderReadResponse,
+  OrderRequest,
+  OrderResponse,
+  QuoteRequest,
+  QuoteResponse,
+  type VoucherResult,
+} from './schema.ts';
 import {
   PAYMENT_HOLD_MS,
   cancelWaitingOrder,
   companyOf,
-  mintOrderToken,
+  orderToken,
   orderView,
   placeOrder,
   quoteCart,
@@ -44,6 +52,15 @@ const oneLinePerClass: BodyCheck = (raw, fields) => {
     }
     seen.add(id.trim());
   });
+};
+
+/** An order holds at most CHECKOUT_LIMITS.orderSeats seats in all, whatever its lines. */
+const seatsInAll: BodyCheck = (raw, fields) => {
+  if (!Array.isArray(raw.items) || Object.keys(fields).some((f) => f === 'items' || f.startsWith('items.'))) return;
+  const seats = raw.items.reduce((sum: number, item) => sum + ((item as { seats: number }).seats ?? 0), 0);
+  if (seats > CHECKOUT_LIMITS.orderSeats) {
+    fields.items = `An order holds at most ${CHECKOUT_LIMITS.orderSeats} seats in all, and this one has ${seats}: book the others in a second order.`;
+  }
 };
 
 const both =
@@ -93,21 +110,20 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
     },
     async (c, body) => {
       const key = await widgetKey(db, c, 'checkout');
-      const input = await body(oneLinePerClass);
-      // Wrong voucher guesses are limited: once used up, a quote with a code is refused before it is judged.
-      const guesses = [
-        { key: `voucher:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.voucher.perAddress },
-        { key: `voucher:key:${key.key}`, ...deps.limits.voucher.perKey },
-      ];
-      if (input.voucher) limiter.check(guesses, 'voucher checks');
+      const input = await body(both(oneLinePerClass, seatsInAll));
+      const guard = voucherGuard(deps, c, key);
+      // An address whose wrong guesses are used up learns nothing of its code, right or wrong: the
+      // cart is priced without it, and the voucher says when codes are checked again.
+      const wait = input.voucher ? guard.waitSeconds() : 0;
       const priced = await quoteCart(db, {
         company: await companyOf(db, key.company_id),
         items: input.items,
-        voucher: input.voucher,
+        voucher: wait > 0 ? null : input.voucher,
         now: clock.now(),
         card: deps.dev,
       });
-      if (priced.response.voucher && priced.response.voucher.status !== 'applied') limiter.count(guesses);
+      if (wait > 0) priced.response.voucher = guard.notChecked(input.voucher!, wait);
+      else if (priced.response.voucher && priced.response.voucher.status !== 'applied') guard.count();
       return sendJson(priced.response satisfies QuoteResponse);
     },
   );
@@ -135,28 +151,42 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
     async (c, body) => {
       const key = await widgetKey(db, c, 'checkout');
       const idempotencyKey = requireIdempotencyKey(c);
-      const input = await body(both(oneLinePerClass, servedReturnUrl(key)));
+      const input = await body(both(oneLinePerClass, seatsInAll, servedReturnUrl(key)));
       const company = await companyOf(db, key.company_id);
+      const seats = [
+        {
+          key: `order-seats:address:${clientAddress(c, deps.trustProxy)}`,
+          ...deps.limits.orderSeats.perAddress,
+          weight: input.items.reduce((sum, item) => sum + item.seats, 0),
+        },
+      ];
+      const guard = voucherGuard(deps, c, key);
       return anonymousWrite(deps, c, key, {
         idempotencyKey,
         request: `POST ${ordersPath}`,
         input,
         limit: 'order',
         counted: 'orders',
-        create: (tx, countAttempt) =>
+        create: (tx, countOrder) =>
           placeOrder(tx, {
             now: clock.now(),
             key,
             company,
             input,
             publicUrl: deps.publicUrl,
+            secret: store.secret,
             card: deps.dev,
-            countAttempt,
+            countAttempt: () => {
+              // Orders and their seats, both or neither.
+              limiter.check(seats, 'seats ordered');
+              countOrder();
+              limiter.count(seats);
+            },
+            voucherGuard: guard,
             mayEmail: mayEmail(deps),
           }),
-        replay: async (tx, stored) => ({
-          token: await mintOrderToken(tx, (stored as OrderResponse).order.id, clock.now()),
-        }),
+        // The first answer's token again (the same one, made from the order's id): never a new credential.
+        replay: (_tx, stored) => Promise.resolve({ token: orderToken(store.secret, (stored as OrderResponse).order.id) }),
       });
     },
   );
@@ -275,6 +305,37 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
     },
   );
 }
+
+/**
+ * The guard on voucher guesses (a wrong code tells whether a code exists). Each address has
+ * `perAddress` wrong codes; when the key's count of wrong codes passes `perKey` (guessing from many
+ * addresses), every address has `perAddressUnderAttack` instead, for as long. Nobody is refused
+ * because of other people's guesses, and codes that apply are never counted.
+ */
+export function voucherGuard(deps: ServiceDeps, c: AppContext, key: WidgetKeyRow) {
+  const rules = deps.limits.voucher;
+  const address = `voucher:address:${clientAddress(c, deps.trustProxy)}`;
+  const perAddress = { key: address, ...rules.perAddress };
+  const perKey = { key: `voucher:key:${key.key}`, ...rules.perKey };
+  return {
+    /** Seconds until this address's codes are checked again (0: now). */
+    waitSeconds(): number {
+      const underAttack = deps.limiter.waitMs([perKey]) > 0;
+      const wait = deps.limiter.waitMs([underAttack ? { key: address, ...rules.perAddressUnderAttack } : perAddress]);
+      return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
+    },
+    /** A code that did not apply. */
+    count: () => deps.limiter.count([perAddress, perKey]),
+    /** The verdict on a code while this address may not check codes: nothing about the code itself. */
+    notChecked: (code: string, wait: number): VoucherResult => ({
+      code,
+      status: 'not-checked',
+      message: `Too many voucher codes that do not apply were tried from your connection, so this one was not checked: try it again in ${humanWait(wait)}, or go on without it.`,
+      retry_after: wait,
+    }),
+  };
+}
+export type VoucherGuard = ReturnType<typeof voucherGuard>;
 
 /** Confirmations to one address are throttled like a registration's: a form cannot flood a mailbox. */
 export const mayEmail = (deps: ServiceDeps) => (to: string) => deps.limiter.tryTake(confirmationEmailLimit(deps.limits, to));

@@ -8,10 +8,14 @@ import { COUNTRIES } from '../../../contract/countries.ts';
 import { PERSON_TEXT, consent, personEmail, phone, returnUrl, text } from '../../http/fields.ts';
 import { named } from '../../http/openapi.ts';
 import { isoTime } from '../../http/schema.ts';
-import { ClassStatus, Money } from '../catalog/schema.ts';
+import { ClassStatus, HeldUntil, Money } from '../catalog/schema.ts';
 
-/** Seats one line of a cart may hold, and lines one cart may hold. */
-export const CHECKOUT_LIMITS = { seats: 20, items: 20, voucher: 40 } as const;
+/**
+ * Seats one line of a cart may hold, lines one cart may hold, and seats one order may hold in all: a
+ * group larger than that books in several orders (or through the company), so that one anonymous
+ * order cannot hold most of a company's seats.
+ */
+export const CHECKOUT_LIMITS = { seats: 20, items: 20, orderSeats: 20, voucher: 40 } as const;
 
 const classId = () => text({ label: 'The class', max: 100, missing: 'Choose a class.' }).meta({ examples: ['cls_web_2'] });
 
@@ -76,6 +80,10 @@ export const QuoteLine = named(
     location: z.string().nullable(),
     seats_left: z.int().min(0),
     status: ClassStatus,
+    held_until: HeldUntil.meta({
+      description:
+        'A line short of seats because orders waiting for their payment hold some: when the first hold ends; null otherwise',
+    }),
     unit_price: Money,
     discount: Money.meta({ description: 'The voucher’s share of this line' }),
     total: Money.meta({
@@ -88,7 +96,10 @@ export const QuoteLine = named(
 );
 export type QuoteLine = z.output<typeof QuoteLine>;
 
-export const VoucherStatus = z.enum(['applied', 'unknown', 'expired', 'used-up', 'not-applicable']);
+export const VoucherStatus = z.enum(['applied', 'unknown', 'expired', 'used-up', 'not-applicable', 'not-checked']).meta({
+  description:
+    'not-checked: too many codes that do not apply were tried from this client address (or, while codes are guessed from many addresses, a few): the code was not looked at and the cart is priced without it; `retry_after` says when codes are checked again',
+});
 
 export const VoucherResult = named(
   'VoucherResult',
@@ -99,6 +110,11 @@ export const VoucherResult = named(
       description: 'For the visitor: what the voucher gives, or why it does not apply',
       examples: ['10 % off every class.'],
     }),
+    retry_after: z
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: '`not-checked` only: seconds until this address’s codes are checked again' }),
   }),
 );
 export type VoucherResult = z.output<typeof VoucherResult>;

@@ -5,8 +5,9 @@
  * all. An order paid by card holds its seats for `PAYMENT_HOLD_MS` of the service clock; unpaid by
  * then, it is cancelled and its seats released (`expireOrders`, run before anything reads seats).
  */
+import { createHmac } from 'node:crypto';
 import type { z } from 'zod';
-import { isoTime, randomId, randomToken, sha256Hex } from '../../core/ids.ts';
+import { isoTime, randomId, sha256Hex } from '../../core/ids.ts';
 import { queueEmail } from '../../core/outbox.ts';
 import type { Db, Store, Tx } from '../../db/database.ts';
 import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
@@ -19,8 +20,12 @@ import { priceCart, type CartLine, type Company, type PricedCart } from './prici
 import type { Order, OrderRequest, ParticipantOrder } from './schema.ts';
 import type { OrderStatus, PaymentStatus } from './tables.ts';
 
-/** How long an order paid on the provider's page holds its seats. */
-export const PAYMENT_HOLD_MS = 30 * 60 * 1000;
+/**
+ * How long an order paid on the provider's page holds its seats: enough to type a card's details
+ * (Stripe Checkout's own pages ask for them in one screen), short enough that an order nobody pays
+ * keeps nobody else out for long. Seat holds of ticket shops are 10 to 20 minutes.
+ */
+export const PAYMENT_HOLD_MS = 15 * 60 * 1000;
 /** The first order number of a company (`A-1001`). */
 const FIRST_ORDER_SEQ = 1001;
 
@@ -100,15 +105,13 @@ export async function quoteCart(
 /** An order as validated (emails lower-cased, texts trimmed, the voucher upper-cased). */
 export type OrderInput = z.output<typeof OrderRequest>;
 
-/** A new token that reads the order back; only its hash is kept. */
-export async function mintOrderToken(tx: Tx, orderId: string, now: number): Promise<string> {
-  const token = randomToken('otok');
-  await tx
-    .insertInto('order_tokens')
-    .values({ hash: sha256Hex(token), order_id: orderId, created_at: now })
-    .execute();
-  return token;
-}
+/**
+ * The token that reads an order back: one per order, made from the order's id under the service's
+ * secret, so that a replay of the order's submission answers the same token rather than a new
+ * credential, and no token is stored in clear (only its hash, to look it up).
+ */
+export const orderToken = (secret: string, orderId: string) =>
+  `otok_${createHmac('sha256', secret).update(`order-token\n${orderId}`).digest('base64url')}`;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -126,8 +129,12 @@ export async function placeOrder(
     company: Company;
     input: OrderInput;
     publicUrl: string;
+    /** The service's secret, which the order's token is made with. */
+    secret: string;
     card: boolean;
     countAttempt: () => void;
+    /** Voucher codes from this address that do not apply are counted, and refused once too many were. */
+    voucherGuard: { waitSeconds(): number; count(): void; notChecked(code: string, wait: number): { message: string } };
     mayEmail: (to: string) => boolean;
   },
 ): Promise<{ status: number; body: { order: Order }; secret: { token: string } }> {
@@ -140,7 +147,15 @@ export async function placeOrder(
     field: (index) => `items.${index}.class_id`,
   });
   ctx.countAttempt();
-  const priced = await quoteCart(tx, { company, items: input.items, voucher: input.voucher, now, card: ctx.card, classes });
+  const voucherWait = input.voucher ? ctx.voucherGuard.waitSeconds() : 0;
+  const priced = await quoteCart(tx, {
+    company,
+    items: input.items,
+    voucher: voucherWait > 0 ? null : input.voucher,
+    now,
+    card: ctx.card,
+    classes,
+  });
   const quote = priced.response;
 
   const short = quote.items.flatMap((line, index) => (line.problem === null ? [] : [{ line, index }]));
@@ -148,9 +163,11 @@ export async function placeOrder(
     const fields = newFieldErrors();
     for (const { line, index } of short) {
       fields[`items.${index}.seats`] =
-        line.seats_left === 0
-          ? 'This class is full: remove it from the order.'
-          : `Only ${plural(line.seats_left, 'seat is', 'seats are')} left in this class: book at most ${line.seats_left}.`;
+        line.held_until !== null
+          ? line.message!
+          : line.seats_left === 0
+            ? 'This class is full: remove it from the order.'
+            : `Only ${plural(line.seats_left, 'seat is', 'seats are')} left in this class: book at most ${line.seats_left}.`;
     }
     throw new ApiError(
       409,
@@ -158,10 +175,21 @@ export async function placeOrder(
       `${short.length === 1 ? 'A class has' : 'Some classes have'} fewer seats left than ordered, so nothing was booked: change the seats or remove ${short.length === 1 ? 'that class' : 'those classes'}, then order again.`,
       fields,
       {},
-      { lines: short.map(({ line }) => ({ class_id: line.class_id, seats_left: line.seats_left, status: line.status })) },
+      {
+        lines: short.map(({ line }) => ({
+          class_id: line.class_id,
+          seats_left: line.seats_left,
+          status: line.status,
+          held_until: line.held_until,
+        })),
+      },
     );
   }
-  if (quote.voucher && quote.voucher.status !== 'applied') throw validationError({ voucher: quote.voucher.message });
+  if (voucherWait > 0) throw validationError({ voucher: ctx.voucherGuard.notChecked(input.voucher!, voucherWait).message });
+  if (quote.voucher && quote.voucher.status !== 'applied') {
+    ctx.voucherGuard.count();
+    throw validationError({ voucher: quote.voucher.message });
+  }
   const total = quote.total;
   if (
     input.expected_total &&
@@ -308,7 +336,12 @@ export async function placeOrder(
 
   const order = await orderView(tx, id, ctx.publicUrl);
   if (status === 'confirmed' && ctx.mayEmail(buyer.email)) await queueEmail(tx, now, orderEmail(order, company.name));
-  return { status: 201, body: { order }, secret: { token: await mintOrderToken(tx, id, now) } };
+  const token = orderToken(ctx.secret, id);
+  await tx
+    .insertInto('order_tokens')
+    .values({ hash: sha256Hex(token), order_id: id, created_at: now })
+    .execute();
+  return { status: 201, body: { order }, secret: { token } };
 }
 
 interface ItemRow {

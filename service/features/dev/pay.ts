@@ -6,7 +6,7 @@
  * from this request). Posting twice changes nothing more.
  */
 import type { Hono } from 'hono';
-import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import type { AppContext, AppEnv, ServiceDeps } from '../../http/context.ts';
 import { HTML_SECURITY_HEADERS } from '../../http/static.ts';
 import { formatMoney } from '../catalog/store.ts';
 import { mayEmail } from '../checkout/routes.ts';
@@ -53,6 +53,18 @@ const details = (order: PaymentOrder) => `<dl>
 
 const notCharged = (order: PaymentOrder) =>
   `<p>Order ${escapeHtml(order.number)} was cancelled, or its ${PAYMENT_HOLD_MS / 60_000} minutes to pay ran out: nothing was charged.</p>${back(order)}`;
+
+/**
+ * A form post that did not come from the provider's own page (cross-site request forgery): what the
+ * browser says of the request's site (`Sec-Fetch-Site`), or, from a browser without it, its `Origin`.
+ * A request with neither is no browser's form (curl, a test), which no other site can send.
+ */
+function crossSite(c: AppContext): boolean {
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origin = c.req.header('origin');
+  return origin !== undefined && origin !== new URL(c.req.url).origin;
+}
 
 export function registerFakePayments(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { store, clock } = deps;
@@ -126,12 +138,20 @@ export function registerFakePayments(app: Hono<AppEnv>, deps: ServiceDeps): void
             headers: { Location: { description: 'The order’s `return_url`', schema: { type: 'string', format: 'uri' } } },
           },
           ...(outcome === 'paid' ? { '409': html('The order was cancelled or expired: nothing was charged') } : {}),
+          '403': html('Not posted from the payment page itself (another site’s form: `Sec-Fetch-Site`, `Origin`)'),
           '404': html('No such payment'),
         },
       },
       async (c) => {
         const id = c.req.param('payment') ?? '';
         if (!PAYMENT_ID.test(id)) return noSuchPayment();
+        if (crossSite(c)) {
+          return page(
+            403,
+            'Not from the payment page',
+            '<p>A payment is made or cancelled with the buttons of its own page only: open the payment page again from the shop.</p>',
+          );
+        }
         const order = await store.transaction((tx) =>
           settlePayment(tx, { now: clock.now(), paymentId: id, outcome, publicUrl: deps.publicUrl, mayEmail: mayEmail(deps) }),
         );

@@ -88,6 +88,11 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
   const { db } = store;
 
   const requireParticipant = (c: AppContext, key: WidgetKeyRow) => participantOfRequest(deps, c, key);
+  /** Every participant PIN check from one client address, whichever email or change it is for. */
+  const pinChecksFrom = (c: AppContext) => ({
+    key: `participant-verify:address:${clientAddress(c, deps.trustProxy)}`,
+    ...deps.limits.verify.perAddress,
+  });
   const signedIn = async (c: AppContext, type?: 'profile') => {
     const key = await widgetKey(db, c, type);
     return { key, participant: await requireParticipant(c, key) };
@@ -193,12 +198,19 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
         '401': error(
           '`invalid-key`; `pin-wrong` (with `fields.pin` and `attempts_left`, 4 … 1), `pin-expired` (older than 5 minutes), `pin-used` (it already gave a token), `pin-missing` (none was sent to this email, or a newer login replaced it)',
         ),
-        '429': error('`pin-locked`: 5 wrong tries, the PIN is dead; log in again for a new one'),
+        '429': error(
+          '`pin-locked`: 5 wrong tries, the PIN is dead; log in again for a new one. `rate-limited`: too many PIN checks from this client address (100 in 10 minutes) or for this email (10)',
+        ),
       },
     },
     async (c, body) => {
       const key = await widgetKey(db, c, 'profile');
       const { email, pin } = await body();
+      // As the REST API's: guesses are limited per address (across emails) and per email (across addresses).
+      limiter.take(
+        [pinChecksFrom(c), { key: `participant-verify:email:${key.company_id}:${email}`, ...deps.limits.verify.perEmail }],
+        'PIN checks',
+      );
       const now = clock.now();
       const outcome = await store.transaction((tx) => verifySignInPin(tx, now, key.company_id, email, pin));
       // Thrown after the transaction commits, so that a wrong try stays counted.
@@ -303,12 +315,15 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
         '413': 'PayloadTooLarge',
         '415': 'UnsupportedMediaType',
         '422': 'Validation',
-        '429': error('`pin-locked`: 5 wrong tries; change the email again for a new PIN'),
+        '429': error(
+          '`pin-locked`: 5 wrong tries; change the email again for a new PIN. `rate-limited`: too many PIN checks from this client address',
+        ),
       },
     },
     async (c, body) => {
       const { key, participant } = await signedIn(c);
       const { pin } = await body();
+      limiter.take([pinChecksFrom(c)], 'PIN checks');
       const now = clock.now();
       const outcome = await store.transaction((tx) => confirmEmailChangeByPin(tx, now, key, participant, pin));
       if (outcome instanceof ApiError) throw outcome;

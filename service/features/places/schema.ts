@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { named } from '../../http/openapi.ts';
 import { isoTime } from '../../http/schema.ts';
-import { ClassStatus } from '../catalog/status.ts';
+import { ClassStatus, HeldUntil } from '../catalog/status.ts';
 
 export const PlaceClass = named(
   'PlaceClass',
@@ -14,6 +14,7 @@ export const PlaceClass = named(
     timezone: z.string().meta({ description: 'IANA time zone of the venue', examples: ['Europe/Berlin'] }),
     seats_left: z.int().min(0),
     status: ClassStatus,
+    held_until: HeldUntil,
   }),
 );
 export type PlaceClass = z.output<typeof PlaceClass>;

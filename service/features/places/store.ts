@@ -12,7 +12,7 @@ export async function listPlaces(db: Db, companyId: number, now: number): Promis
   const byLocation = new Map<string, PlaceClass[]>();
   for (const { course, classes } of await listCourses(db, { companyId, from: now })) {
     for (const cl of classes) {
-      const { seats_left, status } = publicClass(cl);
+      const { seats_left, status, held_until } = publicClass(cl);
       const list = byLocation.get(cl.location) ?? [];
       list.push({
         id: cl.id,
@@ -22,6 +22,7 @@ export async function listPlaces(db: Db, companyId: number, now: number): Promis
         timezone: cl.timezone,
         seats_left,
         status,
+        held_until,
       });
       byLocation.set(cl.location, list);
     }

@@ -5,6 +5,8 @@
  * (`decideLineSeats`). Both read the classes inside their transaction (`bookableClasses`) and decide
  * from what they read, so that two bookings at once cannot both take the last seat.
  */
+import { isoTime } from '../../core/ids.ts';
+import { humanWait } from '../../core/rate-limit.ts';
 import type { Tx } from '../../db/database.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import { classState, getClasses, type ClassState, type CompanyClassRow } from '../catalog/store.ts';
@@ -45,11 +47,17 @@ export async function bookableClasses(
  * One place per class given (a class given twice is two places): a seat while seats are left, then
  * a waitlist place while the waitlist has room, else 409 `class-full` for the whole booking.
  */
-export function decideSeats(classes: readonly CompanyClassRow[], field = 'class_id'): SeatDecision[] {
+export function decideSeats(classes: readonly CompanyClassRow[], now: number, field = 'class_id'): SeatDecision[] {
   const taken = new Map<string, { confirmed: number; waitlisted: number }>();
   return classes.map((cls) => {
     const counts = taken.get(cls.id) ?? { confirmed: cls.confirmed, waitlisted: cls.waitlisted };
     const before = classState({ ...cls, ...counts });
+    if (before.status === 'full' && cls.held_until !== null) {
+      // Not full for good: orders waiting for their payment hold the seats, and may let them go.
+      const wait = humanWait(Math.max(1, Math.ceil((cls.held_until - now) / 1000)));
+      const message = `All seats of this class are held by orders waiting for their payment: try again in ${wait}, or choose another date.`;
+      throw new ApiError(409, 'class-full', message, { [field]: message }, {}, { held_until: isoTime(cls.held_until) });
+    }
     if (before.status === 'full') {
       throw new ApiError(
         409,

@@ -36,7 +36,7 @@ export async function createRegistration(
 ): Promise<Answer<RegistrationResponse>> {
   const [cls] = await bookableClasses(tx, { companyId: key.company_id, classIds: [input.class_id], now });
   deps.countAttempt();
-  const [{ status, after }] = decideSeats([cls!]) as [ReturnType<typeof decideSeats>[number]];
+  const [{ status, after }] = decideSeats([cls!], now) as [ReturnType<typeof decideSeats>[number]];
   const answer = (id: string): Answer<RegistrationResponse> => ({
     status: 201,
     body: {

@@ -103,7 +103,8 @@ export const ClassParticipant = named(
 
 export const RestClass = named(
   'RestClass',
-  Class.extend({
+  // The specification's class: the widget API's hint for visitors (`held_until`) is not part of it.
+  Class.omit({ held_until: true }).extend({
     registrations: z.object({ confirmed: z.int().min(0), waitlisted: z.int().min(0) }),
     lecturers: z.array(z.object({ id: id(103), first_name: z.string(), last_name: z.string() })),
     participants: z.array(ClassParticipant).optional().meta({ description: 'Owners and the class’s lecturers only' }),

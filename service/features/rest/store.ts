@@ -186,8 +186,9 @@ export async function restClass(db: Db, cl: ClassRow, showParticipants: boolean)
     .orderBy('u.last_name')
     .orderBy('u.first_name')
     .execute();
+  const { held_until: _held, ...shown } = publicClass(cl);
   const base = {
-    ...publicClass(cl),
+    ...shown,
     registrations: { confirmed: cl.confirmed, waitlisted: cl.waitlisted },
     lecturers,
   };

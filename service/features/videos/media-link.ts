@@ -28,6 +28,9 @@ export function checkMediaLink(
 ): 'valid' | 'expired' | 'invalid' {
   if (!expires || !signature || !/^\d{1,15}$/.test(expires)) return 'invalid';
   const given = Buffer.from(signature, 'base64url');
+  // Only the one spelling the service writes: Node's decoder also takes standard base64, padding and
+  // stray bits, so that other strings would pass for the same signature.
+  if (given.toString('base64url') !== signature) return 'invalid';
   const expected = Buffer.from(mac(secret, videoId, Number(expires)), 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
   return Number(expires) > now ? 'valid' : 'expired';

@@ -16,7 +16,7 @@ import { participantOfRequest } from '../participants/routes.ts';
 import { WIDGET_API_PREFIX, widgetKey, type WidgetKeyRow } from '../widget-keys/checks.ts';
 import { checkMediaLink, MEDIA_LINK_TTL_MS, signMediaLink } from './media-link.ts';
 import { VideoMediaResponse } from './schema.ts';
-import { captionLanguages, findVideo, listVideos, publicVideo, videoMedia } from './store.ts';
+import { captionLanguages, findVideo, listVideos, mayWatch, publicVideo, videoMedia } from './store.ts';
 import { isoTime } from '../../core/ids.ts';
 
 /** The seeded videos' files (made once with ffmpeg: service/media/README.md). */
@@ -48,23 +48,36 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
       tags: ['Widget API'],
       operationId: 'videoMedia',
       summary: 'The files of a video for the signed-in participant: paths signed for a few minutes (video keys)',
-      description: `A POST because the participant’s token travels in a header, never in a URL. Any signed-in participant of the key’s company may watch its participants-only videos. The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock from \`now\` (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
+      description: `A POST because the participant’s token travels in a header, never in a URL. A participants-only video plays for a signed-in participant with a confirmed place in a class of its programme (any of the company’s classes for a video of no programme): not a waitlist place, a cancelled one, or a seat of an order still waiting for its card payment; others get 403 \`participants-only\` (with \`course\`, the programme it is for). The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock from \`now\` (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
       security: [{ widgetKey: [], participantToken: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, description: 'The video id', schema: { type: 'string' } }],
       responses: {
         '200': { description: 'The video’s files', schema: VideoMediaResponse },
         ...TOKEN_ERRORS,
-        '403': error('`origin-not-allowed`, `type-mismatch`, `not-available`'),
+        '403': error(
+          '`origin-not-allowed`, `type-mismatch`, `not-available`; `participants-only`: the participant has no confirmed place in a class of the video’s programme (`course` names it)',
+        ),
         '404': error('`not-found`: the company has no video with this id'),
       },
     },
     async (c) => {
       const key = await widgetKey(store.db, c, 'video');
-      await participantOfRequest(deps, c, key);
+      const participant = await participantOfRequest(deps, c, key);
       const row = await findVideo(store.db, c.req.param('id') ?? '');
       if (!row || row.company_id !== key.company_id) throw new ApiError(404, 'not-found', 'This company has no such video.');
       const now = clock.now();
       if (row.access === 'public') return sendJson({ media: videoMedia(row), now: isoTime(now) } satisfies VideoMediaResponse);
+      if (!(await mayWatch(store.db, participant.id, row))) {
+        const whose = row.course_title ?? key.company_name;
+        throw new ApiError(
+          403,
+          'participants-only',
+          `This recording is for participants of ${whose}: it plays for people with a confirmed place in one of its classes.`,
+          undefined,
+          {},
+          { course: row.course_id ? { id: row.course_id, title: row.course_title ?? '' } : null },
+        );
+      }
       const { query, expiresAt } = signMediaLink(store.secret, row.id, now);
       return sendJson({ media: videoMedia(row, query, isoTime(expiresAt)), now: isoTime(now) } satisfies VideoMediaResponse);
     },

@@ -56,3 +56,26 @@ export function publicVideo(row: VideoRow): Video {
     media: row.access === 'public' ? videoMedia(row) : null,
   };
 }
+
+/**
+ * Whether a participant may watch a participants-only video: a confirmed place in a class of the
+ * video's programme (of any of the company's classes when the video belongs to none). A waitlist
+ * place does not count, nor a cancelled one, nor a seat of an order still waiting for its card
+ * payment; a seat of a confirmed order does (paid, free, or to be paid offline as the company agreed).
+ */
+export async function mayWatch(db: Db, participantId: string, video: VideoRow): Promise<boolean> {
+  const place = await db
+    .selectFrom('registrations as r')
+    .innerJoin('classes as cl', 'cl.id', 'r.class_id')
+    .innerJoin('courses as co', 'co.id', 'cl.course_id')
+    .leftJoin('orders as o', 'o.id', 'r.order_id')
+    .select('r.id')
+    .where('r.participant_id', '=', participantId)
+    .where('co.company_id', '=', video.company_id)
+    .$if(video.course_id !== null, (q) => q.where('cl.course_id', '=', video.course_id!))
+    .where('r.status', '=', 'confirmed')
+    .where((eb) => eb.or([eb('r.order_id', 'is', null), eb('o.status', '=', 'confirmed')]))
+    .limit(1)
+    .executeTakeFirst();
+  return place !== undefined;
+}
