@@ -40,7 +40,7 @@ const litState = () => {
 
 export default {
   globs: ['widgets/*/*.ts'],
-  exclude: ['widgets/**/*.test.ts', 'widgets/**/*.de.ts', 'widgets/shared/test-support.ts'],
+  exclude: ['widgets/**/*.test.ts', 'widgets/**/*.de.ts'],
   outdir: 'dist',
   litelement: true,
   // package.json names the manifest already ("customElements"): the build does not rewrite it.

@@ -32,12 +32,12 @@ export default tseslint.config(
       'no-new-func': 'error',
     },
   },
+  ...folderRules(),
   {
     // Widgets and the demo's pages render data as text: no unsafeHTML, no innerHTML.
     files: ['widgets/**/*.ts', 'loader/**/*.ts', 'demo/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['lit/directives/unsafe-*'], message: 'Render data as text.' }] }],
       'no-restricted-properties': [
         'error',
         { property: 'innerHTML', message: 'Render data as text (textContent or a Lit template).' },
@@ -46,3 +46,30 @@ export default tseslint.config(
     },
   },
 );
+
+/**
+ * Which folder may import which (docs/architecture.md, "Which folder imports which"): the browser's
+ * code (widgets, loader, demo) imports only contract/ and itself, contract/ imports nothing of
+ * ours, and the service no browser code. One rule per folder, with the ban on rendering HTML for
+ * the browser's code.
+ */
+function folderRules() {
+  const from = (...folders) => ({
+    regex: `(^|/)(${folders.join('|')})/`,
+    message: 'Across the project’s parts, import only from contract/ (docs/architecture.md, “Which folder imports which”).',
+  });
+  const unsafe = { group: ['lit/directives/unsafe-*'], message: 'Render data as text.' };
+  const rule = (files, patterns, ignores = []) => ({
+    files,
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  });
+  return [
+    rule(['widgets/**/*.ts'], [from('service', 'loader', 'demo'), unsafe], ['**/*.test.ts']),
+    rule(['widgets/**/*.test.ts'], [from('service', 'loader', 'demo')]),
+    rule(['loader/**/*.ts'], [from('service', 'widgets', 'demo'), unsafe]),
+    rule(['demo/**/*.ts'], [from('service', 'loader', 'widgets'), unsafe], ['demo/site.config.ts']),
+    rule(['contract/**/*.ts'], [from('service', 'widgets', 'loader', 'demo')]),
+    rule(['service/**/*.ts'], [from('widgets', 'loader', 'demo')]),
+  ];
+}

@@ -69,7 +69,8 @@ export default {
     },
   ],
   plugins: [
-    esbuildPlugin({ ts: true, tsconfig: join(root, 'tsconfig.json'), define: { __DEV__: 'true' } }),
+    // The base options: the plugin reads a tsconfig's own options and does not follow `extends`.
+    esbuildPlugin({ ts: true, tsconfig: join(root, 'tsconfig.base.json'), define: { __DEV__: 'true' } }),
     {
       // A stylesheet imported as text (`leaflet.css?inline`, which Vite answers in the build) is a
       // module whose default export is the file's text here too.

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { failOnWarnings, keyOf, service } from '../widgets/shared/test-support.ts';
-import type { DiagnoseRow } from './loader.ts';
+import { failOnWarnings, keyOf, service } from '../test/browser/support.ts';
+import type { DiagnoseRow } from '../contract/page.ts';
 
 /**
  * The built v1 loader, served by the reference service (so chunks and API calls cross origins, as

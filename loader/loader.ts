@@ -7,6 +7,7 @@
  * it. Claims are kept in that shared object, so a div is never mounted twice.
  */
 import { RENAMED_OPTIONS, WIDGET_TYPES, type ErrorCode, type WidgetStateDetail, type WidgetType } from '../contract/index.ts';
+import type { ServiceWidgets } from '../contract/page.ts';
 import type { Facts, explain } from './messages.ts';
 
 /**
@@ -27,14 +28,6 @@ interface Handler {
   chunks: Record<string, Built>;
 }
 
-export interface DiagnoseRow {
-  type: string;
-  version: string;
-  state: string;
-  error: string;
-  element: HTMLElement;
-}
-
 interface Placeholder {
   div: HTMLElement;
   type: string;
@@ -44,22 +37,6 @@ interface Placeholder {
   el?: HTMLElement;
   /** The widget's public attributes, the only ones forwarded. */
   options?: string[];
-}
-
-/** `window.ServiceWidgets`, shared by both loaders (a contract: docs/architecture.md). */
-export interface ServiceWidgets {
-  versions: string[];
-  scan(root?: ParentNode): void;
-  mount(div: HTMLElement): void;
-  diagnose(): DiagnoseRow[];
-  /** How a loader registers its version with the first loader's machinery; not public API. */
-  _add(version: number, handler: Handler): void;
-}
-
-declare global {
-  interface Window {
-    ServiceWidgets?: ServiceWidgets;
-  }
 }
 
 /** `service-widget-ready` and `service-widget-error` on the placeholder (contract/events.ts). */
@@ -236,7 +213,8 @@ const install = (): ServiceWidgets => {
       console.table(rows);
       return rows;
     },
-    _add(version, handler) {
+    // A handler comes from a loader of this project (the contract types it loosely: not public API).
+    _add(version, handler: Handler) {
       if (handlers[version]) return;
       handlers[version] = handler;
       this.versions.push('v' + version);

@@ -150,9 +150,16 @@ function ensureBuilt(root) {
   const outputs = ['widgets/v1/loader.js', 'widgets/v2/loader.js', 'widgets/.vite/manifest.json'].map((f) =>
     join(root, 'dist', f),
   );
-  const inputs = ['loader', 'widgets', 'vite.config.ts', 'scripts/build.ts', 'package-lock.json', 'tsconfig.json'].map((f) =>
-    join(root, f),
-  );
+  const inputs = [
+    'contract',
+    'loader',
+    'widgets',
+    'vite.config.ts',
+    'scripts/build.ts',
+    'package-lock.json',
+    'tsconfig.base.json',
+    'tsconfig.browser.json',
+  ].map((f) => join(root, f));
   const newest = (path) => {
     const stat = statSync(path);
     if (!stat.isDirectory()) return path.endsWith('.test.ts') ? 0 : stat.mtimeMs;

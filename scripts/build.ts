@@ -81,7 +81,7 @@ await build({
     target: 'es2022',
     minify: false,
     sourcemap: true,
-    lib: { entry: `${root}service/client/rest-client.ts`, formats: ['es'], fileName: () => 'rest-client.js' },
+    lib: { entry: `${root}contract/rest-client.ts`, formats: ['es'], fileName: () => 'rest-client.js' },
   },
 });
 // The custom-elements manifest, from the widgets' JSDoc (custom-elements-manifest.config.mjs).

@@ -6,12 +6,12 @@
 import { LINK_TTL_MS } from './core/auth.ts';
 import { DEFAULT_LIMITS } from './core/rate-limit.ts';
 import { PARTICIPANT_TOKEN_TTL_MS } from './features/participants/store.ts';
-import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from './features/rest/schema.ts';
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../contract/api/rest.ts';
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from './http/body.ts';
 import { error } from './http/docs.ts';
 import { buildDocument } from './http/openapi.ts';
 import type { RouteSpec } from './http/routes.ts';
-import { ErrorResponse } from './http/schema.ts';
+import { ErrorResponse } from '../contract/api/common.ts';
 
 const minutes = (ms: number) => ms / 60000;
 const W = '/widget-api/v1';

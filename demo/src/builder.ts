@@ -6,7 +6,7 @@
  * link brings it back (a widget key is public; nothing secret goes there).
  */
 import { OPTIONS, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../../contract/index.ts';
-import type { SeedDocument, WidgetKeysResponse } from '../../service/schemas.ts';
+import type { SeedDocument, WidgetKeysResponse } from '../../contract/api/index.ts';
 import { $, $$, copy, eventNames, getJson, h, logEvents } from './dom.ts';
 import { FACTS } from './facts.ts';
 import { SHOWCASE } from './showcase.ts';

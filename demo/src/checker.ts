@@ -5,8 +5,8 @@
  * the service (`GET /dev/widget-keys/check`), which answers with the widget API's own checks.
  */
 import { ATTRIBUTES, OPTIONS, RENAMED_OPTIONS, WIDGET_TYPES, type ErrorCode, type WidgetType } from '../../contract/index.ts';
-import { fixes } from '../../loader/messages.ts';
-import type { WidgetKeyCheckResponse as KeyCheck } from '../../service/schemas.ts';
+import { fixes } from '../../contract/messages.ts';
+import type { WidgetKeyCheckResponse as KeyCheck } from '../../contract/api/index.ts';
 import { $, h } from './dom.ts';
 import { placeholderAttribute } from './snippet.ts';
 

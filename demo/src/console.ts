@@ -4,8 +4,8 @@
  * A 401 to a call made with the token ends the sign-in and sends the visitor back to step 2, as
  * the client's `onUnauthorized` asks an application to do.
  */
-import { RestClient, ServiceApiError, type UserInfo } from '../../service/client/rest-client.ts';
-import type { OutboxResponse, SeedDocument } from '../../service/schemas.ts';
+import { RestClient, ServiceApiError, type UserInfo } from '../../contract/rest-client.ts';
+import type { OutboxResponse, SeedDocument } from '../../contract/api/index.ts';
 import { $, $$, copy, getJson, h, safeLink } from './dom.ts';
 import { clearSession, loadSession, onSession, saveSession, type RestSession } from './rest-session.ts';
 

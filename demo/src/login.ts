@@ -3,8 +3,8 @@
  * asks the service whose token it is (the package's typed REST client), and hands it to the REST
  * console of this tab and of any other open tab.
  */
-import { RestClient, ServiceApiError } from '../../service/client/rest-client.ts';
-import type { SeedDocument } from '../../service/schemas.ts';
+import { RestClient, ServiceApiError } from '../../contract/rest-client.ts';
+import type { SeedDocument } from '../../contract/api/index.ts';
 import { $, getJson, h } from './dom.ts';
 import { saveSession } from './rest-session.ts';
 

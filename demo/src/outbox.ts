@@ -3,7 +3,7 @@
  * It asks again every few seconds while the page is visible and adds what is new at the top,
  * leaving the rest (and the keyboard focus) where they are.
  */
-import type { OutboxResponse } from '../../service/schemas.ts';
+import type { OutboxResponse } from '../../contract/api/index.ts';
 import { $, h, safeLink } from './dom.ts';
 
 type Email = OutboxResponse['emails'][number];

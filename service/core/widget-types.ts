@@ -5,5 +5,5 @@
 import { WIDGET_TYPES as TYPE_TABLE, type WidgetType } from '../../contract/index.ts';
 
 export type { WidgetType };
-export const WIDGET_TYPES = Object.keys(TYPE_TABLE) as [WidgetType, ...WidgetType[]];
+export { WIDGET_TYPES } from '../../contract/api/widget-keys.ts';
 export const loaderVersionOf = (type: WidgetType): string => `v${TYPE_TABLE[type]}`;

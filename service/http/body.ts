@@ -128,7 +128,7 @@ async function readLimited(stream: ReadableStream<Uint8Array> | null, timeoutMs:
   });
   try {
     for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array>;
+      let next: Awaited<ReturnType<typeof reader.read>>;
       try {
         next = await Promise.race([reader.read(), timedOut]);
       } catch (err) {

@@ -1,7 +1,7 @@
 /** Pieces of the OpenAPI document that many routes share (routes.ts, openapi.ts). */
 import type { z } from 'zod';
 import type { BodySchema, ResponseDoc, RouteSpec } from './routes.ts';
-import { ErrorResponse } from './schema.ts';
+import { ErrorResponse } from '../../contract/api/common.ts';
 
 /** An error answer: the one error body, with the codes it may carry. */
 export const error = (description: string): ResponseDoc => ({ description, schema: ErrorResponse });

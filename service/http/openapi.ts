@@ -4,16 +4,8 @@
  * `components` becomes `#/components/schemas/<name>` wherever it is used. The prose stays by hand.
  */
 import { z } from 'zod';
+import { components } from '../../contract/api/registry.ts';
 import type { ResponseDoc, RouteSpec } from './routes.ts';
-
-/** Schemas shown by name in the document. */
-export const components = z.registry<{ id: string }>();
-
-/** Registers a schema as a named component and returns it. */
-export function named<S extends z.ZodType>(id: string, schema: S): S {
-  components.add(schema, { id });
-  return schema;
-}
 
 const SCHEMA_URI = (id: string) => `#/components/schemas/${id}`;
 

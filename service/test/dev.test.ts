@@ -289,7 +289,7 @@ describe('/dev/widget-keys', () => {
       const staging = await widgetFrom('https://staging.acme.example', key, 'contact');
       assert.equal(staging.status, 200);
       assert.equal(staging.headers.get('access-control-allow-origin'), 'https://staging.acme.example');
-      const widget = await staging.json();
+      const widget = (await staging.json()) as Json;
       assert.deepEqual(
         widget.widget.options.topics,
         ['Programmes', 'Invoices', 'Something else'],
@@ -298,7 +298,7 @@ describe('/dev/widget-keys', () => {
       assert.equal((await widgetFrom('http://shop.localhost:5173', key, 'contact')).status, 200, 'any port of that host');
       const elsewhere = await widgetFrom('https://www.acme.example', key, 'contact');
       assert.equal(elsewhere.status, 403);
-      assert.equal((await elsewhere.json()).error.code, 'origin-not-allowed');
+      assert.equal(((await elsewhere.json()) as Json).error.code, 'origin-not-allowed');
 
       const globex = await postJson('/dev/widget-keys', {
         type: 'registration',
@@ -306,7 +306,7 @@ describe('/dev/widget-keys', () => {
         origins: ['https://globex.example'],
       });
       assert.equal(globex.status, 201);
-      const globexWidget = await (await widgetFrom('https://globex.example', globex.body.key, 'registration')).json();
+      const globexWidget = (await (await widgetFrom('https://globex.example', globex.body.key, 'registration')).json()) as Json;
       assert.equal(globexWidget.widget.company.name, 'Globex Institute');
 
       assert.deepEqual(

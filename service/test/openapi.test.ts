@@ -160,7 +160,7 @@ describe('GET /openapi.json', () => {
         const url = path.replace(/\{(\w+)\}/g, (whole, name: string) => example(name) ?? whole);
         const res = await svc.fetch(url, { method: method.toUpperCase(), redirect: 'manual' });
         const type = res.headers.get('content-type')?.split(';')[0];
-        const body = type === 'application/json' ? await res.json() : undefined;
+        const body = type === 'application/json' ? ((await res.json()) as Json) : undefined;
         // A route of its own may answer 404 for the record its path names (no such payment), never the router's.
         const routerNotFound = res.status === 404 && body?.error?.code === 'not-found';
         assert.ok(res.status !== 405 && !routerNotFound, `${method.toUpperCase()} ${url} answered ${res.status}`);

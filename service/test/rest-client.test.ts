@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { RestClient, ServiceApiError } from '../client/rest-client.ts';
+import { RestClient, ServiceApiError } from '../../contract/rest-client.ts';
 import { startTestService, type TestService } from './helpers.ts';
 
 let svc: TestService;

@@ -14,10 +14,7 @@ const root = new URL('../../', import.meta.url);
 /** The code that ships: the widgets and the loader, without their tests and German words. */
 const sources = ['widgets/', 'loader/'].flatMap((folder) =>
   readdirSync(new URL(folder, root), { recursive: true, encoding: 'utf8' })
-    .filter(
-      (file) =>
-        file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.de.ts') && !file.endsWith('test-support.ts'),
-    )
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.de.ts'))
     .map((file) => {
       const code = readFileSync(new URL(folder + file, root), 'utf8');
       return { file: folder + file, code, ast: parseAst(code, { lang: 'ts' }) };

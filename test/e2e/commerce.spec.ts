@@ -5,7 +5,7 @@
  * the registration widget's paid classes go to the same cart; all seven widgets share one Lit.
  */
 import type { Locator, Page, Route } from '@playwright/test';
-import type { CalendarResponse, QuoteResponse } from '../../service/schemas.ts';
+import type { CalendarResponse, QuoteResponse } from '../../contract/api/index.ts';
 import { expect, nextEvent, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {

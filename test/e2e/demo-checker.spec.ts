@@ -2,7 +2,7 @@
  * The demo's snippet checker: each kind of problem named as the loader would report it on that
  * page, in the loader's own words (loader/messages.ts) and the widget API's (the key checks).
  */
-import { fixes } from '../../loader/messages.ts';
+import { fixes } from '../../contract/messages.ts';
 import { expect, SERVICE, test } from './support.ts';
 
 const v1 = `${SERVICE}/widgets/v1/loader.js`;

@@ -1,9 +1,9 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
-import type { CalendarResponse } from '../../service/schemas.ts';
+import type { CalendarResponse } from '../../contract/api/index.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
-import { expectMinutesUntil, failOnWarnings, holdSeats, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { expectMinutesUntil, failOnWarnings, holdSeats, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
 import './calendar.ts';
 
 failOnWarnings();

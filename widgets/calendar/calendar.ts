@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import type { ClassSelectedDetail } from '../../contract/index.ts';
-import type { CalendarClass, CalendarResponse } from '../../service/schemas.ts';
+import type { CalendarClass, CalendarResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
 import { dateFormat, formatMoney, seatsText } from '../shared/format.ts';

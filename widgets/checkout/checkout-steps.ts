@@ -7,7 +7,7 @@
 import { html, nothing, type ReactiveController } from 'lit';
 import { COUNTRIES } from '../../contract/countries.ts';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
-import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../service/schemas.ts';
+import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../contract/api/index.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
 import { firstView } from '../shared/first-view.ts';

@@ -1,9 +1,18 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import type { Order } from '../../service/schemas.ts';
+import type { Order } from '../../contract/api/index.ts';
 import type { Cart } from '../shared/cart.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import { writeSession } from '../shared/session.ts';
-import { dev, expectMinutesUntil, failOnWarnings, holdSeats, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import {
+  dev,
+  expectMinutesUntil,
+  failOnWarnings,
+  holdSeats,
+  keyOf,
+  service,
+  settled,
+  textOf,
+} from '../../test/browser/support.ts';
 import './checkout.ts';
 
 failOnWarnings();

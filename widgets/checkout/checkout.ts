@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import type { Order, QuoteResponse, Widget } from '../../service/schemas.ts';
+import type { Order, QuoteResponse, Widget } from '../../contract/api/index.ts';
 import type { ApiError } from '../shared/api.ts';
 import { ServiceElement, define } from '../shared/base.ts';
 import { CartController, type CartLine } from '../shared/cart.ts';

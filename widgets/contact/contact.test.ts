@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
 import './contact.ts';
 import type { ContactSentEvent, ServiceContact } from './contact.ts';
 

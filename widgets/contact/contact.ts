@@ -1,6 +1,6 @@
 import { html } from 'lit';
 import type { ContactSentDetail } from '../../contract/index.ts';
-import type { ContactMessageResponse, WidgetResponse } from '../../service/schemas.ts';
+import type { ContactMessageResponse, WidgetResponse } from '../../contract/api/index.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';

@@ -8,7 +8,7 @@
 import { render, type TemplateResult } from 'lit';
 import * as L from 'leaflet/dist/leaflet-src.esm.js';
 import leafletCss from 'leaflet/dist/leaflet.css?inline';
-import type { MapTiles } from '../../service/schemas.ts';
+import type { MapTiles } from '../../contract/api/index.ts';
 import type { MapWord, Place } from './map.ts';
 
 /** What the map needs of its widget (and nothing else of it). */

@@ -9,7 +9,7 @@ import {
   service,
   settled,
   textOf,
-} from '../shared/test-support.ts';
+} from '../../test/browser/support.ts';
 import './map.ts';
 import type { MapData, ServiceMap } from './map.ts';
 

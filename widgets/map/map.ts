@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BookingRequestedDetail, PlaceSelectedDetail } from '../../contract/index.ts';
-import type { Place, PlaceClass, WidgetResponse } from '../../service/schemas.ts';
+import type { Place, PlaceClass, WidgetResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { formatDateRange, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { readSession, writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../shared/test-support.ts';
+import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
 // The page-wide journey needs a registration widget beside the profile, as on a customer's page.
 import '../registration/registration.ts';
 import type { ServiceRegistration } from '../registration/registration.ts';

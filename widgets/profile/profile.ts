@@ -4,7 +4,7 @@ import { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { formError, FormController, formStyles, input } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
-import type { ParticipantMeResponse, ParticipantRegistration } from '../../service/schemas.ts';
+import type { ParticipantMeResponse, ParticipantRegistration } from '../../contract/api/index.ts';
 import { SessionController, type SessionChange } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { profileStyles } from './profile.styles.ts';

@@ -4,7 +4,7 @@
  */
 import { html, nothing, type ReactiveController } from 'lit';
 import type { RegistrationCreatedDetail } from '../../contract/index.ts';
-import type { RegistrationResponse } from '../../service/schemas.ts';
+import type { RegistrationResponse } from '../../contract/api/index.ts';
 import { ServiceEvent } from '../shared/base.ts';
 import { consent, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
 import { formatDateRange, minutesUntil } from '../shared/format.ts';

@@ -9,7 +9,7 @@ import {
   service,
   settled,
   textOf,
-} from '../shared/test-support.ts';
+} from '../../test/browser/support.ts';
 import './registration.ts';
 import '../checkout/checkout.ts';
 import type { ServiceRegistration } from './registration.ts';

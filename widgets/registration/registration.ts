@@ -1,13 +1,13 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { ServiceElement, define } from '../shared/base.ts';
 import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
-import type { Class, Course, WidgetResponse } from '../../service/schemas.ts';
+import type { Class, Course, WidgetResponse } from '../../contract/api/index.ts';
 import { formatDateRange, formatMoney, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { registrationStyles } from './registration.styles.ts';
 
-/** A class as the widget API shows it (service/schemas.ts: the service validates and documents the same). */
+/** A class as the widget API shows it (contract/api: the service validates and documents the same). */
 export type ClassInfo = Class;
 export type { Course };
 

@@ -6,7 +6,7 @@
  * on one page agree. A line holds what the cart shows before the service's quote comes; prices,
  * discounts and totals always come from the quote, never from here.
  */
-import type { Class } from '../../service/schemas.ts';
+import type { Class } from '../../contract/api/index.ts';
 import { PageState } from './page-state.ts';
 
 /** A class in the cart: its seats, and what the cart shows of it before the quote (unknown for a class given by id only). */

@@ -6,7 +6,7 @@
  * copies of the package on one page still agree. A widget adds it in one line:
  * `#session = new SessionController(this)` (page-state.ts: the checkout's cart is another such state).
  */
-import type { Participant } from '../../service/schemas.ts';
+import type { Participant } from '../../contract/api/index.ts';
 import { PageState, read, readState, store, writeState, type Host } from './page-state.ts';
 
 export type { Participant };

@@ -13,7 +13,7 @@ import '../map/map.ts';
 import '../calendar/calendar.ts';
 import '../checkout/checkout.ts';
 import type { ServiceElement } from './base.ts';
-import { expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from './test-support.ts';
+import { expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
 
 failOnWarnings();
 

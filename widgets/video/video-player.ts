@@ -6,7 +6,7 @@
  * asks for the page's sign-in, and plays from links signed for a few minutes, renewed as they expire.
  */
 import { html, type ReactiveController, type TemplateResult } from 'lit';
-import type { VideoMediaResponse } from '../../service/schemas.ts';
+import type { VideoMediaResponse } from '../../contract/api/index.ts';
 import { ApiError } from '../shared/api.ts';
 import type { ServiceElement } from '../shared/base.ts';
 import { translator } from '../shared/i18n.ts';

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
-import { failOnWarnings, keyOf, ownMethods, participantToken, service, settled, textOf } from '../shared/test-support.ts';
+import { failOnWarnings, keyOf, ownMethods, participantToken, service, settled, textOf } from '../../test/browser/support.ts';
 import { writeSession } from '../shared/session.ts';
 import '../profile/profile.ts';
 import './video.ts';

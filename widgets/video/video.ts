@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import type { VideoDetail } from '../../contract/index.ts';
-import type { Video, VideoMedia, WidgetResponse } from '../../service/schemas.ts';
+import type { Video, VideoMedia, WidgetResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
 import { translator, type Locale } from '../shared/i18n.ts';

@@ -12,7 +12,7 @@ import { getClasses } from '../catalog/store.ts';
 import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, lookupKey, widgetInfo, widgetKey } from '../widget-keys/checks.ts';
 import type { WidgetKeyRow } from '../widget-keys/store.ts';
 import { icsCalendar } from './ics.ts';
-import { CalendarResponse, MONTH } from './schema.ts';
+import { CalendarResponse, MONTH } from '../../../contract/api/calendar.ts';
 import { calendarClasses, upcomingClasses } from './store.ts';
 
 /** The months a calendar may ask for. */

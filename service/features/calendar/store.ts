@@ -3,7 +3,7 @@ import { localDate } from '../../core/time-zones.ts';
 import type { Db } from '../../db/database.ts';
 import { listCourses, publicClass, type ClassRow, type CourseRow } from '../catalog/store.ts';
 import { WIDGET_API_PREFIX } from '../widget-keys/checks.ts';
-import type { CalendarClass } from './schema.ts';
+import type { CalendarClass } from '../../../contract/api/calendar.ts';
 
 /** The link to the `.ics` file of some classes, from the service's configured public URL. */
 export function calendarFileUrl(publicUrl: string, widgetKey: string, classIds: readonly string[]): string {

@@ -9,7 +9,7 @@ import { contactFirstRender } from '../contact/routes.ts';
 import { mapFirstRender } from '../places/routes.ts';
 import { videoFirstRender } from '../videos/routes.ts';
 import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey, widgetInfo } from '../widget-keys/checks.ts';
-import { WidgetResponse } from './schema.ts';
+import { WidgetResponse } from '../../../contract/api/catalog.ts';
 import { courseExists, listCourses, publicClass } from './store.ts';
 
 /**

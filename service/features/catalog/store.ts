@@ -2,7 +2,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import { isoTime } from '../../core/ids.ts';
 import type { Db, Tables } from '../../db/database.ts';
-import type { Class, ClassStatus } from './schema.ts';
+import type { Class, ClassStatus } from '../../../contract/api/catalog.ts';
 
 /**
  * A class with how many hold a seat and a waitlist place in it, and, while some of its seats are held

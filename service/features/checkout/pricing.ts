@@ -7,7 +7,7 @@ import { humanWait } from '../../core/rate-limit.ts';
 import type { Tables } from '../../db/database.ts';
 import { classState, formatMoney, type ClassState, type CompanyClassRow } from '../catalog/store.ts';
 import type { LineSeats } from '../registrations/seats.ts';
-import type { PaymentMethod, QuoteLine, QuoteResponse, VoucherResult } from './schema.ts';
+import type { PaymentMethod, QuoteLine, QuoteResponse, VoucherResult } from '../../../contract/api/checkout.ts';
 
 export type Company = Pick<
   Tables['companies'],

@@ -27,7 +27,7 @@ import {
   QuoteRequest,
   QuoteResponse,
   type VoucherResult,
-} from './schema.ts';
+} from '../../../contract/api/checkout.ts';
 import {
   PAYMENT_HOLD_MS,
   cancelWaitingOrder,

@@ -17,7 +17,7 @@ import { findParticipant, promoteWaitlist } from '../participants/store.ts';
 import { bookableClasses, decideLineSeats } from '../registrations/seats.ts';
 import type { WidgetKeyRow } from '../widget-keys/store.ts';
 import { priceCart, type CartLine, type Company, type PricedCart } from './pricing.ts';
-import type { Order, OrderRequest, ParticipantOrder } from './schema.ts';
+import type { Order, OrderRequest, ParticipantOrder } from '../../../contract/api/checkout.ts';
 import type { OrderStatus, PaymentStatus } from './tables.ts';
 
 /**

@@ -11,7 +11,13 @@ import type { BodyCheck } from '../../http/routes.ts';
 import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetInfo, widgetKey, type WidgetKeyRow } from '../widget-keys/checks.ts';
 import { anonymousWrite } from '../widget-keys/write.ts';
 import { readFormToken, signFormToken } from './form-token.ts';
-import { CONTACT_MIN_FILL_MS, ContactMessageRequest, ContactMessageResponse, INVALID_TOKEN, type ContactForm } from './schema.ts';
+import {
+  CONTACT_MIN_FILL_MS,
+  ContactMessageRequest,
+  ContactMessageResponse,
+  INVALID_TOKEN,
+  type ContactForm,
+} from '../../../contract/api/contact.ts';
 import { createMessage } from './store.ts';
 
 /** What `GET /widget?type=contact` adds: the topics (always an array) and a fresh form token. */

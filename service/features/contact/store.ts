@@ -5,7 +5,7 @@ import { queueEmail } from '../../core/outbox.ts';
 import type { Tx } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { WidgetKeyRow } from '../widget-keys/store.ts';
-import { CONTACT_MIN_FILL_MS, type ContactForm, type ContactMessageResponse } from './schema.ts';
+import { CONTACT_MIN_FILL_MS, type ContactForm, type ContactMessageResponse } from '../../../contract/api/contact.ts';
 
 export interface ContactInput {
   name: string;

@@ -18,7 +18,7 @@ import {
   LoginLinksResponse,
   OutboxResponse,
   ResetResponse,
-} from './schema.ts';
+} from '../../../contract/api/dev.ts';
 import { registerFakePayments } from './pay.ts';
 import { seedDocument } from './seed-document.ts';
 import { registerDevWidgetKeyRoutes } from './widget-keys.ts';

@@ -1,4 +1,5 @@
 /** `GET /dev/seed`: the shape docs/service.md documents first (rest, users, participants, widget_keys), then extras. */
+import type { SeedDocument } from '../../../contract/api/dev.ts';
 import { isoTime } from '../../core/ids.ts';
 import { WIDGET_TYPES, loaderVersionOf } from '../../core/widget-types.ts';
 import {
@@ -19,7 +20,7 @@ import {
  * Companies, users and applications by their integer ids (what the REST API answers and takes);
  * `companies[].public_id` is how the widget API names each company.
  */
-export function seedDocument(seededAt: number, now: number) {
+export function seedDocument(seededAt: number, now: number): SeedDocument {
   const app = SEED_APPLICATIONS[0];
   // Company by company (Acme first), so that "the first member" is a member of Acme.
   const companyOrder = (id: number) => SEED_COMPANIES.findIndex((c) => c.id === id);
@@ -111,6 +112,3 @@ export function seedDocument(seededAt: number, now: number) {
     now: isoTime(now),
   };
 }
-
-/** What `GET /dev/seed` answers. */
-export type SeedDocument = ReturnType<typeof seedDocument>;

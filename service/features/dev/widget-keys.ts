@@ -12,7 +12,13 @@ import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import type { RouteSpec } from '../../http/routes.ts';
 import { checkEnabled, checkType, lookupKeyValue, originRefusal } from '../widget-keys/checks.ts';
-import { PageOrigin, WidgetKeyCheckResponse, WidgetKeyInfo, WidgetKeyRequest, WidgetKeysResponse } from './schema.ts';
+import {
+  PageOrigin,
+  WidgetKeyCheckResponse,
+  WidgetKeyInfo,
+  WidgetKeyRequest,
+  WidgetKeysResponse,
+} from '../../../contract/api/dev.ts';
 
 /** The parts of a route's spec that every development route shares (routes.ts). */
 type DevSpec = Pick<RouteSpec, 'method' | 'path' | 'tags' | 'operationId' | 'summary' | 'security' | 'dev'>;

@@ -14,7 +14,7 @@ import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../
 import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
 import { participantOrders } from '../checkout/store.ts';
-import { MessageResponse } from '../../http/schema.ts';
+import { MessageResponse } from '../../../contract/api/common.ts';
 import {
   WIDGET_API_PREFIX,
   requireIdempotencyKey,
@@ -32,7 +32,7 @@ import {
   ParticipantResponse,
   ParticipantTokenResponse,
   ParticipantVerifyRequest,
-} from './schema.ts';
+} from '../../../contract/api/participants.ts';
 import {
   CANCEL_BEFORE_MS,
   EMAIL_CHANGE_TTL_MS,

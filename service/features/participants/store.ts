@@ -10,7 +10,13 @@ import type { Db, Tables, Tx } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import { formatClassStart, getClass } from '../catalog/store.ts';
 import type { WidgetKeyRow } from '../widget-keys/store.ts';
-import type { CancelResponse, EmailChange, Participant, ParticipantRegistration, ParticipantResponse } from './schema.ts';
+import type {
+  CancelResponse,
+  EmailChange,
+  Participant,
+  ParticipantRegistration,
+  ParticipantResponse,
+} from '../../../contract/api/participants.ts';
 
 const HOUR = 60 * 60 * 1000;
 /** A participant token dies 30 days after it was issued (sessionStorage usually forgets it sooner). */

@@ -9,7 +9,7 @@ import type { Hono } from 'hono';
 import type { AppEnv, ServiceDeps } from '../../http/context.ts';
 import { send } from '../../http/static.ts';
 import { widgetInfo, type WidgetKeyRow } from '../widget-keys/checks.ts';
-import type { MapTiles } from '../widget-keys/schema.ts';
+import type { MapTiles } from '../../../contract/api/widget-keys.ts';
 import { listPlaces } from './store.ts';
 
 /** The tiles of a key that names none: OpenStreetMap's standard tiles, with their attribution. */

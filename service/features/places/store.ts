@@ -2,7 +2,7 @@
 import type { Db } from '../../db/database.ts';
 import { isoTime } from '../../core/ids.ts';
 import { listCourses, publicClass } from '../catalog/store.ts';
-import type { Place, PlaceClass } from './schema.ts';
+import type { Place, PlaceClass } from '../../../contract/api/places.ts';
 
 /** How many upcoming classes a place shows. */
 export const NEXT_CLASSES = 3;

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import type { AppEnv, ServiceDeps } from '../../http/context.ts';
 import { error, widgetWrite } from '../../http/docs.ts';
 import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetKey } from '../widget-keys/checks.ts';
-import { RegistrationRequest, RegistrationResponse } from './schema.ts';
+import { RegistrationRequest, RegistrationResponse } from '../../../contract/api/registrations.ts';
 import { anonymousWrite } from '../widget-keys/write.ts';
 import { createRegistration } from './store.ts';
 

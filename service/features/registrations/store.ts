@@ -10,7 +10,7 @@ import type { Answer } from '../../core/idempotency.ts';
 import { formatClassStart, formatMoney } from '../catalog/store.ts';
 import { findParticipant } from '../participants/store.ts';
 import type { WidgetKeyRow } from '../widget-keys/store.ts';
-import type { RegistrationResponse } from './schema.ts';
+import type { RegistrationResponse } from '../../../contract/api/registrations.ts';
 import { bookableClasses, decideSeats } from './seats.ts';
 
 export interface RegistrationInput {

@@ -14,7 +14,7 @@ import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../
 import { error } from '../../http/docs.ts';
 import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
 import type { BodyCheck } from '../../http/routes.ts';
-import { MessageResponse } from '../../http/schema.ts';
+import { MessageResponse } from '../../../contract/api/common.ts';
 import { listCourses } from '../catalog/store.ts';
 import { isWidgetKey } from '../widget-keys/store.ts';
 import {
@@ -26,7 +26,7 @@ import {
   TokenResponse,
   UserResponse,
   VerifyRequest,
-} from './schema.ts';
+} from '../../../contract/api/rest.ts';
 import {
   findApplication,
   findUser,

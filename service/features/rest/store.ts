@@ -3,7 +3,7 @@ import { LINK_TTL_MS, PIN_MAX_ATTEMPTS, newPin, pinHash, sameHash } from '../../
 import { isoTime, randomToken, sha256Hex } from '../../core/ids.ts';
 import type { Db, Tx } from '../../db/database.ts';
 import { publicClass, type ClassRow } from '../catalog/store.ts';
-import type { CompanyRole, RestClass } from './schema.ts';
+import type { CompanyRole, RestClass } from '../../../contract/api/rest.ts';
 import type { Role } from './tables.ts';
 
 export interface AppRow {

@@ -15,7 +15,7 @@ import { send } from '../../http/static.ts';
 import { participantOfRequest } from '../participants/routes.ts';
 import { WIDGET_API_PREFIX, widgetKey, type WidgetKeyRow } from '../widget-keys/checks.ts';
 import { checkMediaLink, MEDIA_LINK_TTL_MS, signMediaLink } from './media-link.ts';
-import { VideoMediaResponse } from './schema.ts';
+import { VideoMediaResponse } from '../../../contract/api/videos.ts';
 import { captionLanguages, findVideo, listVideos, mayWatch, publicVideo, videoMedia } from './store.ts';
 import { isoTime } from '../../core/ids.ts';
 

@@ -1,6 +1,6 @@
 /** The company's videos as the widget API shows them; their files live in service/media/. */
 import type { Db, Tables } from '../../db/database.ts';
-import type { Video, VideoMedia } from './schema.ts';
+import type { Video, VideoMedia } from '../../../contract/api/videos.ts';
 
 export type VideoRow = Tables['videos'] & { course_title: string | null };
 

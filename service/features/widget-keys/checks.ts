@@ -8,7 +8,7 @@ import type { Db } from '../../db/database.ts';
 import type { AppContext } from '../../http/context.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { BodyCheck } from '../../http/routes.ts';
-import type { Widget } from './schema.ts';
+import type { Widget } from '../../../contract/api/widget-keys.ts';
 import { findWidgetKey, type WidgetKeyRow } from './store.ts';
 
 export type { WidgetKeyRow };

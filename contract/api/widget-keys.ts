@@ -1,7 +1,10 @@
 /** The `widget` object of a first render. */
 import { z } from 'zod';
-import { WIDGET_TYPES } from '../../core/widget-types.ts';
-import { named } from '../../http/openapi.ts';
+import { WIDGET_TYPES as TYPE_TABLE, type WidgetType as Type } from '../index.ts';
+
+/** The widget types as a list (here, not in the embed's contract: the loaders need no list). */
+export const WIDGET_TYPES = Object.keys(TYPE_TABLE) as [Type, ...Type[]];
+import { named } from './registry.ts';
 
 export const WidgetType = z.enum(WIDGET_TYPES);
 

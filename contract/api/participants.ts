@@ -1,11 +1,11 @@
 /** The profile widget's calls: passwordless sign-in, the participant's area, changes, cancelling. */
 import { z } from 'zod';
-import { PERSON_TEXT, personEmail, phone, pin, returnUrl, text } from '../../http/fields.ts';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
-import { ParticipantOrder } from '../checkout/schema.ts';
-import { RegistrationStatus } from '../registrations/schema.ts';
-import { Widget } from '../widget-keys/schema.ts';
+import { PERSON_TEXT, personEmail, phone, pin, returnUrl, text } from './fields.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
+import { ParticipantOrder } from './checkout.ts';
+import { RegistrationStatus } from './registrations.ts';
+import { Widget } from './widget-keys.ts';
 
 const SIGN_IN_PIN = 'Enter the 6 digits of the PIN from the email.';
 

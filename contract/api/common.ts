@@ -1,6 +1,6 @@
 /** The answers every API shares: the error body, and a plain message. */
 import { z } from 'zod';
-import { named } from './openapi.ts';
+import { named } from './registry.ts';
 
 /** An ISO 8601 UTC time, as every answer writes times. */
 export const isoTime = () => z.string().meta({ format: 'date-time', examples: ['2026-12-01T09:00:00.000Z'] });

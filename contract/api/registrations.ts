@@ -1,9 +1,9 @@
 /** A registration from the registration widget (docs/widget-api.md, `POST /registrations`). */
 import { z } from 'zod';
-import { PERSON_TEXT, consent, personEmail, phone, text } from '../../http/fields.ts';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
-import { ClassStatus } from '../catalog/schema.ts';
+import { PERSON_TEXT, consent, personEmail, phone, text } from './fields.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
+import { ClassStatus } from './catalog.ts';
 
 export const RegistrationRequest = named(
   'RegistrationRequest',

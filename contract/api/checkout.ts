@@ -4,11 +4,11 @@
  * "Checkout").
  */
 import { z } from 'zod';
-import { COUNTRIES } from '../../../contract/countries.ts';
-import { PERSON_TEXT, consent, personEmail, phone, returnUrl, text } from '../../http/fields.ts';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
-import { ClassStatus, HeldUntil, Money } from '../catalog/schema.ts';
+import { COUNTRIES } from '../countries.ts';
+import { PERSON_TEXT, consent, personEmail, phone, returnUrl, text } from './fields.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
+import { ClassStatus, HeldUntil, Money } from './catalog.ts';
 
 /**
  * Seats one line of a cart may hold, lines one cart may hold, and seats one order may hold in all: a

@@ -1,11 +1,11 @@
 /** Programmes and classes as the widget API shows them (the REST API adds to a class). */
 import { z } from 'zod';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
-import { ContactForm } from '../contact/schema.ts';
-import { Place } from '../places/schema.ts';
-import { Video } from '../videos/schema.ts';
-import { Widget } from '../widget-keys/schema.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
+import { ContactForm } from './contact.ts';
+import { Place } from './places.ts';
+import { Video } from './videos.ts';
+import { Widget } from './widget-keys.ts';
 import { ClassStatus, HeldUntil } from './status.ts';
 
 export { ClassStatus, HeldUntil };

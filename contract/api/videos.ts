@@ -1,7 +1,7 @@
 /** The video widget's answers: the company's videos, and the media of one for a signed-in participant. */
 import { z } from 'zod';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
 
 export const VideoAccess = z.enum(['public', 'participants']).meta({
   description: 'public: anyone may watch; participants: a signed-in participant of the company, through a signed link',

@@ -1,9 +1,8 @@
 /** The development endpoints' bodies (development mode only). */
 import { z } from 'zod';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
-import { WIDGET_TYPES } from '../../core/widget-types.ts';
-import { WidgetType } from '../widget-keys/schema.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
+import { WIDGET_TYPES, WidgetType } from './widget-keys.ts';
 
 export const MAX_ADVANCE_S = 10 * 366 * 24 * 60 * 60;
 const ADVANCE = `Send advance_s: a number of seconds from 0 to ${MAX_ADVANCE_S} (the clock only moves forward; POST /dev/reset puts it back).`;
@@ -232,3 +231,91 @@ export const WidgetKeyCheckResponse = named(
   }),
 );
 export type WidgetKeyCheckResponse = z.output<typeof WidgetKeyCheckResponse>;
+
+interface SeedPerson {
+  email: string;
+  role: 'owner' | 'member' | 'lecturer';
+  company_id: number;
+  id: number;
+  first_name: string;
+  last_name: string;
+  note: string;
+}
+
+/**
+ * What `GET /dev/seed` answers (development only): the seeded credentials and data, for the demo and
+ * the tests. The service's seed document is checked against it by the type checker.
+ */
+export interface SeedDocument {
+  rest: { api_key: string; client_secret: string; application_id: number; company_id: number };
+  users: SeedPerson[];
+  participants: {
+    email: string;
+    company_id: number;
+    id: string;
+    first_name: string;
+    last_name: string;
+    phone: string | null;
+    profile_key: string | undefined;
+    registrations: { id: string; class_id: string; status: 'confirmed' | 'waitlisted' }[];
+    note: string;
+  }[];
+  widget_keys: {
+    key: string;
+    type: z.output<typeof WidgetType>;
+    company_id: number;
+    origins: string[];
+    enabled: boolean;
+    revoked: boolean;
+    note: string;
+    options: Record<string, unknown>;
+  }[];
+  companies: readonly {
+    id: number;
+    public_id: string;
+    name: string;
+    contact_email: string;
+    vat_rate_bp: number;
+    prices_include_tax: 0 | 1;
+    currency: string;
+    order_prefix: string;
+  }[];
+  widget_types: Record<string, string>;
+  applications: {
+    application_id: number;
+    name: string;
+    company_id: number;
+    companies: readonly number[];
+    api_key: string;
+    client_secret: string;
+    login_link: string;
+  }[];
+  invalid_users: SeedPerson[];
+  classes: Record<string, string>;
+  vouchers: {
+    id: string;
+    company_id: number;
+    code: string;
+    percent: number | null;
+    amount: number | null;
+    currency: string | null;
+    course_id: string | null;
+    expires_day: number | null;
+    max_uses: number | null;
+    uses: number;
+    note: string;
+  }[];
+  course_without_classes: string;
+  videos: {
+    id: string;
+    company_id: number;
+    title: string;
+    course_id: string | null;
+    duration_s: number;
+    access: 'public' | 'participants';
+    captions: string[];
+  }[];
+  places: { id: string; company_id: number; name: string; address: string | null; lat: number | null; lng: number | null }[];
+  seeded_at: string;
+  now: string;
+}

@@ -1,9 +1,9 @@
 /** The calendar widget's month (docs/widget-api.md, "Calendar"). */
 import { z } from 'zod';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
-import { Class } from '../catalog/schema.ts';
-import { Widget } from '../widget-keys/schema.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
+import { Class } from './catalog.ts';
+import { Widget } from './widget-keys.ts';
 
 /** `2026-12`: a month as the calendar asks for it and answers it. */
 export const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;

@@ -12,10 +12,10 @@
  *   const { courses } = await api.courses({ company: 1 });             // a company id of user().user.companies
  */
 
-import type { CoursesResponse, RestClass, Role, TokenResponse, UserResponse } from '../features/rest/schema.ts';
+import type { CoursesResponse, RestClass, Role, TokenResponse, UserResponse } from './api/rest.ts';
 
-// The answers' types come from the schemas the service validates and documents with (type-only
-// imports: nothing of the service reaches the built client).
+// The answers' types come from the contract's schemas, which the service validates and documents
+// with (type-only imports: no schema reaches the built client).
 export type { Role };
 export type ClassInfo = RestClass;
 export type Money = ClassInfo['price'];

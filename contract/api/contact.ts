@@ -1,8 +1,8 @@
 /** The contact widget's form and its message (docs/widget-api.md, "Contact messages"). */
 import { z } from 'zod';
-import { consent, personEmail, text, typeError } from '../../http/fields.ts';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
+import { consent, personEmail, text, typeError } from './fields.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
 
 /**
  * A form sent sooner than this after it was shown is a robot's: a person, even with autofill, needs

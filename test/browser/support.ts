@@ -4,7 +4,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
-import type { LoadState, ServiceElement } from './base.ts';
+import type { LoadState, ServiceElement } from '../../widgets/shared/base.ts';
 
 interface Seed {
   widget_keys: { key: string; type: string; company_id: number; origins: string[]; enabled?: boolean; revoked?: boolean }[];

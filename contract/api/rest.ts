@@ -3,10 +3,10 @@
  * `X-SERVICE-COMPANY`), `app.application_id` and `app.company_id` are integers.
  */
 import { z } from 'zod';
-import { apiEmail, pin } from '../../http/fields.ts';
-import { named } from '../../http/openapi.ts';
-import { MessageResponse, isoTime } from '../../http/schema.ts';
-import { Class, Course } from '../catalog/schema.ts';
+import { apiEmail, pin } from './fields.ts';
+import { named } from './registry.ts';
+import { MessageResponse, isoTime } from './common.ts';
+import { Class, Course } from './catalog.ts';
 
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;

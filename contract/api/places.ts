@@ -1,8 +1,8 @@
 /** The map widget's first render: the company's places with their next classes (its tiles: widget-keys/schema.ts). */
 import { z } from 'zod';
-import { named } from '../../http/openapi.ts';
-import { isoTime } from '../../http/schema.ts';
-import { ClassStatus, HeldUntil } from '../catalog/status.ts';
+import { named } from './registry.ts';
+import { isoTime } from './common.ts';
+import { ClassStatus, HeldUntil } from './status.ts';
 
 export const PlaceClass = named(
   'PlaceClass',
