@@ -25,7 +25,7 @@ const service = await startService({
     registration: roomy,
     contact: roomy,
     order: roomy,
-    orderSeats: { perAddress: { max: 100_000, windowMs: 3_600_000 } },
+    seats: { perAddress: { max: 100_000, windowMs: 3_600_000 } },
     voucher: roomy,
     confirmationEmail: { perRecipient: roomy.perAddress },
   },

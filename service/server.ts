@@ -126,8 +126,10 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
     // Only this machine's own names, and the configured public one, are answered.
     app.use('*', async (c, next) => {
       // (Node's server has refused a request without Host already; an in-process request has its URL's.)
-      const host = c.req.header('host') ?? new URL(c.req.url).host;
-      if (developmentHost(host, deps.publicUrl)) return next();
+      // An absolute request target (`GET http://elsewhere/…`) names the host too: both must be ours.
+      const target = new URL(c.req.url).host;
+      const host = c.req.header('host') ?? target;
+      if (developmentHost(host, deps.publicUrl) && developmentHost(target, deps.publicUrl)) return next();
       const err = new ApiError(
         421,
         'misdirected-request',

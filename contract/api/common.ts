@@ -26,10 +26,6 @@ export const ErrorResponse = named(
             class_id: z.string(),
             seats_left: z.int().min(0),
             status: z.enum(['open', 'waitlist', 'full']),
-            course: z.object({ id: z.string(), title: z.string() }).nullable().optional().meta({
-              description:
-                '`participants-only` only: the programme whose participants the video is for (null: any of the company’s)',
-            }),
             held_until: isoTime().nullable(),
           }),
         )

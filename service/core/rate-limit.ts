@@ -25,7 +25,10 @@ const HOUR = 60 * MINUTE;
 export const DEFAULT_LIMITS = {
   /** Logins (REST users and participants): each one emails a PIN. */
   login: { perEmail: { max: 5, windowMs: 10 * MINUTE }, perAddress: { max: 50, windowMs: 10 * MINUTE } },
-  /** PIN checks (REST users and participants). */
+  /**
+   * PIN checks (REST users and participants): every check per client address, and the wrong PINs
+   * entered for one email (a check with no PIN to judge locks nobody out).
+   */
   verify: { perEmail: { max: 10, windowMs: 10 * MINUTE }, perAddress: { max: 100, windowMs: 10 * MINUTE } },
   /** Anonymous registrations (idempotent replays are not counted). */
   registration: { perAddress: { max: 10, windowMs: 10 * MINUTE }, perKey: { max: 1000, windowMs: 10 * MINUTE } },
@@ -34,11 +37,12 @@ export const DEFAULT_LIMITS = {
   /** Anonymous orders of the checkout (idempotent replays are not counted). */
   order: { perAddress: { max: 10, windowMs: 10 * MINUTE }, perKey: { max: 1000, windowMs: 10 * MINUTE } },
   /**
-   * Seats ordered from one address, paid or not: one visitor cannot hold most of a company's seats
-   * (an order holds at most MAX_ORDER_SEATS). Longer than an unpaid order's hold, so that a hold that
-   * runs out cannot be taken again at once.
+   * Seats booked at a company from one address (an order's seats, a registration's confirmed place),
+   * paid or not: one visitor cannot hold most of a company's seats (an order holds at most 20). Only
+   * seats actually booked count; the window is longer than an unpaid order's hold, so that a hold
+   * that runs out cannot be taken again at once.
    */
-  orderSeats: { perAddress: { max: 40, windowMs: HOUR } },
+  seats: { perAddress: { max: 40, windowMs: HOUR } },
   /**
    * Voucher codes the service did not apply (a wrong guess tells whether a code exists). Guessing from
    * one address is slowed per address; guessing from many (the key's count passes `perKey`) tightens
@@ -70,6 +74,50 @@ export function anonymousWriteLimits(limits: Limits, what: AnonymousWrite, addre
   ];
 }
 
+/**
+ * The seats booked at a company from one client address (orders and registrations): `check(n)` before
+ * booking `n` seats (429 saying how many may still be booked), `count(n)` once they are booked.
+ */
+export function seatGuard(limiter: RateLimiter, limits: Limits, companyId: number, address: string) {
+  const rule = limits.seats.perAddress;
+  const limit = (weight: number): Limit => ({ key: `seats:${companyId}:address:${address}`, ...rule, weight });
+  const hours = rule.windowMs / HOUR;
+  const per = hours === 1 ? 'an hour' : `in ${humanWait(rule.windowMs / 1000)}`;
+  return {
+    check(seats: number) {
+      const left = limiter.room(limit(seats));
+      limiter.check([limit(seats)], 'seats', 'from here', (wait) =>
+        left > 0
+          ? `At most ${rule.max} seats ${per} may be booked from here: ${left} more can be booked now (this booking has ${seats}), or more in ${wait}.`
+          : `At most ${rule.max} seats ${per} may be booked from here: try again in ${wait}.`,
+      );
+    },
+    count: (seats: number) => limiter.count([limit(seats)]),
+  };
+}
+export type SeatGuard = ReturnType<typeof seatGuard>;
+
+/**
+ * PIN checks (REST users and participants): `check()` before the PIN is looked at (every check from
+ * one address counts; an email whose wrong PINs are used up is refused, saying so), `judged(wrong)`
+ * once it was (only a wrong PIN counts for the email, so that checks with no PIN to judge lock
+ * nobody out).
+ */
+export function pinChecks(limiter: RateLimiter, rules: Limits['verify'], keys: { address: string; email: string }) {
+  const perAddress = { key: keys.address, ...rules.perAddress };
+  const perEmail = { key: keys.email, ...rules.perEmail };
+  return {
+    check() {
+      limiter.check([perAddress], 'PIN checks');
+      limiter.check([perEmail], 'wrong PINs', 'for this email');
+      limiter.count([perAddress]);
+    },
+    judged(wrong: boolean) {
+      if (wrong) limiter.count([perEmail]);
+    },
+  };
+}
+
 /** The throttle of confirmation emails (registrations, orders) to one address typed into a form. */
 export function confirmationEmailLimit(limits: Limits, to: string): Limit[] {
   return [{ key: `confirmation-email:${to}`, ...limits.confirmationEmail.perRecipient }];
@@ -77,7 +125,10 @@ export function confirmationEmailLimit(limits: Limits, to: string): Limit[] {
 
 export function mergeLimits(overrides: LimitOverrides = {}): Limits {
   const merged = structuredClone(DEFAULT_LIMITS) as Record<string, Record<string, Rule>>;
-  for (const [name, rules] of Object.entries(overrides)) Object.assign(merged[name]!, rules);
+  for (const [name, rules] of Object.entries(overrides)) {
+    if (!merged[name]) throw new Error(`There is no limit "${name}": the limits are ${Object.keys(merged).join(', ')}.`);
+    Object.assign(merged[name], rules);
+  }
   return merged as Limits;
 }
 
@@ -109,20 +160,28 @@ export class RateLimiter {
     this.count(limits);
   }
 
-  /** Throws 429 `rate-limited` as `take()` does when a limit is used up; counts nothing. */
-  check(limits: Limit[], what = 'attempts'): void {
+  /**
+   * Throws 429 `rate-limited` as `take()` does when a limit is used up; counts nothing. The message
+   * says "Too many <what> <where>" ("from here", "for this email"), or `message(wait)` when given.
+   */
+  check(limits: Limit[], what = 'attempts', where = 'from here', message?: (wait: string) => string): void {
     const wait = this.waitMs(limits);
     if (wait > 0) {
       const seconds = Math.max(1, Math.ceil(wait / 1000));
       throw new ApiError(
         429,
         'rate-limited',
-        `Too many ${what} from here. Try again in ${humanWait(seconds)}.`,
+        message?.(humanWait(seconds)) ?? `Too many ${what} ${where}. Try again in ${humanWait(seconds)}.`,
         undefined,
         { 'Retry-After': String(seconds) },
         { retry_after: seconds },
       );
     }
+  }
+
+  /** How many of a limit's units are free now. */
+  room(limit: Limit): number {
+    return Math.max(0, limit.max - this.#recent(limit.key, this.#clock.now(), limit.windowMs).length);
   }
 
   /** Counts the attempt if every limit has room; false (and nothing counted) if one is used up. */

@@ -87,6 +87,21 @@ describe('DNS rebinding: a development service answers its own host names only',
     assert.deepEqual(await origins(), before, 'the key serves no new origin');
   });
 
+  test('an absolute request target names its host too: another host there is 421 whatever the Host header', async () => {
+    const { status, body } = parse(
+      await rawExchange(
+        svc.url,
+        'GET http://rebind.attacker.example/dev/seed HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      ),
+    );
+    assert.equal(status, 421);
+    assert.equal(JSON.parse(body).error.code, 'misdirected-request');
+    const own = parse(
+      await rawExchange(svc.url, 'GET http://localhost/dev/clock HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
+    );
+    assert.equal(own.status, 200);
+  });
+
   test('this machine’s own names, on any port, and the host of PUBLIC_URL are answered', async () => {
     for (const host of ['localhost', 'localhost:8787', '127.0.0.1:1', '[::1]:8787', 'acme.localhost:3000', 'LOCALHOST']) {
       assert.equal((await asHost(host, '/dev/clock')).status, 200, host);

@@ -369,6 +369,21 @@ describe('POST /widget-api/v1/orders', () => {
     assert.equal(reused.body.error.code, 'idempotency-key-reused');
   });
 
+  test('an order placed before tokens were made from the order’s id (a random token): its replay’s token reads it back', async () => {
+    const body = orderBody([{ class_id: 'cls_web_2', seats: 1 }]);
+    const idem = uniqueKey('old');
+    const address = visitorAddress();
+    const first = await order(body, { idem, address });
+    // As an older service stored it: the hash of a random token only.
+    svc.exec('DELETE FROM order_tokens WHERE order_id = ?', first.body.order.id);
+    svc.exec("INSERT INTO order_tokens (hash, order_id, created_at) VALUES ('0f0f', ?, 0)", first.body.order.id);
+    assert.equal((await read(first.body.order.id, { 'X-Order-Token': first.body.token })).status, 401);
+    const replay = await order(body, { idem, address });
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal((await read(first.body.order.id, { 'X-Order-Token': replay.body.token })).status, 200);
+    assert.equal((await order(body, { idem, address })).body.token, replay.body.token, 'and the same one again');
+  });
+
   test('orders are limited per address (429 with Retry-After); a replay is not counted', async () => {
     const address = visitorAddress();
     const idem = uniqueKey('first');
@@ -433,7 +448,7 @@ describe('seats held by orders waiting for their payment', () => {
     const more = await order(orderBody([{ class_id: 'cls_data_2', seats: 1 }]), { address });
     assert.equal(more.status, 429);
     assert.equal(more.body.error.code, 'rate-limited');
-    assert.equal(more.body.error.message, 'Too many seats ordered from here. Try again in 1 hour.');
+    assert.equal(more.body.error.message, 'At most 40 seats an hour may be booked from here: try again in 1 hour.');
     assert.equal(more.headers.get('retry-after'), String(more.body.error.retry_after));
 
     // The unpaid order's seats come free after 15 minutes, but not to the same address at once.
@@ -441,10 +456,51 @@ describe('seats held by orders waiting for their payment', () => {
     assert.equal((await classOf('cls_data_2')).seats_left, 30);
     const renewed = await cardOrder([{ class_id: 'cls_data_2', seats: 20 }], address);
     assert.equal(renewed.status, 429);
-    assert.match(renewed.body.error.message, /^Too many seats ordered from here\. Try again in 45 minutes\.$/);
+    assert.equal(renewed.body.error.message, 'At most 40 seats an hour may be booked from here: try again in 45 minutes.');
     assert.equal((await cardOrder([{ class_id: 'cls_data_2', seats: 20 }])).status, 201, 'another address may');
     await advance(45 * 60);
     assert.equal((await order(orderBody([{ class_id: 'cls_data_3', seats: 5 }]), { address })).status, 201, 'an hour on');
+  });
+
+  test('only seats really booked count: refused orders use up nothing, and a refusal says how many may still be booked', async () => {
+    const address = visitorAddress();
+    const twenty = orderBody([{ class_id: 'cls_data_2', seats: 20 }]);
+    for (const refusal of [{ voucher: 'NOPE' }, { expected_total: { amount: 1, currency: 'EUR' } }]) {
+      for (let i = 0; i < 2; i++) assert.ok([409, 422].includes((await order({ ...twenty, ...refusal }, { address })).status));
+    }
+    assert.equal((await order(orderBody([{ class_id: 'cls_lead_1', seats: 20 }]), { address })).status, 409, 'full');
+    assert.equal((await order(twenty, { address })).status, 201, 'nothing was booked before: the first 20');
+    assert.equal((await order(orderBody([{ class_id: 'cls_data_3', seats: 10 }]), { address })).status, 201);
+    const tooMany = await order(orderBody([{ class_id: 'cls_data_3', seats: 15 }]), { address });
+    assert.equal(tooMany.status, 429);
+    assert.equal(
+      tooMany.body.error.message,
+      'At most 40 seats an hour may be booked from here: 10 more can be booked now (this booking has 15), or more in 1 hour.',
+    );
+    assert.equal((await order(orderBody([{ class_id: 'cls_data_3', seats: 10 }]), { address })).status, 201, 'the 10 left');
+  });
+
+  test('registrations count their seats with orders; another company, and another /64 of IPv6, count apart', async () => {
+    const address = '2001:db8::1';
+    assert.equal((await order(orderBody([{ class_id: 'cls_data_2', seats: 20 }]), { address })).status, 201);
+    assert.equal((await order(orderBody([{ class_id: 'cls_data_3', seats: 20 }]), { address })).status, 201);
+    const register = (classId: string, from: string) =>
+      svc.json('/widget-api/v1/registrations?key=wk_demo_registration', {
+        method: 'POST',
+        headers: { ...writeHeaders(uniqueKey()), 'X-Forwarded-For': from },
+        body: JSON.stringify(registrationBody({ class_id: classId })),
+      });
+    const seat = await register('cls_web_2', '2001:db8::2');
+    assert.equal(seat.status, 429, 'the same /64');
+    assert.match(seat.body.error.message, /^At most 40 seats an hour may be booked from here: try again in/);
+    assert.equal(
+      (await register('cls_ts_1', '2001:db8::3')).body.registration.status,
+      'waitlisted',
+      'a waitlist place is no seat',
+    );
+    assert.equal((await register('cls_web_2', '2001:db8:0:1::1')).status, 201, 'another /64');
+    const globex = await order(orderBody([{ class_id: 'cls_gx_safety_1', seats: 1 }]), { address, key: 'wk_globex_checkout' });
+    assert.equal(globex.status, 201, 'another company');
   });
 
   test('a class whose last seats are only held says so, and until when, rather than full for good', async () => {
@@ -478,7 +534,7 @@ describe('seats held by orders waiting for their payment', () => {
     assert.equal(registered.body.error.code, 'class-full');
     assert.equal(
       registered.body.error.message,
-      'All seats of this class are held by orders waiting for their payment: try again in 15 minutes, or choose another date.',
+      'The last seats of this class are held by orders waiting for their payment: try again in 15 minutes, or choose another date.',
     );
     assert.equal(registered.body.error.held_until, until);
 
@@ -487,7 +543,7 @@ describe('seats held by orders waiting for their payment', () => {
     assert.equal(quoted.held_until, until);
     assert.equal(
       quoted.message,
-      'All seats of this class are held by orders waiting for their payment: try again in 15 minutes, or remove it.',
+      'The last seats of this class are held by orders waiting for their payment: try again in 15 minutes, or remove it.',
     );
     const refused = await order(orderBody([{ class_id: 'cls_lead_2', seats: 1 }]));
     assert.equal(refused.status, 409);
@@ -506,7 +562,7 @@ describe('seats held by orders waiting for their payment', () => {
     assert.equal(quoted.seats_left, 2);
     assert.equal(
       quoted.message,
-      'Only 2 seats are left in this class (more are held by orders waiting for their payment, for up to 15 minutes): book at most 2, or remove it.',
+      'Only 2 seats are left in this class (more are held by orders waiting for their payment, the first hold ending in 15 minutes): book at most 2, or remove it.',
     );
     assert.equal((await classOf('cls_lead_2')).held_until, null, 'seats are left: the class is open');
   });

@@ -281,7 +281,13 @@ describe('POST /participant/verify', () => {
     assert.equal((await verify(ADA, await lastPin(ADA))).status, 200, 'after the window');
   });
 
-  test('PIN checks for one email are limited to 10 in 10 minutes, whatever the PINs', async () => {
+  test('checks for an email with no PIN sent lock nobody out (another person cannot keep a participant from signing in)', async () => {
+    for (let i = 0; i < 20; i++) assert.equal((await verify(ADA, '000000')).body.error.code, 'pin-missing');
+    assert.equal((await login(ADA)).status, 202);
+    assert.equal((await verify(ADA, await lastPin(ADA))).status, 200);
+  });
+
+  test('wrong PINs for one email are limited to 10 in 10 minutes, whatever the PINs', async () => {
     for (let round = 0; round < 3; round++) {
       assert.equal((await login(GRACE)).status, 202);
       for (let i = 0; i < (round < 2 ? 4 : 2); i++) assert.equal((await verify(GRACE, '000000')).body.error.code, 'pin-wrong');
@@ -289,6 +295,7 @@ describe('POST /participant/verify', () => {
     const refused = await verify(GRACE, await lastPin(GRACE));
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error.code, 'rate-limited');
+    assert.equal(refused.body.error.message, 'Too many wrong PINs for this email. Try again in 10 minutes.');
   });
 
   test('the PIN must be six digits as a string', async () => {

@@ -529,12 +529,22 @@ describe('rate limits', () => {
     assert.ok(res.headers.get('retry-after'));
   });
 
-  test('verify: 10 per email in 10 minutes', async () => {
-    const body = { action: 'validate_pin', email: OWNER, pin: '000000' };
-    for (let i = 0; i < 10; i++) assert.equal((await post('/v1/verify', body)).status, 401);
-    const res = await post('/v1/verify', body);
-    assert.equal(res.status, 429);
+  test('verify: 10 wrong PINs per email in 10 minutes; checks with no PIN to judge lock nobody out', async () => {
+    const check = (pin: string) => post('/v1/verify', { action: 'validate_pin', email: OWNER, pin });
+    // Anyone may send checks for an email that has no PIN: they are no guesses and count nothing for it.
+    for (let i = 0; i < 20; i++) assert.equal((await check('000000')).status, 401);
+    const login = () => post('/v1/login', { login: OWNER, verification_method: 'email' });
+    for (let round = 0; round < 2; round++) {
+      assert.equal((await login()).status, 200);
+      const pin: string = (await lastEmailTo(OWNER)).pin;
+      const wrong = pin === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) assert.equal((await check(wrong)).status, 401, `round ${round + 1}, try ${i + 1}`);
+    }
+    assert.equal((await login()).status, 200);
+    const res = await check((await lastEmailTo(OWNER)).pin);
+    assert.equal(res.status, 429, 'ten wrong PINs: even the right one waits');
     assert.equal(res.body.error.code, 'rate-limited');
+    assert.equal(res.body.error.message, 'Too many wrong PINs for this email. Try again in 10 minutes.');
   });
 
   test('verify: 100 per client address in 10 minutes, whatever the emails; the clock frees it', async () => {

@@ -337,8 +337,8 @@ describe('service-calendar', () => {
     const hold = await holdSeats('cls_lead_2', 6);
     try {
       for (const [locale, pattern] of [
-        ['en', /^All seats held – try again in (\d+) min$/],
-        ['de', /^Alle Plätze reserviert – in (\d+) Min\. erneut versuchen$/],
+        ['en', /^Last seats held for unpaid orders – try again in (\d+) min$/],
+        ['de', /^Letzte Plätze für unbezahlte Bestellungen reserviert – in (\d+) Min\. erneut versuchen$/],
       ] as const) {
         const el = await mount({ course: 'crs_lead', location: 'Vienna', locale, width: 343 });
         // Month by month (Next month) to the one that holds cls_lead_2, shown as a list.

@@ -266,7 +266,8 @@ export class CheckoutSteps implements ReactiveController {
           country: (form.values['buyer.address.country'] as string) ?? '',
         },
       },
-      voucher: voucher ?? null,
+      // Only a voucher the quote applied: one it refused or did not check is no part of the order the visitor saw.
+      voucher: quote.voucher?.status === 'applied' ? (voucher ?? null) : null,
       payment_method: quote.payment_methods.length
         ? (form.values.payment_method as string) || quote.payment_methods[0]!.id
         : null,

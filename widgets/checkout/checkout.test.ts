@@ -539,6 +539,14 @@ describe('service-checkout', () => {
         expect(textOf(el)).not.to.contain('−');
         expect(button(el, next).disabled, 'the visitor can go on without the voucher').to.equal(false);
         await expect(el).to.be.accessible();
+        if (locale === 'en') {
+          // And does: the order goes without the code the visitor was told was not checked.
+          await toDetails(el);
+          await fill(el, { ...attendees('cls_web_2', ['Grace Hopper']), ...BUYER() });
+          const completed = oneEvent(el, 'service-checkout-completed');
+          button(el, /^Place order · €390\.00$/).click();
+          expect((await completed).detail.total).to.deep.equal({ amount: 39000, currency: 'EUR' });
+        }
       }
     } finally {
       writeState('cart', service.strict, COMPANY);

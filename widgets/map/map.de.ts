@@ -15,7 +15,7 @@ const de: typeof en & typeof sharedWordsDe = {
   seatsLeft: 'Freie Plätze: {count}',
   waitlist: 'Ausgebucht – Warteliste offen',
   full: 'Ausgebucht',
-  held: 'Alle Plätze reserviert – in {minutes} Min. erneut versuchen',
+  held: 'Letzte Plätze für unbezahlte Bestellungen reserviert – in {minutes} Min. erneut versuchen',
   map: 'Karte der Orte',
   zoomIn: 'Vergrößern',
   zoomOut: 'Verkleinern',

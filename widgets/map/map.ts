@@ -39,7 +39,7 @@ export const en = {
   seatsLeft: 'Seats left: {count}',
   waitlist: 'Full – waitlist open',
   full: 'Full',
-  held: 'All seats held – try again in {minutes} min',
+  held: 'Last seats held for unpaid orders – try again in {minutes} min',
   map: 'Map of the places',
   zoomIn: 'Zoom in',
   zoomOut: 'Zoom out',

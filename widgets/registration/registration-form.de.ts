@@ -16,7 +16,7 @@ const de: typeof en = {
   fixFields: 'Bitte korrigieren Sie die markierten Felder.',
   classFull: 'Dieser Termin wurde gerade ausgebucht. Bitte wählen Sie einen anderen.',
   classHeld:
-    'Alle Plätze dieses Termins sind für noch nicht bezahlte Bestellungen reserviert: Versuchen Sie es in {minutes} Min. erneut oder wählen Sie einen anderen Termin.',
+    'Die letzten Plätze dieses Termins sind für unbezahlte Bestellungen reserviert: Versuchen Sie es in {minutes} Min. erneut oder wählen Sie einen anderen Termin.',
   kept: 'Ihre Eingaben bleiben erhalten.',
   confirmed: 'Sie sind angemeldet',
   waitlisted: 'Sie stehen auf der Warteliste',

@@ -37,7 +37,7 @@ export const en = {
   fixFields: 'Please correct the highlighted fields.',
   classFull: 'This class filled up while you were registering. Please choose another date.',
   classHeld:
-    'All seats of this class are held by orders waiting for payment: try again in {minutes} min, or choose another date.',
+    'The last seats of this class are held by orders waiting for payment: try again in {minutes} min, or choose another date.',
   kept: 'Your entries are kept.',
   confirmed: 'You are registered',
   waitlisted: 'You are on the waitlist',

@@ -15,7 +15,7 @@ const de: typeof en & typeof sharedWordsDe = {
   seatsLeft: 'Freie Plätze: {count}',
   waitlist: 'Ausgebucht – Warteliste offen',
   full: 'Ausgebucht',
-  held: 'Alle Plätze reserviert – in {minutes} Min. erneut versuchen',
+  held: 'Letzte Plätze für unbezahlte Bestellungen reserviert – in {minutes} Min. erneut versuchen',
   book: 'Anmelden',
   joinWaitlist: 'Auf die Warteliste',
   showAll: 'Alle {count} Programme zeigen',

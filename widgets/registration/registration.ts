@@ -35,7 +35,7 @@ export const en = {
   noDates: 'No upcoming dates yet.',
   seatsLeft: 'Seats left: {count}',
   waitlist: 'Full – waitlist open',
-  held: 'All seats held – try again in {minutes} min',
+  held: 'Last seats held for unpaid orders – try again in {minutes} min',
   full: 'Full',
   book: 'Register',
   joinWaitlist: 'Join waitlist',

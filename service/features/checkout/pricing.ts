@@ -51,11 +51,11 @@ function problemOf(line: CartLine, now: number): { problem: Problem; message: st
       return left === 0
         ? {
             problem: 'class-full',
-            message: `All seats of this class are held by orders waiting for their payment: try again in ${held}, or remove it.`,
+            message: `The last seats of this class are held by orders waiting for their payment: try again in ${held}, or remove it.`,
           }
         : {
             problem: 'not-enough-seats',
-            message: `Only ${plural(left, 'seat is', 'seats are')} left in this class (more are held by orders waiting for their payment, for up to ${held}): book at most ${left}, or remove it.`,
+            message: `Only ${plural(left, 'seat is', 'seats are')} left in this class (more are held by orders waiting for their payment, the first hold ending in ${held}): book at most ${left}, or remove it.`,
           };
     }
     return left === 0

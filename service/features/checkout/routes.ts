@@ -4,7 +4,7 @@
  */
 import type { Hono } from 'hono';
 import { sha256Hex } from '../../core/ids.ts';
-import { confirmationEmailLimit, humanWait } from '../../core/rate-limit.ts';
+import { confirmationEmailLimit, humanWait, seatGuard } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { WIDGET_WRITE_ERRORS, error, widgetWrite } from '../../http/docs.ts';
@@ -32,7 +32,7 @@ import {
   PAYMENT_HOLD_MS,
   cancelWaitingOrder,
   companyOf,
-  orderToken,
+  keepOrderToken,
   orderView,
   placeOrder,
   quoteCart,
@@ -153,13 +153,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
       const idempotencyKey = requireIdempotencyKey(c);
       const input = await body(both(oneLinePerClass, seatsInAll, servedReturnUrl(key)));
       const company = await companyOf(db, key.company_id);
-      const seats = [
-        {
-          key: `order-seats:address:${clientAddress(c, deps.trustProxy)}`,
-          ...deps.limits.orderSeats.perAddress,
-          weight: input.items.reduce((sum, item) => sum + item.seats, 0),
-        },
-      ];
+      const seats = seatGuard(limiter, deps.limits, key.company_id, clientAddress(c, deps.trustProxy));
       const guard = voucherGuard(deps, c, key);
       return anonymousWrite(deps, c, key, {
         idempotencyKey,
@@ -176,17 +170,15 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
             publicUrl: deps.publicUrl,
             secret: store.secret,
             card: deps.dev,
-            countAttempt: () => {
-              // Orders and their seats, both or neither.
-              limiter.check(seats, 'seats ordered');
-              countOrder();
-              limiter.count(seats);
-            },
+            countAttempt: countOrder,
+            seats,
             voucherGuard: guard,
             mayEmail: mayEmail(deps),
           }),
         // The first answer's token again (the same one, made from the order's id): never a new credential.
-        replay: (_tx, stored) => Promise.resolve({ token: orderToken(store.secret, (stored as OrderResponse).order.id) }),
+        replay: async (tx, stored) => ({
+          token: await keepOrderToken(tx, store.secret, (stored as OrderResponse).order.id, clock.now()),
+        }),
       });
     },
   );
@@ -314,7 +306,8 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
  */
 export function voucherGuard(deps: ServiceDeps, c: AppContext, key: WidgetKeyRow) {
   const rules = deps.limits.voucher;
-  const address = `voucher:address:${clientAddress(c, deps.trustProxy)}`;
+  // Per company: one shop's guesses are no other shop's business.
+  const address = `voucher:${key.company_id}:address:${clientAddress(c, deps.trustProxy)}`;
   const perAddress = { key: address, ...rules.perAddress };
   const perKey = { key: `voucher:key:${key.key}`, ...rules.perKey };
   return {

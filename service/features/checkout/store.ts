@@ -113,6 +113,20 @@ export type OrderInput = z.output<typeof OrderRequest>;
 export const orderToken = (secret: string, orderId: string) =>
   `otok_${createHmac('sha256', secret).update(`order-token\n${orderId}`).digest('base64url')}`;
 
+/**
+ * The order's token, its hash kept so that it reads the order back. Kept again on a replay: an order
+ * placed by an older service (a random token) gets it on its first replay.
+ */
+export async function keepOrderToken(tx: Tx, secret: string, orderId: string, now: number): Promise<string> {
+  const token = orderToken(secret, orderId);
+  await tx
+    .insertInto('order_tokens')
+    .values({ hash: sha256Hex(token), order_id: orderId, created_at: now })
+    .onConflict((oc) => oc.column('hash').doNothing())
+    .execute();
+  return token;
+}
+
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -133,6 +147,8 @@ export async function placeOrder(
     secret: string;
     card: boolean;
     countAttempt: () => void;
+    /** The seats booked from the client's address: checked with the attempt, counted once booked. */
+    seats: { check(seats: number): void; count(seats: number): void };
     /** Voucher codes from this address that do not apply are counted, and refused once too many were. */
     voucherGuard: { waitSeconds(): number; count(): void; notChecked(code: string, wait: number): { message: string } };
     mayEmail: (to: string) => boolean;
@@ -147,6 +163,8 @@ export async function placeOrder(
     field: (index) => `items.${index}.class_id`,
   });
   ctx.countAttempt();
+  const seatCount = input.items.reduce((sum, item) => sum + item.seats, 0);
+  ctx.seats.check(seatCount);
   const voucherWait = input.voucher ? ctx.voucherGuard.waitSeconds() : 0;
   const priced = await quoteCart(tx, {
     company,
@@ -246,6 +264,8 @@ export async function placeOrder(
       throw validationError({ voucher: `The voucher ${priced.voucher.code} has been used up.` });
   }
 
+  // Booked from here on (nothing below refuses): only seats really booked count against the address.
+  ctx.seats.count(seatCount);
   const last = await tx
     .selectFrom('orders')
     .select((eb) => eb.fn.max('seq').as('seq'))
@@ -336,12 +356,7 @@ export async function placeOrder(
 
   const order = await orderView(tx, id, ctx.publicUrl);
   if (status === 'confirmed' && ctx.mayEmail(buyer.email)) await queueEmail(tx, now, orderEmail(order, company.name));
-  const token = orderToken(ctx.secret, id);
-  await tx
-    .insertInto('order_tokens')
-    .values({ hash: sha256Hex(token), order_id: id, created_at: now })
-    .execute();
-  return { status: 201, body: { order }, secret: { token } };
+  return { status: 201, body: { order }, secret: { token: await keepOrderToken(tx, ctx.secret, id, now) } };
 }
 
 interface ItemRow {

@@ -9,6 +9,7 @@ import { PIN_TTL_MS } from '../../core/auth.ts';
 import { canonicalJson, idempotentAnswer, runIdempotent } from '../../core/idempotency.ts';
 import { sha256Hex } from '../../core/ids.ts';
 import { queueSignInEmail } from '../../core/outbox.ts';
+import { pinChecks } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
@@ -88,11 +89,12 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
   const { db } = store;
 
   const requireParticipant = (c: AppContext, key: WidgetKeyRow) => participantOfRequest(deps, c, key);
-  /** Every participant PIN check from one client address, whichever email or change it is for. */
-  const pinChecksFrom = (c: AppContext) => ({
-    key: `participant-verify:address:${clientAddress(c, deps.trustProxy)}`,
-    ...deps.limits.verify.perAddress,
-  });
+  /** PIN checks: every one from a client address (whichever email or change it is for), wrong ones per `whose`. */
+  const pinChecksOf = (c: AppContext, whose: string) =>
+    pinChecks(limiter, deps.limits.verify, {
+      address: `participant-verify:address:${clientAddress(c, deps.trustProxy)}`,
+      email: `participant-verify:email:${whose}`,
+    });
   const signedIn = async (c: AppContext, type?: 'profile') => {
     const key = await widgetKey(db, c, type);
     return { key, participant: await requireParticipant(c, key) };
@@ -206,15 +208,16 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
     async (c, body) => {
       const key = await widgetKey(db, c, 'profile');
       const { email, pin } = await body();
-      // As the REST API's: guesses are limited per address (across emails) and per email (across addresses).
-      limiter.take(
-        [pinChecksFrom(c), { key: `participant-verify:email:${key.company_id}:${email}`, ...deps.limits.verify.perEmail }],
-        'PIN checks',
-      );
+      // As the REST API's: every check per address (across emails), wrong PINs per email (across addresses).
+      const checks = pinChecksOf(c, `${key.company_id}:${email}`);
+      checks.check();
       const now = clock.now();
       const outcome = await store.transaction((tx) => verifySignInPin(tx, now, key.company_id, email, pin));
       // Thrown after the transaction commits, so that a wrong try stays counted.
-      if (outcome instanceof ApiError) throw outcome;
+      if ('refused' in outcome) {
+        checks.judged(outcome.wrong);
+        throw outcome.refused;
+      }
       return sendJson({
         token: outcome.token,
         participant: publicParticipant(outcome.participant),
@@ -323,10 +326,14 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
     async (c, body) => {
       const { key, participant } = await signedIn(c);
       const { pin } = await body();
-      limiter.take([pinChecksFrom(c)], 'PIN checks');
+      const checks = pinChecksOf(c, `email-change:${participant.id}`);
+      checks.check();
       const now = clock.now();
       const outcome = await store.transaction((tx) => confirmEmailChangeByPin(tx, now, key, participant, pin));
-      if (outcome instanceof ApiError) throw outcome;
+      if ('refused' in outcome) {
+        checks.judged(outcome.wrong);
+        throw outcome.refused;
+      }
       return sendJson({ participant: publicParticipant(outcome), email_change: null } satisfies ParticipantResponse);
     },
   );

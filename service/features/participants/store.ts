@@ -170,6 +170,13 @@ const PIN_COLUMNS = ['id', 'participant_id', 'email', 'pin_hash', 'expires_at', 
 const pinError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) =>
   new ApiError(status, code, message, { pin: message }, {}, extra);
 
+/** A PIN refused, and whether it was a wrong guess (a try counted), which the limits count per email. */
+export interface PinRefused {
+  refused: ApiError;
+  wrong: boolean;
+}
+const refused = (error: ApiError, wrong = false): PinRefused => ({ refused: error, wrong });
+
 /**
  * Judges a PIN against the PINs sent for one purpose (newest first), counting a wrong try, in this
  * order: `pin-missing`, `pin-used`, `pin-locked`, `pin-expired`, then the right PIN's row or
@@ -181,30 +188,33 @@ async function judgePin(
   hash: string,
   now: number,
   { noneSent, validFor }: { noneSent: string; validFor: string },
-): Promise<PinRow | ApiError> {
+): Promise<PinRow | PinRefused> {
   const replacedMatch = rows.some((r) => r.replaced_at !== null && sameHash(hash, r.pin_hash));
   const replaced = () =>
-    pinError(401, 'pin-missing', 'This PIN was replaced by a newer one: enter the PIN from the latest email.');
+    refused(pinError(401, 'pin-missing', 'This PIN was replaced by a newer one: enter the PIN from the latest email.'));
   const locked = () => pinError(429, 'pin-locked', 'This PIN was entered wrong 5 times and no longer works: ask for a new one.');
   const current = rows.find((r) => r.replaced_at === null);
-  if (!current) return replacedMatch ? replaced() : pinError(401, 'pin-missing', noneSent);
-  if (current.used_at !== null) return pinError(401, 'pin-used', 'This PIN was already used: ask for a new one.');
-  if (current.attempts >= PIN_MAX_ATTEMPTS) return locked();
+  if (!current) return replacedMatch ? replaced() : refused(pinError(401, 'pin-missing', noneSent));
+  if (current.used_at !== null) return refused(pinError(401, 'pin-used', 'This PIN was already used: ask for a new one.'));
+  if (current.attempts >= PIN_MAX_ATTEMPTS) return refused(locked());
   if (current.expires_at <= now) {
-    return pinError(401, 'pin-expired', `This PIN has expired (a PIN is valid for ${validFor}): ask for a new one.`);
+    return refused(pinError(401, 'pin-expired', `This PIN has expired (a PIN is valid for ${validFor}): ask for a new one.`));
   }
   if (sameHash(hash, current.pin_hash)) return current;
   // An old PIN from an earlier email is not a guess: say which email to use, and count nothing.
   if (replacedMatch) return replaced();
   const attempts = current.attempts + 1;
   await tx.updateTable('participant_pins').set({ attempts }).where('id', '=', current.id).execute();
-  if (attempts >= PIN_MAX_ATTEMPTS) return locked();
+  if (attempts >= PIN_MAX_ATTEMPTS) return refused(locked(), true);
   const left = PIN_MAX_ATTEMPTS - attempts;
-  return pinError(
-    401,
-    'pin-wrong',
-    `This PIN is not right: check the email and try again (${left} ${left === 1 ? 'try' : 'tries'} left).`,
-    { attempts_left: left },
+  return refused(
+    pinError(
+      401,
+      'pin-wrong',
+      `This PIN is not right: check the email and try again (${left} ${left === 1 ? 'try' : 'tries'} left).`,
+      { attempts_left: left },
+    ),
+    true,
   );
 }
 
@@ -218,7 +228,7 @@ export async function verifySignInPin(
   companyId: number,
   email: string,
   pin: string,
-): Promise<{ token: string; participant: ParticipantRow } | ApiError> {
+): Promise<{ token: string; participant: ParticipantRow } | PinRefused> {
   const rows = await tx
     .selectFrom('participant_pins')
     .select(PIN_COLUMNS)
@@ -232,7 +242,7 @@ export async function verifySignInPin(
     noneSent: 'No PIN was sent to this email: ask for a new one.',
     validFor: '5 minutes',
   });
-  if (judged instanceof ApiError) return judged;
+  if ('refused' in judged) return judged;
   const participant =
     judged.participant_id === null
       ? undefined
@@ -242,7 +252,7 @@ export async function verifySignInPin(
           .where('id', '=', judged.participant_id)
           .where('company_id', '=', companyId)
           .executeTakeFirst();
-  if (!participant) return pinError(401, 'pin-missing', 'No PIN was sent to this email: ask for a new one.');
+  if (!participant) return refused(pinError(401, 'pin-missing', 'No PIN was sent to this email: ask for a new one.'));
   await tx.updateTable('participant_pins').set({ used_at: now }).where('id', '=', judged.id).execute();
   return { token: await issueToken(tx, now, participant), participant };
 }
@@ -254,7 +264,7 @@ export async function confirmEmailChangeByPin(
   key: WidgetKeyRow,
   participant: ParticipantRow,
   pin: string,
-): Promise<ParticipantRow | ApiError> {
+): Promise<ParticipantRow | PinRefused> {
   const rows = await tx
     .selectFrom('participant_pins')
     .select(PIN_COLUMNS)
@@ -267,7 +277,7 @@ export async function confirmEmailChangeByPin(
     noneSent: 'No change of email is waiting: change your email in your details first.',
     validFor: 'an hour',
   });
-  if (judged instanceof ApiError) return judged;
+  if ('refused' in judged) return judged;
   return applyEmailChange(tx, now, key, participant, judged);
 }
 

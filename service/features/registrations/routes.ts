@@ -1,5 +1,7 @@
 /** `POST /widget-api/v1/registrations` (docs/widget-api.md). */
 import type { Hono } from 'hono';
+import { seatGuard } from '../../core/rate-limit.ts';
+import { clientAddress } from '../../http/client-address.ts';
 import type { AppEnv, ServiceDeps } from '../../http/context.ts';
 import { error, widgetWrite } from '../../http/docs.ts';
 import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetKey } from '../widget-keys/checks.ts';
@@ -44,6 +46,7 @@ export function registerRegistrationRoutes(app: Hono<AppEnv>, deps: ServiceDeps)
               limiter: deps.limiter,
               limits: deps.limits,
               countAttempt,
+              seats: seatGuard(deps.limiter, deps.limits, key.company_id, clientAddress(c, deps.trustProxy)),
             },
           ),
       });

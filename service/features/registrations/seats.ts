@@ -55,7 +55,7 @@ export function decideSeats(classes: readonly CompanyClassRow[], now: number, fi
     if (before.status === 'full' && cls.held_until !== null) {
       // Not full for good: orders waiting for their payment hold the seats, and may let them go.
       const wait = humanWait(Math.max(1, Math.ceil((cls.held_until - now) / 1000)));
-      const message = `All seats of this class are held by orders waiting for their payment: try again in ${wait}, or choose another date.`;
+      const message = `The last seats of this class are held by orders waiting for their payment: try again in ${wait}, or choose another date.`;
       throw new ApiError(409, 'class-full', message, { [field]: message }, {}, { held_until: isoTime(cls.held_until) });
     }
     if (before.status === 'full') {

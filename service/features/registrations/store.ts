@@ -4,7 +4,7 @@
  */
 import { isoTime, randomId } from '../../core/ids.ts';
 import { queueEmail } from '../../core/outbox.ts';
-import { confirmationEmailLimit, type Limits, type RateLimiter } from '../../core/rate-limit.ts';
+import { confirmationEmailLimit, type Limits, type RateLimiter, type SeatGuard } from '../../core/rate-limit.ts';
 import type { Tx } from '../../db/database.ts';
 import type { Answer } from '../../core/idempotency.ts';
 import { formatClassStart, formatMoney } from '../catalog/store.ts';
@@ -32,11 +32,14 @@ export async function createRegistration(
   now: number,
   key: WidgetKeyRow,
   input: RegistrationInput,
-  deps: { limiter: RateLimiter; limits: Limits; countAttempt: () => void },
+  deps: { limiter: RateLimiter; limits: Limits; countAttempt: () => void; seats: SeatGuard },
 ): Promise<Answer<RegistrationResponse>> {
   const [cls] = await bookableClasses(tx, { companyId: key.company_id, classIds: [input.class_id], now });
   deps.countAttempt();
   const [{ status, after }] = decideSeats([cls!], now) as [ReturnType<typeof decideSeats>[number]];
+  // A seat counts against the address's seats (not a waitlist place); checked before it is known
+  // whether the email holds a place already, so that a refusal tells nothing about who is booked.
+  if (status === 'confirmed') deps.seats.check(1);
   const answer = (id: string): Answer<RegistrationResponse> => ({
     status: 201,
     body: {
@@ -102,6 +105,7 @@ export async function createRegistration(
       cancelled_at: null,
     })
     .execute();
+  if (status === 'confirmed') deps.seats.count(1);
 
   if (mayEmail()) await email({ id, first_name: input.first_name, status });
   return answer(id);

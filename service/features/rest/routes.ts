@@ -8,7 +8,7 @@ import type { Hono } from 'hono';
 import { PIN_TTL_MS, sameHash } from '../../core/auth.ts';
 import { sha256Hex } from '../../core/ids.ts';
 import { queueSignInEmail } from '../../core/outbox.ts';
-import type { Limit } from '../../core/rate-limit.ts';
+import { pinChecks, type Limit } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
@@ -90,13 +90,13 @@ export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     c.res.headers.set('Cache-Control', 'no-store');
   });
 
-  const limit = (c: AppContext, action: 'login' | 'verify', email: string) => {
-    const rules = deps.limits[action];
+  const limitLogins = (c: AppContext, email: string) => {
+    const rules = deps.limits.login;
     const limits: Limit[] = [
-      { key: `${action}:address:${clientAddress(c, deps.trustProxy)}`, ...rules.perAddress },
-      { key: `${action}:email:${email}`, ...rules.perEmail },
+      { key: `login:address:${clientAddress(c, deps.trustProxy)}`, ...rules.perAddress },
+      { key: `login:email:${email}`, ...rules.perEmail },
     ];
-    limiter.take(limits, action === 'login' ? 'logins' : 'PIN checks');
+    limiter.take(limits, 'logins');
   };
 
   const requireApplication = async (c: AppContext): Promise<AppRow> => {
@@ -153,7 +153,7 @@ export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     async (c, body) => {
       const application = await requireApplication(c);
       const input = await body(secretWithItsMethod);
-      limit(c, 'login', input.login);
+      limitLogins(c, input.login);
 
       if (input.verification_method === 'client_secret') {
         const user = await findUser(db, application, input.login);
@@ -204,10 +204,17 @@ export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     async (c, body) => {
       const application = await requireApplication(c);
       const { email, pin } = await body();
-      limit(c, 'verify', email);
+      // Every check counts per address; only wrong PINs per email (a check with no PIN locks nobody out).
+      const checks = pinChecks(limiter, deps.limits.verify, {
+        address: `verify:address:${clientAddress(c, deps.trustProxy)}`,
+        email: `verify:email:${email}`,
+      });
+      checks.check();
       const now = clock.now();
       // Decide and record the attempt in one transaction: parallel guesses cannot share a try.
-      const token = await store.transaction((tx) => verifyPin(tx, now, application, email, pin));
+      const outcome = await store.transaction((tx) => verifyPin(tx, now, application, email, pin));
+      if ('wrong' in outcome) checks.judged(outcome.wrong);
+      const token = 'token' in outcome ? outcome.token : undefined;
       if (token === undefined) {
         throw new ApiError(
           401,

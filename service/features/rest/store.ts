@@ -119,14 +119,17 @@ export async function startLogin(
   return { pin, token: await issueToken(tx, now, user, application, { emailed: true }) };
 }
 
-/** The token for a right PIN; undefined for a wrong, used, expired or locked one (a wrong try counts). */
+/**
+ * The token for a right PIN; else whether it was a wrong guess (a try counted), or no PIN to judge
+ * (none, used, expired or locked).
+ */
 export async function verifyPin(
   tx: Tx,
   now: number,
   application: AppRow,
   email: string,
   pin: string,
-): Promise<string | undefined> {
+): Promise<{ token: string } | { wrong: boolean }> {
   const row = await tx
     .selectFrom('user_pins')
     .select(['id', 'pin_hash', 'expires_at', 'attempts'])
@@ -136,19 +139,19 @@ export async function verifyPin(
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!row || row.expires_at <= now || row.attempts >= PIN_MAX_ATTEMPTS) return undefined;
+  if (!row || row.expires_at <= now || row.attempts >= PIN_MAX_ATTEMPTS) return { wrong: false };
   if (!sameHash(pinHash(email, pin), row.pin_hash)) {
     await tx
       .updateTable('user_pins')
       .set({ attempts: row.attempts + 1 })
       .where('id', '=', row.id)
       .execute();
-    return undefined;
+    return { wrong: true };
   }
   const user = await findUser(tx, application, email);
-  if (!user) return undefined;
+  if (!user) return { wrong: false };
   await tx.updateTable('user_pins').set({ used_at: now }).where('id', '=', row.id).execute();
-  return issueToken(tx, now, user, application);
+  return { token: await issueToken(tx, now, user, application) };
 }
 
 /**

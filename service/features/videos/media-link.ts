@@ -26,7 +26,8 @@ export function checkMediaLink(
   signature: string | undefined,
   now: number,
 ): 'valid' | 'expired' | 'invalid' {
-  if (!expires || !signature || !/^\d{1,15}$/.test(expires)) return 'invalid';
+  // The expiry too, as written: no leading zeros.
+  if (!expires || !signature || !/^[1-9]\d{0,14}$/.test(expires)) return 'invalid';
   const given = Buffer.from(signature, 'base64url');
   // Only the one spelling the service writes: Node's decoder also takes standard base64, padding and
   // stray bits, so that other strings would pass for the same signature.

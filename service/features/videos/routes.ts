@@ -48,7 +48,7 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
       tags: ['Widget API'],
       operationId: 'videoMedia',
       summary: 'The files of a video for the signed-in participant: paths signed for a few minutes (video keys)',
-      description: `A POST because the participant’s token travels in a header, never in a URL. A participants-only video plays for a signed-in participant with a confirmed place in a class of its programme (any of the company’s classes for a video of no programme): not a waitlist place, a cancelled one, or a seat of an order still waiting for its card payment; others get 403 \`participants-only\` (with \`course\`, the programme it is for). The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock from \`now\` (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
+      description: `A POST because the participant’s token travels in a header, never in a URL. A participants-only video plays for a signed-in participant with a confirmed place, paid where the class costs money, in a class of its programme (any of the company’s classes for a video of no programme): a seat of an order paid by card or free, or a place the company entered itself; not a waitlist place, a cancelled one, a registration made through the registration widget for a class that costs money, or a seat of an order still to be paid (card, invoice, on site); others get 403 \`participants-only\` (with \`course\`, the programme it is for). The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock from \`now\` (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
       security: [{ widgetKey: [], participantToken: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, description: 'The video id', schema: { type: 'string' } }],
       responses: {
@@ -72,7 +72,7 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
         throw new ApiError(
           403,
           'participants-only',
-          `This recording is for participants of ${whose}: it plays for people with a confirmed place in one of its classes.`,
+          `This recording is for participants of ${whose}: it plays for a paid (or free) place in one of its classes.`,
           undefined,
           {},
           { course: row.course_id ? { id: row.course_id, title: row.course_title ?? '' } : null },

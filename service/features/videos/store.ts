@@ -58,10 +58,12 @@ export function publicVideo(row: VideoRow): Video {
 }
 
 /**
- * Whether a participant may watch a participants-only video: a confirmed place in a class of the
- * video's programme (of any of the company's classes when the video belongs to none). A waitlist
- * place does not count, nor a cancelled one, nor a seat of an order still waiting for its card
- * payment; a seat of a confirmed order does (paid, free, or to be paid offline as the company agreed).
+ * Whether a participant may watch a participants-only video: a confirmed place, paid where the class
+ * costs money, in a class of the video's programme (of any of the company's classes when the video
+ * belongs to none). Paid: a seat of an order paid by card (or that cost nothing), or a place the
+ * company entered itself (no widget made it). Not a waitlist place, a cancelled one, a registration
+ * a visitor made through the registration widget for a class that costs money (nothing was paid), a
+ * seat of an order waiting for its card payment or still to be paid by invoice or on site.
  */
 export async function mayWatch(db: Db, participantId: string, video: VideoRow): Promise<boolean> {
   const place = await db
@@ -74,7 +76,13 @@ export async function mayWatch(db: Db, participantId: string, video: VideoRow): 
     .where('co.company_id', '=', video.company_id)
     .$if(video.course_id !== null, (q) => q.where('cl.course_id', '=', video.course_id!))
     .where('r.status', '=', 'confirmed')
-    .where((eb) => eb.or([eb('r.order_id', 'is', null), eb('o.status', '=', 'confirmed')]))
+    .where((eb) =>
+      eb.or([
+        eb('cl.price_amount', '=', 0),
+        eb.and([eb('r.order_id', 'is', null), eb('r.widget_key', 'is', null)]),
+        eb.and([eb('o.status', '=', 'confirmed'), eb('o.payment_status', 'in', ['paid', 'none'])]),
+      ]),
+    )
     .limit(1)
     .executeTakeFirst();
   return place !== undefined;
