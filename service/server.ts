@@ -26,7 +26,7 @@ import { registerRestRoutes } from './features/rest/routes.ts';
 import { registerVideoRoutes } from './features/videos/routes.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from './http/context.ts';
 import { widgetApiCors } from './http/cors.ts';
-import { ApiError, errorBody, methodNotAllowed, notFound } from './http/errors.ts';
+import { ApiError, answerOf, errorBody, methodNotAllowed, notFound } from './http/errors.ts';
 import { ApiRoutes } from './http/routes.ts';
 import { registerStatic } from './http/static.ts';
 import { openApiDocument } from './openapi.ts';
@@ -181,7 +181,8 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
     return sendJson(err.toBody(), err.status);
   });
   app.onError((err, c) => {
-    if (err instanceof ApiError) return sendJson(err.toBody(), err.status, err.headers);
+    const answer = answerOf(err);
+    if (answer) return sendJson(answer.toBody(), answer.status, answer.headers);
     // A client gone mid-request is no failure of the service, and nobody reads the answer.
     if (c.req.raw.signal.aborted) return sendJson(errorBody('bad-request', 'The request was cut off.'), 400);
     deps.logError(`${c.req.method} ${new URL(c.req.url).pathname} failed`, err);

@@ -1,14 +1,13 @@
 /**
  * Idempotent writes: the first request under an Idempotency-Key runs `create` and stores its
  * answer; the same key with the same body gets that answer again (replayed), with another body
- * 409 `idempotency-key-reused`. Lookup, `create` and the stored answer share one
+ * a conflict (`idempotency-key-reused`). Lookup, `create` and the stored answer share one
  * transaction (on SQLite `BEGIN IMMEDIATE`), so concurrent retries cannot both create. Failed attempts store
  * nothing: a retry after a 4xx runs again. A key is remembered for `IDEMPOTENCY_TTL_MS` of the
  * service clock (a day, far longer than any client retries), then forgotten, so the table stays small.
  */
 import type { Store, Tx } from '../db/database.ts';
-import { sendJson } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { Refusal } from './refusal.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -25,11 +24,6 @@ export interface Answer<T = unknown> {
 
 export interface IdempotentResult extends Answer {
   replayed: boolean;
-}
-
-/** The answer of an idempotent write; a replay says so in `Idempotent-Replayed`. */
-export function idempotentAnswer(result: IdempotentResult): Response {
-  return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
 }
 
 export function runIdempotent(
@@ -57,8 +51,8 @@ export function runIdempotent(
       .executeTakeFirst();
     if (stored) {
       if (stored.request_hash !== opts.requestHash) {
-        throw new ApiError(
-          409,
+        throw new Refusal(
+          'conflict',
           'idempotency-key-reused',
           'This Idempotency-Key was already used for a different request. Use a new key for a new submission.',
         );

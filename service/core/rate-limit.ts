@@ -4,7 +4,7 @@
  * the defaults below are documented in docs/service.md's security section and the OpenAPI document.
  */
 import type { Clock } from './clock.ts';
-import { ApiError } from '../http/errors.ts';
+import { Refusal } from './refusal.ts';
 
 export interface Rule {
   max: number;
@@ -76,7 +76,7 @@ export function anonymousWriteLimits(limits: Limits, what: AnonymousWrite, addre
 
 /**
  * The seats booked at a company from one client address (orders and registrations): `check(n)` before
- * booking `n` seats (429 saying how many may still be booked), `count(n)` once they are booked.
+ * booking `n` seats (refused, saying how many may still be booked), `count(n)` once they are booked.
  */
 export function seatGuard(limiter: RateLimiter, limits: Limits, companyId: number, address: string) {
   const rule = limits.seats.perAddress;
@@ -151,8 +151,8 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one attempt against every limit, or throws 429 `rate-limited` (with `Retry-After`, and
-   * `retry_after` in seconds in the error object) when any of them is used up; a refused attempt is
+   * Counts one attempt against every limit, or refuses (`too-many`, `rate-limited`, with `retryAfter`
+   * and `retry_after` in seconds in the error object) when any of them is used up; a refused attempt is
    * not counted. `what` names what was counted, for the message ("registrations").
    */
   take(limits: Limit[], what = 'attempts'): void {
@@ -161,20 +161,18 @@ export class RateLimiter {
   }
 
   /**
-   * Throws 429 `rate-limited` as `take()` does when a limit is used up; counts nothing. The message
+   * Refuses as `take()` does when a limit is used up; counts nothing. The message
    * says "Too many <what> <where>" ("from here", "for this email"), or `message(wait)` when given.
    */
   check(limits: Limit[], what = 'attempts', where = 'from here', message?: (wait: string) => string): void {
     const wait = this.waitMs(limits);
     if (wait > 0) {
       const seconds = Math.max(1, Math.ceil(wait / 1000));
-      throw new ApiError(
-        429,
+      throw new Refusal(
+        'too-many',
         'rate-limited',
         message?.(humanWait(seconds)) ?? `Too many ${what} ${where}. Try again in ${humanWait(seconds)}.`,
-        undefined,
-        { 'Retry-After': String(seconds) },
-        { retry_after: seconds },
+        { retryAfter: seconds, extra: { retry_after: seconds } },
       );
     }
   }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Clock } from '../core/clock.ts';
+import type { IdempotentResult } from '../core/idempotency.ts';
 import type { Jobs } from '../core/jobs.ts';
 import type { Limits, RateLimiter } from '../core/rate-limit.ts';
 import type { Store } from '../db/database.ts';
@@ -50,4 +51,9 @@ export function sendJson(body: unknown, status = 200, headers: Record<string, st
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
   });
+}
+
+/** The answer of an idempotent write; a replay says so in `Idempotent-Replayed`. */
+export function idempotentAnswer(result: IdempotentResult): Response {
+  return sendJson(result.body, result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
 }

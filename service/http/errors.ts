@@ -1,16 +1,13 @@
 /**
  * One error shape for every API answer:
  * `{ "error": { "code": "validation", "message": "...", "fields": { "email": "..." } } }`.
- * Handlers throw `ApiError`; the app's error handler turns it into that body. Anything else that
- * escapes a handler is a bug and answers 500 `internal` (and is logged).
+ * Handlers throw `ApiError` (an HTTP refusal: a header, a method, a body) or let a store's `Refusal`
+ * through; the app's error handler turns either into that body, a refusal's kind into its status.
+ * Anything else that escapes a handler is a bug and answers 500 `internal` (and is logged).
  */
-export type FieldErrors = Record<string, string>;
+import { Refusal, invalid, newFieldErrors, type FieldErrors, type RefusalKind } from '../core/refusal.ts';
 
-/**
- * An empty set of field messages with no prototype: a field named `__proto__` in a request becomes
- * a message like any other instead of replacing the object's prototype (and vanishing).
- */
-export const newFieldErrors = (): FieldErrors => Object.create(null) as FieldErrors;
+export { newFieldErrors, type FieldErrors };
 
 export interface ErrorBody {
   error: { code: string; message: string; fields?: FieldErrors; [extra: string]: unknown };
@@ -47,6 +44,30 @@ export class ApiError extends Error {
   }
 }
 
+/** The status of each kind of refusal. A PIN used up by wrong tries is 429 like a rate limit, without its Retry-After. */
+const STATUS: Record<RefusalKind, number> = {
+  invalid: 422,
+  'not-found': 404,
+  conflict: 409,
+  unauthorized: 401,
+  forbidden: 403,
+  locked: 429,
+  'too-many': 429,
+};
+
+/** A store's refusal as the HTTP answer it gets: its kind's status, and `Retry-After` when it says when to try again. */
+export function refusalAnswer(refusal: Refusal): ApiError {
+  const headers: Record<string, string> = refusal.retryAfter === undefined ? {} : { 'Retry-After': String(refusal.retryAfter) };
+  return new ApiError(STATUS[refusal.kind], refusal.code, refusal.message, refusal.fields, headers, refusal.extra);
+}
+
+/** The HTTP answer of an error thrown by a handler, or undefined for a bug. */
+export function answerOf(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof Refusal) return refusalAnswer(err);
+  return undefined;
+}
+
 export function errorBody(code: string, message: string, fields?: FieldErrors, extra: Record<string, unknown> = {}): ErrorBody {
   return fields && Object.keys(fields).length > 0
     ? { error: { code, message, fields, ...extra } }
@@ -55,9 +76,7 @@ export function errorBody(code: string, message: string, fields?: FieldErrors, e
 
 /** A 422 whose message names the fault when there is one, and counts them otherwise. */
 export function validationError(fields: FieldErrors): ApiError {
-  const entries = Object.values(fields);
-  const message = entries.length === 1 ? entries[0]! : `${entries.length} fields need attention: see "fields".`;
-  return new ApiError(422, 'validation', message, fields);
+  return refusalAnswer(invalid(fields));
 }
 
 export function notFound(message = 'Nothing here. Check the path and the method.'): ApiError {

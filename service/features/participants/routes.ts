@@ -6,12 +6,12 @@
  */
 import type { Hono } from 'hono';
 import { PIN_TTL_MS } from '../../core/auth.ts';
-import { canonicalJson, idempotentAnswer, runIdempotent } from '../../core/idempotency.ts';
+import { canonicalJson, runIdempotent } from '../../core/idempotency.ts';
 import { sha256Hex } from '../../core/ids.ts';
 import { queueSignInEmail } from '../../core/outbox.ts';
 import { pinChecks } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { idempotentAnswer, sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
 import { participantOrders } from '../checkout/store.ts';

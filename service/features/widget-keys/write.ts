@@ -1,10 +1,10 @@
 /** An anonymous widget API write (a registration, a contact message, an order): idempotent and rate-limited. */
-import { canonicalJson, idempotentAnswer, runIdempotent, type Answer } from '../../core/idempotency.ts';
+import { canonicalJson, runIdempotent, type Answer } from '../../core/idempotency.ts';
 import { sha256Hex } from '../../core/ids.ts';
 import { anonymousWriteLimits, type AnonymousWrite } from '../../core/rate-limit.ts';
 import type { Tx } from '../../db/database.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import type { AppContext, ServiceDeps } from '../../http/context.ts';
+import { idempotentAnswer, type AppContext, type ServiceDeps } from '../../http/context.ts';
 import type { WidgetKeyRow } from './store.ts';
 
 /**
