@@ -25,7 +25,7 @@ import { registerRegistrationRoutes } from './features/registrations/routes.ts';
 import { registerRestRoutes } from './features/rest/routes.ts';
 import { registerVideoRoutes } from './features/videos/routes.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from './http/context.ts';
-import { widgetApiCors } from './http/cors.ts';
+import { widgetApiCors } from './widget-api/cors.ts';
 import { ApiError, answerOf, errorBody, methodNotAllowed, notFound } from './http/errors.ts';
 import { ApiRoutes } from './http/routes.ts';
 import { registerStatic } from './http/static.ts';

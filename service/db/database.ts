@@ -10,6 +10,7 @@ import Sqlite from 'better-sqlite3';
 import { Kysely, sql, type Transaction } from 'kysely';
 import type { Clock } from '../core/clock.ts';
 import { createCoreTables, type CoreTables } from '../core/tables.ts';
+import { createWidgetKeyTables, type WidgetKeyTables } from '../domain/tables.ts';
 import { createCatalogTables, type CatalogTables } from '../features/catalog/tables.ts';
 import { createCheckoutTables, type CheckoutTables } from '../features/checkout/tables.ts';
 import { createContactTables, type ContactTables } from '../features/contact/tables.ts';
@@ -18,7 +19,6 @@ import { createPlaceTables, type PlaceTables } from '../features/places/tables.t
 import { createRegistrationTables, type RegistrationTables } from '../features/registrations/tables.ts';
 import { createRestTables, type RestTables } from '../features/rest/tables.ts';
 import { createVideoTables, type VideoTables } from '../features/videos/tables.ts';
-import { createWidgetKeyTables, type WidgetKeyTables } from '../features/widget-keys/tables.ts';
 import { sqliteDialect, type DialectName } from './dialect.ts';
 import { seed } from './seed.ts';
 

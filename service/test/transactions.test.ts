@@ -10,8 +10,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { Clock } from '../core/clock.ts';
 import { randomId } from '../core/ids.ts';
 import { openStore, type Store } from '../db/database.ts';
-import { ApiError } from '../http/errors.ts';
-import { bookableClasses, decideSeats } from '../features/registrations/seats.ts';
+import { Refusal } from '../core/refusal.ts';
+import { bookableClasses, decideSeats } from '../domain/seats.ts';
+import { refusalAnswer } from '../http/errors.ts';
 import { LOCAL_PAGE, startTestService, uniqueKey, type Json, type TestService } from './helpers.ts';
 
 let svc: TestService;
@@ -172,10 +173,16 @@ describe('one seat decision for several classes in one transaction (the checkout
 
   test('a full class refuses the whole booking, and nothing of it is stored; an unknown or past class is 422', async () => {
     await store.reset();
-    await assert.rejects(book(['cls_web_2', 'cls_lead_1']), (e: ApiError) => e.status === 409 && e.code === 'class-full');
+    await assert.rejects(
+      book(['cls_web_2', 'cls_lead_1']),
+      (e: Refusal) => e instanceof Refusal && refusalAnswer(e).status === 409 && e.code === 'class-full',
+    );
     assert.equal(await confirmed('cls_web_2'), 3, 'the open class of the refused booking keeps its seats');
     for (const classId of ['cls_nope', 'cls_web_past', 'cls_gx_safety_1']) {
-      await assert.rejects(book(['cls_web_2', classId]), (e: ApiError) => e.status === 422 && 'class_id' in e.fields!);
+      await assert.rejects(
+        book(['cls_web_2', classId]),
+        (e: Refusal) => e instanceof Refusal && refusalAnswer(e).status === 422 && 'class_id' in e.fields!,
+      );
     }
   });
 
@@ -185,7 +192,7 @@ describe('one seat decision for several classes in one transaction (the checkout
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => book(['cls_web_1', 'cls_lead_2'])));
     const booked = results.filter((r) => r.status === 'fulfilled');
     assert.equal(booked.length, 6, 'cls_lead_2 takes six');
-    assert.ok(results.filter((r) => r.status === 'rejected').every((r) => (r.reason as ApiError).code === 'class-full'));
+    assert.ok(results.filter((r) => r.status === 'rejected').every((r) => (r.reason as Refusal).code === 'class-full'));
     assert.equal(await confirmed('cls_lead_2'), 6);
     assert.equal(await confirmed('cls_web_1'), 12);
   });

@@ -1,15 +1,8 @@
 /** The calendar's classes: upcoming ones, each on the day it starts in its venue's time zone. */
 import { localDate } from '../../core/time-zones.ts';
 import type { Db } from '../../db/database.ts';
-import { listCourses, publicClass, type ClassRow, type CourseRow } from '../catalog/store.ts';
-import { WIDGET_API_PREFIX } from '../widget-keys/checks.ts';
+import { listCourses, publicClass, type ClassRow, type CourseRow } from '../../domain/classes.ts';
 import type { CalendarClass } from '../../../contract/api/calendar.ts';
-
-/** The link to the `.ics` file of some classes, from the service's configured public URL. */
-export function calendarFileUrl(publicUrl: string, widgetKey: string, classIds: readonly string[]): string {
-  const classes = [...new Set(classIds)].map(encodeURIComponent).join(',');
-  return `${publicUrl}${WIDGET_API_PREFIX}/calendar.ics?key=${encodeURIComponent(widgetKey)}&classes=${classes}`;
-}
 
 export interface CalendarEntry {
   cls: ClassRow;

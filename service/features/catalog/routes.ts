@@ -1,33 +1,21 @@
 /** `GET /widget-api/v1/widget`: a widget's whole first render in one request. */
 import type { Hono } from 'hono';
 import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
-import type { Db } from '../../db/database.ts';
+import { upcomingCourses } from '../../domain/classes.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
+import { validationError } from '../../http/errors.ts';
+import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey, widgetInfo } from '../../widget-api/keys.ts';
 import { contactFirstRender } from '../contact/routes.ts';
 import { mapFirstRender } from '../places/routes.ts';
 import { videoFirstRender } from '../videos/routes.ts';
-import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey, widgetInfo } from '../widget-keys/checks.ts';
 import { WidgetResponse } from '../../../contract/api/catalog.ts';
-import { courseExists, listCourses, publicClass } from './store.ts';
 
 /**
  * Types whose first render lists the company's programmes. The checkout's does not: it shows the
  * cart the page gives it, priced by the quote.
  */
 const COURSE_TYPES = new Set<WidgetType>(['registration', 'calendar']);
-
-/** `course` names one of the company's programmes, or 404 `course-not-found`. */
-export async function requireCourse(db: Db, companyId: number, courseId: string): Promise<void> {
-  if (!(await courseExists(db, companyId, courseId))) {
-    throw new ApiError(
-      404,
-      'course-not-found',
-      `There is no programme "${courseId}" for this key. Check data-service-course, or remove it to list every programme.`,
-    );
-  }
-}
 
 export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { db } = deps.store;
@@ -93,20 +81,7 @@ export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       if (key.type === 'map') Object.assign(answer, await mapFirstRender(deps, key));
       if (COURSE_TYPES.has(key.type)) {
         // An empty `course=` (an unset attribute) means every programme.
-        const courseId = c.req.query('course') || undefined;
-        if (courseId !== undefined) await requireCourse(db, key.company_id, courseId);
-        const courses = await listCourses(db, {
-          companyId: key.company_id,
-          ...(courseId !== undefined ? { courseId } : {}),
-          from: deps.clock.now(),
-        });
-        answer.courses = courses.map(({ course, classes }) => ({
-          id: course.id,
-          title: course.title,
-          summary: course.summary,
-          category: course.category,
-          classes: classes.map(publicClass),
-        }));
+        answer.courses = await upcomingCourses(db, key.company_id, c.req.query('course') || undefined, deps.clock.now());
       }
       return sendJson(answer);
     },

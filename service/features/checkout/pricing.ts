@@ -5,8 +5,9 @@
  */
 import { humanWait } from '../../core/rate-limit.ts';
 import type { Tables } from '../../db/database.ts';
-import { classState, formatMoney, type ClassState, type CompanyClassRow } from '../catalog/store.ts';
-import type { LineSeats } from '../registrations/seats.ts';
+import { classState, type ClassState, type CompanyClassRow } from '../../domain/classes.ts';
+import { formatMoney } from '../../domain/format.ts';
+import type { LineSeats } from '../../domain/seats.ts';
 import type { PaymentMethod, QuoteLine, QuoteResponse, VoucherResult } from '../../../contract/api/checkout.ts';
 
 export type Company = Pick<

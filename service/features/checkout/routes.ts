@@ -17,8 +17,8 @@ import {
   servedReturnUrl,
   widgetKey,
   type WidgetKeyRow,
-} from '../widget-keys/checks.ts';
-import { anonymousWrite } from '../widget-keys/write.ts';
+} from '../../widget-api/keys.ts';
+import { anonymousWrite } from '../../widget-api/anonymous-write.ts';
 import {
   CHECKOUT_LIMITS,
   OrderReadResponse,

@@ -10,14 +10,17 @@ import type { z } from 'zod';
 import { isoTime, randomId, sha256Hex } from '../../core/ids.ts';
 import { queueEmail } from '../../core/outbox.ts';
 import type { Db, Store, Tx } from '../../db/database.ts';
-import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
-import { calendarFileUrl } from '../calendar/store.ts';
-import { formatClassStart, formatMoney, getClasses, type CompanyClassRow } from '../catalog/store.ts';
-import { findParticipant, promoteWaitlist } from '../participants/store.ts';
-import { bookableClasses, decideLineSeats } from '../registrations/seats.ts';
-import type { WidgetKeyRow } from '../widget-keys/store.ts';
+import { Refusal, invalid, newFieldErrors } from '../../core/refusal.ts';
+import { getClasses, type CompanyClassRow } from '../../domain/classes.ts';
+import { formatClassStart, formatMoney } from '../../domain/format.ts';
+import { calendarFileUrl, paymentPageUrl } from '../../domain/links.ts';
+import { orderItems } from '../../domain/orders.ts';
+import { participantFor } from '../../domain/participants.ts';
+import { bookableClasses, decideLineSeats } from '../../domain/seats.ts';
+import { promoteWaitlist } from '../../domain/waitlist.ts';
+import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
 import { priceCart, type CartLine, type Company, type PricedCart } from './pricing.ts';
-import type { Order, OrderRequest, ParticipantOrder } from '../../../contract/api/checkout.ts';
+import type { Order, OrderRequest } from '../../../contract/api/checkout.ts';
 import type { OrderStatus, PaymentStatus } from './tables.ts';
 
 /**
@@ -37,12 +40,9 @@ export async function companyOf(db: Db, companyId: number): Promise<Company> {
     .executeTakeFirstOrThrow();
 }
 
-/** The page of the (development) payment provider for a payment, from the configured public URL. */
-export const paymentPageUrl = (publicUrl: string, paymentId: string) => `${publicUrl}/dev/pay/${paymentId}`;
-
 /**
  * The quote of a cart: its classes (of the company; `classes` when the caller has read them), the
- * seat decision of each line, the voucher, the prices. 422 `fields.items` for a cart of several
+ * seat decision of each line, the voucher, the prices. Invalid (`fields.items`) for a cart of several
  * currencies.
  */
 export async function quoteCart(
@@ -61,7 +61,7 @@ export async function quoteCart(
   const known = opts.items.map((item) => found.get(item.class_id));
   const currencies = [...new Set(known.flatMap((cl) => (cl ? [cl.currency] : [])))];
   if (currencies.length > 1) {
-    throw validationError({
+    throw invalid({
       items: `The cart holds classes priced in ${currencies.join(' and ')}: order the classes of one currency at a time.`,
     });
   }
@@ -131,9 +131,10 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /**
  * Places an order inside the caller's transaction, in this order of refusal: a class unknown or
- * started (422 `items.N.class_id`), the rate limit (`countAttempt`), several currencies (422), too few
- * seats in any line (409 `class-full` with `lines`), the voucher (422 `fields.voucher`), the total
- * (409 `price-changed`), the payment method and its `return_url` (422). Then it books.
+ * started (invalid, `items.N.class_id`), the rate limit (`countAttempt`), several currencies (invalid),
+ * too few seats in any line (a conflict, `class-full` with `lines`), the voucher (invalid,
+ * `fields.voucher`), the total (a conflict, `price-changed`), the payment method and its
+ * `return_url` (invalid). Then it books.
  */
 export async function placeOrder(
   tx: Tx,
@@ -187,34 +188,35 @@ export async function placeOrder(
             ? 'This class is full: remove it from the order.'
             : `Only ${plural(line.seats_left, 'seat is', 'seats are')} left in this class: book at most ${line.seats_left}.`;
     }
-    throw new ApiError(
-      409,
+    throw new Refusal(
+      'conflict',
       'class-full',
       `${short.length === 1 ? 'A class has' : 'Some classes have'} fewer seats left than ordered, so nothing was booked: change the seats or remove ${short.length === 1 ? 'that class' : 'those classes'}, then order again.`,
-      fields,
-      {},
       {
-        lines: short.map(({ line }) => ({
-          class_id: line.class_id,
-          seats_left: line.seats_left,
-          status: line.status,
-          held_until: line.held_until,
-        })),
+        fields,
+        extra: {
+          lines: short.map(({ line }) => ({
+            class_id: line.class_id,
+            seats_left: line.seats_left,
+            status: line.status,
+            held_until: line.held_until,
+          })),
+        },
       },
     );
   }
-  if (voucherWait > 0) throw validationError({ voucher: ctx.voucherGuard.notChecked(input.voucher!, voucherWait).message });
+  if (voucherWait > 0) throw invalid({ voucher: ctx.voucherGuard.notChecked(input.voucher!, voucherWait).message });
   if (quote.voucher && quote.voucher.status !== 'applied') {
     ctx.voucherGuard.count();
-    throw validationError({ voucher: quote.voucher.message });
+    throw invalid({ voucher: quote.voucher.message });
   }
   const total = quote.total;
   if (
     input.expected_total &&
     (input.expected_total.amount !== total.amount || input.expected_total.currency !== total.currency)
   ) {
-    throw new ApiError(
-      409,
+    throw new Refusal(
+      'conflict',
       'price-changed',
       `The total is now ${formatMoney(total.amount, total.currency)}, not the ${formatMoney(input.expected_total.amount, input.expected_total.currency)} you were shown: check the new total and order again. Nothing was booked.`,
     );
@@ -223,34 +225,19 @@ export async function placeOrder(
   const method = total.amount === 0 ? undefined : quote.payment_methods.find((m) => m.id === input.payment_method);
   if (total.amount > 0 && !method) {
     const ids = quote.payment_methods.map((m) => m.id).join(', ');
-    throw validationError({
+    throw invalid({
       payment_method: input.payment_method ? `Choose one of the payment methods: ${ids}.` : `Choose how to pay: one of ${ids}.`,
     });
   }
   if (method?.kind === 'redirect' && !input.return_url) {
-    throw validationError({
+    throw invalid({
       return_url: 'Send return_url, the page that holds the widget: the payment page sends the buyer back there.',
     });
   }
 
   // The buyer is the company's participant of that email; an anonymous form never rewrites a profile.
   const { buyer } = input;
-  const participant = await findParticipant(tx, company.id, buyer.email);
-  const participantId = participant?.id ?? randomId('p');
-  if (!participant) {
-    await tx
-      .insertInto('participants')
-      .values({
-        id: participantId,
-        company_id: company.id,
-        email: buyer.email,
-        first_name: buyer.first_name,
-        last_name: buyer.last_name,
-        phone: buyer.phone ?? null,
-        created_at: now,
-      })
-      .execute();
-  }
+  const participantId = await participantFor(tx, now, company.id, { ...buyer, phone: buyer.phone ?? null });
 
   if (priced.voucher) {
     // The quote read the uses in this transaction; the condition keeps the count right whatever else holds the lock.
@@ -260,8 +247,7 @@ export async function placeOrder(
       .where('id', '=', priced.voucher.id)
       .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
       .executeTakeFirst();
-    if (Number(counted.numUpdatedRows) === 0)
-      throw validationError({ voucher: `The voucher ${priced.voucher.code} has been used up.` });
+    if (Number(counted.numUpdatedRows) === 0) throw invalid({ voucher: `The voucher ${priced.voucher.code} has been used up.` });
   }
 
   // Booked from here on (nothing below refuses): only seats really booked count against the address.
@@ -359,49 +345,6 @@ export async function placeOrder(
   return { status: 201, body: { order }, secret: { token: await keepOrderToken(tx, ctx.secret, id, now) } };
 }
 
-interface ItemRow {
-  order_id: string;
-  class_id: string;
-  seats: number;
-  unit_price: number;
-  discount: number;
-  total: number;
-  attendees: string;
-  course_id: string;
-  course_title: string;
-  starts_at: number;
-  ends_at: number;
-  timezone: string;
-  location: string;
-}
-
-const orderItems = (db: Db, orderIds: readonly string[]): Promise<ItemRow[]> =>
-  orderIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('order_items as i')
-        .innerJoin('classes as cl', 'cl.id', 'i.class_id')
-        .innerJoin('courses as co', 'co.id', 'cl.course_id')
-        .select([
-          'i.order_id',
-          'i.class_id',
-          'i.seats',
-          'i.unit_price',
-          'i.discount',
-          'i.total',
-          'i.attendees',
-          'co.id as course_id',
-          'co.title as course_title',
-          'cl.starts_at',
-          'cl.ends_at',
-          'cl.timezone',
-          'cl.location',
-        ])
-        .where('i.order_id', 'in', orderIds)
-        .orderBy('i.order_id')
-        .orderBy('i.position')
-        .execute();
-
 /** The order as the API answers it. */
 export async function orderView(db: Db, orderId: string, publicUrl: string): Promise<Order> {
   const o = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
@@ -472,39 +415,6 @@ export async function readableOrder(
     .where('order_id', '=', order.id)
     .executeTakeFirst();
   return held ? order.id : undefined;
-}
-
-/** The participant's orders, newest first. */
-export async function participantOrders(db: Db, participantId: string): Promise<ParticipantOrder[]> {
-  const orders = await db
-    .selectFrom('orders')
-    .select(['id', 'number', 'status', 'created_at', 'total', 'currency'])
-    .where('participant_id', '=', participantId)
-    .orderBy('created_at', 'desc')
-    .orderBy('seq', 'desc')
-    .execute();
-  const items = await orderItems(
-    db,
-    orders.map((o) => o.id),
-  );
-  return orders.map((o) => ({
-    id: o.id,
-    number: o.number,
-    status: o.status,
-    created_at: isoTime(o.created_at),
-    total: { amount: o.total, currency: o.currency },
-    items: items
-      .filter((i) => i.order_id === o.id)
-      .map((i) => ({
-        class_id: i.class_id,
-        course_title: i.course_title,
-        starts_at: isoTime(i.starts_at),
-        ends_at: isoTime(i.ends_at),
-        timezone: i.timezone,
-        location: i.location,
-        seats: i.seats,
-      })),
-  }));
 }
 
 /**

@@ -8,8 +8,8 @@ import type { Hono } from 'hono';
 import type { AppEnv, ServiceDeps } from '../../http/context.ts';
 import { error, widgetWrite } from '../../http/docs.ts';
 import type { BodyCheck } from '../../http/routes.ts';
-import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetInfo, widgetKey, type WidgetKeyRow } from '../widget-keys/checks.ts';
-import { anonymousWrite } from '../widget-keys/write.ts';
+import { anonymousWrite } from '../../widget-api/anonymous-write.ts';
+import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetInfo, widgetKey, type WidgetKeyRow } from '../../widget-api/keys.ts';
 import { readFormToken, signFormToken } from './form-token.ts';
 import {
   CONTACT_MIN_FILL_MS,

@@ -2,9 +2,9 @@
 import { isoTime, randomId } from '../../core/ids.ts';
 import type { Answer } from '../../core/idempotency.ts';
 import { queueEmail } from '../../core/outbox.ts';
+import { Refusal } from '../../core/refusal.ts';
 import type { Tx } from '../../db/database.ts';
-import { ApiError } from '../../http/errors.ts';
-import type { WidgetKeyRow } from '../widget-keys/store.ts';
+import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
 import { CONTACT_MIN_FILL_MS, type ContactForm, type ContactMessageResponse } from '../../../contract/api/contact.ts';
 
 export interface ContactInput {
@@ -38,22 +38,20 @@ export async function createMessage(
     .where('form_nonce', '=', input.nonce)
     .executeTakeFirst();
   if (used) {
-    throw new ApiError(
-      409,
+    throw new Refusal(
+      'conflict',
       'form-token-used',
       'This form has already sent a message: each message needs a new form token (the answer to a message, and each first render, carries one).',
-      { form_token: 'This form has already sent a message: reload the form to write another.' },
+      { fields: { form_token: 'This form has already sent a message: reload the form to write another.' } },
     );
   }
   const wait = input.issuedAt + CONTACT_MIN_FILL_MS - now;
   if (!input.spam && wait > 0) {
-    throw new ApiError(
-      422,
+    throw new Refusal(
+      'invalid',
       'too-fast',
       'This message was sent very quickly after the form appeared: check your message and send it again.',
-      undefined,
-      {},
-      { retry_after_ms: wait },
+      { extra: { retry_after_ms: wait } },
     );
   }
   const id = randomId('msg');

@@ -8,7 +8,7 @@
 import type { Hono } from 'hono';
 import type { AppContext, AppEnv, ServiceDeps } from '../../http/context.ts';
 import { HTML_SECURITY_HEADERS } from '../../http/static.ts';
-import { formatMoney } from '../catalog/store.ts';
+import { formatMoney } from '../../domain/format.ts';
 import { mayEmail } from '../checkout/routes.ts';
 import { PAYMENT_HOLD_MS, orderOfPayment, settlePayment, type PaymentOrder } from '../checkout/store.ts';
 

@@ -11,7 +11,7 @@ import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import type { RouteSpec } from '../../http/routes.ts';
-import { checkEnabled, checkType, lookupKeyValue, originRefusal } from '../widget-keys/checks.ts';
+import { checkEnabled, checkType, lookupKeyValue, originRefusal } from '../../widget-api/keys.ts';
 import {
   PageOrigin,
   WidgetKeyCheckResponse,

@@ -14,7 +14,7 @@ import { clientAddress } from '../../http/client-address.ts';
 import { idempotentAnswer, sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
-import { participantOrders } from '../checkout/store.ts';
+import { participantOrders } from '../../domain/orders.ts';
 import { MessageResponse } from '../../../contract/api/common.ts';
 import {
   WIDGET_API_PREFIX,
@@ -23,7 +23,7 @@ import {
   widgetInfo,
   widgetKey,
   type WidgetKeyRow,
-} from '../widget-keys/checks.ts';
+} from '../../widget-api/keys.ts';
 import {
   CancelResponse,
   ParticipantConfirmEmailRequest,

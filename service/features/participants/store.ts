@@ -6,14 +6,21 @@ import { LINK_TTL_MS, PIN_MAX_ATTEMPTS, newPin, pinHash, sameHash } from '../../
 import { isoTime, randomToken, sha256Hex } from '../../core/ids.ts';
 import { queueEmail } from '../../core/outbox.ts';
 import type { Limits, RateLimiter } from '../../core/rate-limit.ts';
-import type { Db, Tables, Tx } from '../../db/database.ts';
+import type { Db, Tx } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
-import { formatClassStart, getClass } from '../catalog/store.ts';
-import type { WidgetKeyRow } from '../widget-keys/store.ts';
+import { formatClassStart } from '../../domain/format.ts';
+import {
+  PARTICIPANT_COLUMNS,
+  findParticipant,
+  publicParticipant,
+  upcomingRegistrations,
+  type ParticipantRow,
+} from '../../domain/participants.ts';
+import { promoteWaitlist } from '../../domain/waitlist.ts';
+import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
 import type {
   CancelResponse,
   EmailChange,
-  Participant,
   ParticipantRegistration,
   ParticipantResponse,
 } from '../../../contract/api/participants.ts';
@@ -29,22 +36,8 @@ export const CANCEL_BEFORE_MS = 24 * HOUR;
  */
 export const EMAIL_CHANGE_TTL_MS = LINK_TTL_MS;
 
-export type ParticipantRow = Omit<Tables['participants'], 'created_at'>;
-
-const PARTICIPANT_COLUMNS = ['id', 'company_id', 'email', 'first_name', 'last_name', 'phone'] as const;
-
-export function findParticipant(db: Db, companyId: number, email: string): Promise<ParticipantRow | undefined> {
-  return db
-    .selectFrom('participants')
-    .select(PARTICIPANT_COLUMNS)
-    .where('company_id', '=', companyId)
-    .where('email', '=', email)
-    .executeTakeFirst();
-}
-
-export function publicParticipant(p: ParticipantRow): Participant {
-  return { id: p.id, first_name: p.first_name, last_name: p.last_name, email: p.email, phone: p.phone };
-}
+export type { ParticipantRow };
+export { publicParticipant };
 
 export const participantPinHash = (p: { company_id: number; email: string }, pin: string) =>
   pinHash(`${p.company_id}:${p.email}`, pin);
@@ -364,14 +357,6 @@ export async function pendingEmailChange(db: Db, p: ParticipantRow, now: number)
   return row ? { email: row.email, expires_at: isoTime(row.expires_at) } : null;
 }
 
-/** Upcoming registrations (not cancelled) of the participant: the organisers see what changed. */
-const upcomingRegistrations = (tx: Tx, participantId: string, now: number) =>
-  tx
-    .updateTable('registrations')
-    .where('participant_id', '=', participantId)
-    .where('status', '<>', 'cancelled')
-    .where('class_id', 'in', (eb) => eb.selectFrom('classes').select('id').where('starts_at', '>', now));
-
 /**
  * Makes a confirmed new address the participant's: the tokens follow the person (so that
  * invalidating by email still finds them), sign-in PINs sent to the old address stop working,
@@ -647,38 +632,4 @@ export async function cancelRegistration(
   });
   if (reg.status === 'confirmed') await promoteWaitlist(tx, now, reg.class_id, reg.title, key.company_name);
   return answer;
-}
-
-/** Fills freed seats from the waitlist, first come first served, and tells each person. */
-export async function promoteWaitlist(tx: Tx, now: number, classId: string, title: string, companyName: string): Promise<void> {
-  const cls = (await getClass(tx, classId))!;
-  const free = cls.capacity - cls.confirmed;
-  if (free <= 0) return;
-  const promoted = await tx
-    .selectFrom('registrations')
-    .select(['id', 'first_name', 'email'])
-    .where('class_id', '=', classId)
-    .where('status', '=', 'waitlisted')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(free)
-    .execute();
-  for (const person of promoted) {
-    await tx.updateTable('registrations').set({ status: 'confirmed' }).where('id', '=', person.id).execute();
-    await queueEmail(tx, now, {
-      to: person.email,
-      subject: `Registration confirmed: ${title}`,
-      text: [
-        `Hello ${person.first_name},`,
-        '',
-        `a place in "${title}" has freed up, and it is yours: you are no longer on the waitlist.`,
-        '',
-        `When:  ${formatClassStart(cls.starts_at, cls.timezone)} (${cls.timezone})`,
-        `Where: ${cls.location}`,
-        `Reference: ${person.id}`,
-        '',
-        companyName,
-      ].join('\n'),
-    });
-  }
 }

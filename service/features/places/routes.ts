@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import type { AppEnv, ServiceDeps } from '../../http/context.ts';
 import { send } from '../../http/static.ts';
-import { widgetInfo, type WidgetKeyRow } from '../widget-keys/checks.ts';
+import { widgetInfo, type WidgetKeyRow } from '../../widget-api/keys.ts';
 import type { MapTiles } from '../../../contract/api/widget-keys.ts';
 import { listPlaces } from './store.ts';
 

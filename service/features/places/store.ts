@@ -1,7 +1,7 @@
 /** The company's places, each with the next classes held there. */
 import type { Db } from '../../db/database.ts';
 import { isoTime } from '../../core/ids.ts';
-import { listCourses, publicClass } from '../catalog/store.ts';
+import { listCourses, publicClass } from '../../domain/classes.ts';
 import type { Place, PlaceClass } from '../../../contract/api/places.ts';
 
 /** How many upcoming classes a place shows. */

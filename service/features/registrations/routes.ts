@@ -4,9 +4,9 @@ import { seatGuard } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import type { AppEnv, ServiceDeps } from '../../http/context.ts';
 import { error, widgetWrite } from '../../http/docs.ts';
-import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetKey } from '../widget-keys/checks.ts';
+import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetKey } from '../../widget-api/keys.ts';
 import { RegistrationRequest, RegistrationResponse } from '../../../contract/api/registrations.ts';
-import { anonymousWrite } from '../widget-keys/write.ts';
+import { anonymousWrite } from '../../widget-api/anonymous-write.ts';
 import { createRegistration } from './store.ts';
 
 export function registerRegistrationRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {

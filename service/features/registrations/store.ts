@@ -7,11 +7,11 @@ import { queueEmail } from '../../core/outbox.ts';
 import { confirmationEmailLimit, type Limits, type RateLimiter, type SeatGuard } from '../../core/rate-limit.ts';
 import type { Tx } from '../../db/database.ts';
 import type { Answer } from '../../core/idempotency.ts';
-import { formatClassStart, formatMoney } from '../catalog/store.ts';
-import { findParticipant } from '../participants/store.ts';
-import type { WidgetKeyRow } from '../widget-keys/store.ts';
+import { formatClassStart, formatMoney } from '../../domain/format.ts';
+import { participantFor } from '../../domain/participants.ts';
+import { bookableClasses, decideSeats } from '../../domain/seats.ts';
+import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
 import type { RegistrationResponse } from '../../../contract/api/registrations.ts';
-import { bookableClasses, decideSeats } from './seats.ts';
 
 export interface RegistrationInput {
   class_id: string;
@@ -70,23 +70,8 @@ export async function createRegistration(
     return answer(holder.id);
   }
 
-  const participant = await findParticipant(tx, key.company_id, input.email);
   // An anonymous form never rewrites an existing participant's profile.
-  const participantId = participant?.id ?? randomId('p');
-  if (!participant) {
-    await tx
-      .insertInto('participants')
-      .values({
-        id: participantId,
-        company_id: key.company_id,
-        email: input.email,
-        first_name: input.first_name,
-        last_name: input.last_name,
-        phone: input.phone,
-        created_at: now,
-      })
-      .execute();
-  }
+  const participantId = await participantFor(tx, now, key.company_id, input);
 
   const id = randomId('reg');
   await tx

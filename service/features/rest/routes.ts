@@ -15,8 +15,9 @@ import { error } from '../../http/docs.ts';
 import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
 import type { BodyCheck } from '../../http/routes.ts';
 import { MessageResponse } from '../../../contract/api/common.ts';
-import { listCourses } from '../catalog/store.ts';
-import { isWidgetKey } from '../widget-keys/store.ts';
+import { listCourses } from '../../domain/classes.ts';
+import { serviceLink } from '../../domain/links.ts';
+import { isWidgetKey } from '../../domain/widget-keys.ts';
 import {
   CoursesResponse,
   LoginRequest,
@@ -40,14 +41,6 @@ import {
   type AppRow,
   type UserRow,
 } from './store.ts';
-
-/**
- * A link the service builds: an absolute URL as it is, a path under the service's public URL
- * (configured, never a request's Host).
- */
-export function serviceLink(publicUrl: string, link: string): URL {
-  return /^https?:\/\//i.test(link) ? new URL(link) : new URL(`${publicUrl}/${link.replace(/^\/+/, '')}`);
-}
 
 /** `client_secret` goes with `verification_method: "client_secret"`, and only with it. */
 const secretWithItsMethod: BodyCheck = (raw, fields) => {

@@ -2,7 +2,7 @@
 import { LINK_TTL_MS, PIN_MAX_ATTEMPTS, newPin, pinHash, sameHash } from '../../core/auth.ts';
 import { isoTime, randomToken, sha256Hex } from '../../core/ids.ts';
 import type { Db, Tx } from '../../db/database.ts';
-import { publicClass, type ClassRow } from '../catalog/store.ts';
+import { publicClass, type ClassRow } from '../../domain/classes.ts';
 import type { CompanyRole, RestClass } from '../../../contract/api/rest.ts';
 import type { Role } from './tables.ts';
 

@@ -13,7 +13,7 @@ import { TOKEN_ERRORS, error } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
 import { send } from '../../http/static.ts';
 import { participantOfRequest } from '../participants/routes.ts';
-import { WIDGET_API_PREFIX, widgetKey, type WidgetKeyRow } from '../widget-keys/checks.ts';
+import { WIDGET_API_PREFIX, widgetKey, type WidgetKeyRow } from '../../widget-api/keys.ts';
 import { checkMediaLink, MEDIA_LINK_TTL_MS, signMediaLink } from './media-link.ts';
 import { VideoMediaResponse } from '../../../contract/api/videos.ts';
 import { captionLanguages, findVideo, listVideos, mayWatch, publicVideo, videoMedia } from './store.ts';

@@ -1,11 +1,11 @@
 /** An anonymous widget API write (a registration, a contact message, an order): idempotent and rate-limited. */
-import { canonicalJson, runIdempotent, type Answer } from '../../core/idempotency.ts';
-import { sha256Hex } from '../../core/ids.ts';
-import { anonymousWriteLimits, type AnonymousWrite } from '../../core/rate-limit.ts';
-import type { Tx } from '../../db/database.ts';
-import { clientAddress } from '../../http/client-address.ts';
-import { idempotentAnswer, type AppContext, type ServiceDeps } from '../../http/context.ts';
-import type { WidgetKeyRow } from './store.ts';
+import { canonicalJson, runIdempotent, type Answer } from '../core/idempotency.ts';
+import { sha256Hex } from '../core/ids.ts';
+import { anonymousWriteLimits, type AnonymousWrite } from '../core/rate-limit.ts';
+import type { Tx } from '../db/database.ts';
+import type { WidgetKeyRow } from '../domain/widget-keys.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { idempotentAnswer, type AppContext, type ServiceDeps } from '../http/context.ts';
 
 /**
  * Runs `create` under the submission's Idempotency-Key, scoped to the widget key. `countAttempt`

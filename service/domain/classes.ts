@@ -1,8 +1,12 @@
-/** Programmes and classes as the APIs show them: seats and status always computed here. */
+/**
+ * Programmes and classes as the APIs show them (the widget API's first render, the calendar, the
+ * map, the checkout, the REST API): seats and status always computed here.
+ */
 import type { ExpressionBuilder } from 'kysely';
-import { isoTime } from '../../core/ids.ts';
-import type { Db, Tables } from '../../db/database.ts';
-import type { Class, ClassStatus } from '../../../contract/api/catalog.ts';
+import { isoTime } from '../core/ids.ts';
+import { Refusal } from '../core/refusal.ts';
+import type { Db, Tables } from '../db/database.ts';
+import type { Class, ClassStatus, Course } from '../../contract/api/catalog.ts';
 
 /**
  * A class with how many hold a seat and a waitlist place in it, and, while some of its seats are held
@@ -121,14 +125,21 @@ export function publicClass(c: ClassRow): Class {
   };
 }
 
-export async function courseExists(db: Db, companyId: number, courseId: string): Promise<boolean> {
+/** `courseId` names one of the company's programmes, or it is refused as `course-not-found`. */
+export async function requireCourse(db: Db, companyId: number, courseId: string): Promise<void> {
   const row = await db
     .selectFrom('courses')
     .select('id')
     .where('id', '=', courseId)
     .where('company_id', '=', companyId)
     .executeTakeFirst();
-  return row !== undefined;
+  if (!row) {
+    throw new Refusal(
+      'not-found',
+      'course-not-found',
+      `There is no programme "${courseId}" for this key. Check data-service-course, or remove it to list every programme.`,
+    );
+  }
 }
 
 /**
@@ -171,12 +182,18 @@ export async function listCourses(
   });
 }
 
-/** An amount of minor units as people read it in an English text ("€490.00"). */
-export function formatMoney(amount: number, currency: string): string {
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount / 100);
-}
-
-/** A class's start as people read it, in the venue's time zone ("Monday, 1 December 2026 at 10:00"). */
-export function formatClassStart(startsAt: number, timezone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(startsAt);
+/**
+ * The first render's `courses` (the registration and calendar widgets): the company's programmes,
+ * or the one `courseId` names, each with its classes starting after `now`.
+ */
+export async function upcomingCourses(db: Db, companyId: number, courseId: string | undefined, now: number): Promise<Course[]> {
+  if (courseId !== undefined) await requireCourse(db, companyId, courseId);
+  const courses = await listCourses(db, { companyId, ...(courseId !== undefined ? { courseId } : {}), from: now });
+  return courses.map(({ course, classes }) => ({
+    id: course.id,
+    title: course.title,
+    summary: course.summary,
+    category: course.category,
+    classes: classes.map(publicClass),
+  }));
 }

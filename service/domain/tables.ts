@@ -1,6 +1,6 @@
 /** The widget keys: each binds one widget of one type of one company, for some page origins. */
 import { sql, type Kysely } from 'kysely';
-import { TIME } from '../../db/dialect.ts';
+import { TIME } from '../db/dialect.ts';
 
 export interface WidgetKeyTables {
   widget_keys: {

@@ -1,6 +1,6 @@
 /** Widget keys as the widget API reads them. */
-import type { Db } from '../../db/database.ts';
-import type { WidgetType } from '../../core/widget-types.ts';
+import type { Db } from '../db/database.ts';
+import type { WidgetType } from '../core/widget-types.ts';
 
 export interface WidgetKeyRow {
   key: string;

@@ -1,15 +1,15 @@
 /**
- * The seat decision, in one place: which classes may be booked, and whether each place is a seat,
+ * The seat decision, in one place (registrations and orders): which classes may be booked, and whether each place is a seat,
  * a waitlist place, or refused because the class is full. A registration books one place in one
  * class (`decideSeats`); an order books n seats in each of several classes, seats only
  * (`decideLineSeats`). Both read the classes inside their transaction (`bookableClasses`) and decide
  * from what they read, so that two bookings at once cannot both take the last seat.
  */
-import { isoTime } from '../../core/ids.ts';
-import { humanWait } from '../../core/rate-limit.ts';
-import type { Tx } from '../../db/database.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
-import { classState, getClasses, type ClassState, type CompanyClassRow } from '../catalog/store.ts';
+import { isoTime } from '../core/ids.ts';
+import { humanWait } from '../core/rate-limit.ts';
+import { Refusal, invalid } from '../core/refusal.ts';
+import type { Tx } from '../db/database.ts';
+import { classState, getClasses, type ClassState, type CompanyClassRow } from './classes.ts';
 
 export interface SeatDecision {
   cls: CompanyClassRow;
@@ -19,7 +19,7 @@ export interface SeatDecision {
 }
 
 /**
- * The classes, in the order asked for, each of the company and not yet started; otherwise 422 on
+ * The classes, in the order asked for, each of the company and not yet started; otherwise `invalid` on
  * `field` (the request's name for the class: `class_id`, or `items.2.class_id` for the third line
  * of an order). Read inside the booking's transaction.
  */
@@ -32,12 +32,12 @@ export async function bookableClasses(
   return opts.classIds.map((id, index) => {
     const cls = found.get(id);
     if (!cls || cls.company_id !== opts.companyId) {
-      throw validationError({
+      throw invalid({
         [field(index)]: 'There is no such class. Choose a class from the list (it may have been removed).',
       });
     }
     if (cls.starts_at <= opts.now) {
-      throw validationError({ [field(index)]: 'This class has already started. Choose an upcoming class.' });
+      throw invalid({ [field(index)]: 'This class has already started. Choose an upcoming class.' });
     }
     return cls;
   });
@@ -45,7 +45,7 @@ export async function bookableClasses(
 
 /**
  * One place per class given (a class given twice is two places): a seat while seats are left, then
- * a waitlist place while the waitlist has room, else 409 `class-full` for the whole booking.
+ * a waitlist place while the waitlist has room, else `class-full` for the whole booking.
  */
 export function decideSeats(classes: readonly CompanyClassRow[], now: number, field = 'class_id'): SeatDecision[] {
   const taken = new Map<string, { confirmed: number; waitlisted: number }>();
@@ -56,16 +56,19 @@ export function decideSeats(classes: readonly CompanyClassRow[], now: number, fi
       // Not full for good: orders waiting for their payment hold the seats, and may let them go.
       const wait = humanWait(Math.max(1, Math.ceil((cls.held_until - now) / 1000)));
       const message = `The last seats of this class are held by orders waiting for their payment: try again in ${wait}, or choose another date.`;
-      throw new ApiError(409, 'class-full', message, { [field]: message }, {}, { held_until: isoTime(cls.held_until) });
+      throw new Refusal('conflict', 'class-full', message, {
+        fields: { [field]: message },
+        extra: { held_until: isoTime(cls.held_until) },
+      });
     }
     if (before.status === 'full') {
-      throw new ApiError(
-        409,
+      throw new Refusal(
+        'conflict',
         'class-full',
         cls.waitlist === 1
           ? 'This class and its waitlist are full. Choose another date.'
           : 'This class is full and has no waitlist. Choose another date.',
-        { [field]: 'This class is full. Choose another date.' },
+        { fields: { [field]: 'This class is full. Choose another date.' } },
       );
     }
     const status = before.status === 'open' ? 'confirmed' : 'waitlisted';

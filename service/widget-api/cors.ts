@@ -5,8 +5,8 @@
  * only. The REST API answers no CORS at all (features/rest/routes.ts).
  */
 import type { Hono } from 'hono';
-import { checkOrigin, lookupKey } from '../features/widget-keys/checks.ts';
-import type { AppEnv, ServiceDeps } from './context.ts';
+import type { AppEnv, ServiceDeps } from '../http/context.ts';
+import { checkOrigin, lookupKey } from './keys.ts';
 
 export function widgetApiCors(app: Hono<AppEnv>, deps: ServiceDeps): void {
   app.use('/widget-api/*', async (c, next) => {

@@ -2,18 +2,17 @@
  * The widget key checks every widget API route makes, in the documented order: `missing-key`,
  * `invalid-key`, `origin-not-allowed`, then `type-mismatch` and `not-available`.
  */
-import type { WidgetType } from '../../core/widget-types.ts';
-import { originAllowed, pageOrigin } from '../../core/origins.ts';
-import type { Db } from '../../db/database.ts';
-import type { AppContext } from '../../http/context.ts';
-import { ApiError } from '../../http/errors.ts';
-import type { BodyCheck } from '../../http/routes.ts';
-import type { Widget } from '../../../contract/api/widget-keys.ts';
-import { findWidgetKey, type WidgetKeyRow } from './store.ts';
+import type { WidgetType } from '../core/widget-types.ts';
+import { originAllowed, pageOrigin } from '../core/origins.ts';
+import type { Db } from '../db/database.ts';
+import { findWidgetKey, type WidgetKeyRow } from '../domain/widget-keys.ts';
+import type { AppContext } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import type { BodyCheck } from '../http/routes.ts';
+import type { Widget } from '../../contract/api/widget-keys.ts';
 
 export type { WidgetKeyRow };
-
-export const WIDGET_API_PREFIX = '/widget-api/v1';
+export { WIDGET_API_PREFIX } from '../domain/links.ts';
 
 export async function lookupKey(db: Db, c: AppContext): Promise<WidgetKeyRow> {
   return lookupKeyValue(db, c.req.query('key'));

@@ -1,0 +1,53 @@
+/**
+ * The people who book classes, per company: found by email, created by the first form or order
+ * that names them, shown to themselves.
+ */
+import { randomId } from '../core/ids.ts';
+import type { Db, Tables, Tx } from '../db/database.ts';
+import type { Participant } from '../../contract/api/participants.ts';
+
+export type ParticipantRow = Omit<Tables['participants'], 'created_at'>;
+
+export const PARTICIPANT_COLUMNS = ['id', 'company_id', 'email', 'first_name', 'last_name', 'phone'] as const;
+
+export function findParticipant(db: Db, companyId: number, email: string): Promise<ParticipantRow | undefined> {
+  return db
+    .selectFrom('participants')
+    .select(PARTICIPANT_COLUMNS)
+    .where('company_id', '=', companyId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+/**
+ * The id of the company's participant of `person.email`, created from the form or order if new.
+ * An existing participant's profile is never rewritten: anybody can type anybody's email.
+ */
+export async function participantFor(
+  tx: Tx,
+  now: number,
+  companyId: number,
+  person: { email: string; first_name: string; last_name: string; phone: string | null },
+): Promise<string> {
+  const existing = await findParticipant(tx, companyId, person.email);
+  if (existing) return existing.id;
+  const id = randomId('p');
+  const { email, first_name, last_name, phone } = person;
+  await tx
+    .insertInto('participants')
+    .values({ id, company_id: companyId, email, first_name, last_name, phone, created_at: now })
+    .execute();
+  return id;
+}
+
+export function publicParticipant(p: ParticipantRow): Participant {
+  return { id: p.id, first_name: p.first_name, last_name: p.last_name, email: p.email, phone: p.phone };
+}
+
+/** Upcoming registrations (not cancelled) of the participant: the organisers see what changed. */
+export const upcomingRegistrations = (tx: Tx, participantId: string, now: number) =>
+  tx
+    .updateTable('registrations')
+    .where('participant_id', '=', participantId)
+    .where('status', '<>', 'cancelled')
+    .where('class_id', 'in', (eb) => eb.selectFrom('classes').select('id').where('starts_at', '>', now));
