@@ -3,9 +3,8 @@
  * generated from the routes' specs and their zod schemas (http/routes.ts, http/openapi.ts); the
  * prose below is written by hand.
  */
-import { LINK_TTL_MS } from './core/auth.ts';
 import { DEFAULT_LIMITS } from './core/rate-limit.ts';
-import { PARTICIPANT_TOKEN_TTL_MS } from './features/participants/store.ts';
+import { LINK_TTL_MS, PARTICIPANT_TOKEN_TTL_MS } from './domain/sign-in.ts';
 import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../contract/api/rest.ts';
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from './http/body.ts';
 import { error } from './http/docs.ts';

@@ -1,7 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** Compares two hex digests in constant time. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** A record id such as `reg_Jm3k9Q2xWb7TnA4e`: 96 random bits, URL-safe. */

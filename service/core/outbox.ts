@@ -1,7 +1,5 @@
 /** "Sent" emails: stored in the outbox table, which `GET /dev/outbox` shows. */
 import type { Db } from '../db/database.ts';
-import { PIN_TTL_MS } from './auth.ts';
-import { isoTime } from './ids.ts';
 
 export interface Email {
   to: string;
@@ -32,33 +30,4 @@ export async function queueEmail(db: Db, now: number, email: Email): Promise<voi
       sent_at: now,
     })
     .execute();
-}
-
-/**
- * The passwordless sign-in email, the same for REST users and participants: the link (its `key` is
- * a token) and the PIN, valid for 5 minutes from `now`. `place` completes "sign in to …".
- */
-export function queueSignInEmail(
-  db: Db,
-  now: number,
-  to: { email: string; first_name: string },
-  { name, place, link, pin }: { name: string; place: string; link: string; pin: string },
-): Promise<void> {
-  return queueEmail(db, now, {
-    to: to.email,
-    subject: `Sign in to ${name}`,
-    text: [
-      `Hello ${to.first_name},`,
-      '',
-      `sign in to ${place} with this link:`,
-      link,
-      '',
-      `or enter this PIN: ${pin}`,
-      `It is valid for 5 minutes (until ${isoTime(now + PIN_TTL_MS)}) and works once.`,
-      '',
-      'If you did not ask to sign in, ignore this email.',
-    ].join('\n'),
-    link,
-    pin,
-  });
 }

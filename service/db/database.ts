@@ -1,6 +1,6 @@
 /**
  * The service's store: one SQLite file (better-sqlite3) behind Kysely. Each feature declares its own
- * tables (`features/<feature>/tables.ts`); this module puts them together, versions the file, seeds
+ * tables (`features/<feature>/tables.ts`), the shared modules theirs (`domain/tables.ts`); this module puts them together, versions the file, seeds
  * it, and rebuilds it when the schema or the seed is out of date.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,7 +10,7 @@ import Sqlite from 'better-sqlite3';
 import { Kysely, sql, type Transaction } from 'kysely';
 import type { Clock } from '../core/clock.ts';
 import { createCoreTables, type CoreTables } from '../core/tables.ts';
-import { createWidgetKeyTables, type WidgetKeyTables } from '../domain/tables.ts';
+import { createDomainTables, type DomainTables } from '../domain/tables.ts';
 import { createCatalogTables, type CatalogTables } from '../features/catalog/tables.ts';
 import { createCheckoutTables, type CheckoutTables } from '../features/checkout/tables.ts';
 import { createContactTables, type ContactTables } from '../features/contact/tables.ts';
@@ -24,7 +24,7 @@ import { seed } from './seed.ts';
 
 export type Tables = CoreTables &
   CatalogTables &
-  WidgetKeyTables &
+  DomainTables &
   ParticipantTables &
   RegistrationTables &
   CheckoutTables &
@@ -38,7 +38,7 @@ export type Db = Kysely<Tables>;
 export type Tx = Transaction<Tables>;
 
 /** Bump when the schema or the seed changes: an older file is rebuilt on the next start. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 /** After this long the seeded classes drift into the past, so a start re-seeds. */
 export const SEED_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -46,7 +46,7 @@ export const SEED_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 const CREATE_TABLES = [
   createCoreTables,
   createCatalogTables,
-  createWidgetKeyTables,
+  createDomainTables,
   createParticipantTables,
   createCheckoutTables,
   createRegistrationTables,

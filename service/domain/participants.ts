@@ -4,6 +4,7 @@
  */
 import { randomId } from '../core/ids.ts';
 import type { Db, Tables, Tx } from '../db/database.ts';
+import type { Account } from './sign-in.ts';
 import type { Participant } from '../../contract/api/participants.ts';
 
 export type ParticipantRow = Omit<Tables['participants'], 'created_at'>;
@@ -39,6 +40,14 @@ export async function participantFor(
     .execute();
   return id;
 }
+
+/** The participant as the sign-in knows them: an account of their company. */
+export const participantAccount = (p: ParticipantRow): Account => ({
+  audience: 'participant',
+  realm: p.company_id,
+  id: p.id,
+  email: p.email,
+});
 
 export function publicParticipant(p: ParticipantRow): Participant {
   return { id: p.id, first_name: p.first_name, last_name: p.last_name, email: p.email, phone: p.phone };

@@ -310,12 +310,12 @@ describe('POST /participant/verify', () => {
     svc.jobs.hold();
     try {
       const emails = svc.count('SELECT count(*) FROM outbox');
-      const pins = svc.count('SELECT count(*) FROM participant_pins');
+      const pins = svc.count("SELECT count(*) FROM sign_in_pins WHERE audience = 'participant'");
       for (const email of [ADA, STRANGER]) {
         assert.equal((await call('login', { body: { email, return_url: RETURN_URL } })).status, 202);
       }
       assert.equal(svc.count('SELECT count(*) FROM outbox'), emails, 'nothing sent yet');
-      assert.equal(svc.count('SELECT count(*) FROM participant_pins'), pins, 'nothing stored yet');
+      assert.equal(svc.count("SELECT count(*) FROM sign_in_pins WHERE audience = 'participant'"), pins, 'nothing stored yet');
       assert.equal(svc.jobs.pending, 2, 'the same work waits for both');
     } finally {
       await svc.jobs.release();

@@ -63,7 +63,9 @@ test("docs/service.md's REST block runs as pasted and ends with the user and the
   const emails = (await svc.json('/dev/outbox?to=olivia.owner@acme.example')).body.emails;
   assert.equal(emails.length, 1, 'one email login');
   assert.equal(
-    svc.count("SELECT count(*) FROM user_pins WHERE email = 'olivia.owner@acme.example' AND used_at IS NOT NULL"),
+    svc.count(
+      "SELECT count(*) FROM sign_in_pins WHERE audience = 'user' AND email = 'olivia.owner@acme.example' AND used_at IS NOT NULL",
+    ),
     1,
     'its PIN was used',
   );

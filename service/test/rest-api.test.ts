@@ -66,8 +66,8 @@ describe('POST /v1/login', () => {
   test('tokens are stored only as a hash', async () => {
     const token = await tokenFor(OWNER);
     const hash = createHash('sha256').update(token).digest('hex');
-    assert.equal(svc.count('SELECT count(*) FROM user_tokens WHERE hash = ?', hash), 1);
-    assert.equal(svc.count("SELECT count(*) FROM user_tokens WHERE hash = ? OR email LIKE '%' || ? || '%'", token, token), 0);
+    assert.equal(svc.count("SELECT count(*) FROM sign_in_tokens WHERE audience = 'user' AND hash = ?", hash), 1);
+    assert.equal(svc.count("SELECT count(*) FROM sign_in_tokens WHERE hash = ? OR email LIKE '%' || ? || '%'", token, token), 0);
   });
 
   test('email: one email with a link whose key is a working token, and a 6-digit PIN that gives another', async () => {
@@ -160,7 +160,7 @@ describe('POST /v1/login', () => {
       const stranger = await post('/v1/login', { login: 'nobody@acme.example', verification_method: 'email' });
       assert.deepEqual(user.body, stranger.body);
       assert.equal(svc.count('SELECT count(*) FROM outbox'), before, 'nothing sent yet');
-      assert.equal(svc.count('SELECT count(*) FROM user_tokens'), 0, 'no token issued yet');
+      assert.equal(svc.count("SELECT count(*) FROM sign_in_tokens WHERE audience = 'user'"), 0, 'no token issued yet');
       assert.equal(svc.jobs.pending, 2);
     } finally {
       await svc.jobs.release();

@@ -5,12 +5,12 @@
 import type { Hono } from 'hono';
 import { sha256Hex } from '../../core/ids.ts';
 import { confirmationEmailLimit, humanWait, seatGuard } from '../../core/rate-limit.ts';
+import { participantOfToken } from '../../domain/signed-in.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { WIDGET_WRITE_ERRORS, error, widgetWrite } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { BodyCheck } from '../../http/routes.ts';
-import { participantOfToken } from '../participants/store.ts';
 import {
   WIDGET_API_PREFIX,
   requireIdempotencyKey,

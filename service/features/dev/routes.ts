@@ -4,7 +4,8 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { isoTime, sha256Hex } from '../../core/ids.ts';
+import { isoTime } from '../../core/ids.ts';
+import { invalidateTokens } from '../../domain/sign-in.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { readBody, type BodyCheck } from '../../http/routes.ts';
@@ -121,21 +122,7 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     async (_c, body) => {
       const { token, email } = await body(tokenOrEmail);
       const now = clock.now();
-      const invalidated = await store.transaction(async (tx) => {
-        let count = 0;
-        for (const table of ['user_tokens', 'participant_tokens'] as const) {
-          const result = await tx
-            .updateTable(table)
-            .set({ invalidated_at: now })
-            .where('invalidated_at', 'is', null)
-            .$if(token !== undefined, (q) => q.where('hash', '=', sha256Hex(token!)))
-            .$if(email !== undefined, (q) => q.where('email', '=', email!.toLowerCase()))
-            .executeTakeFirst();
-          count += Number(result.numUpdatedRows);
-        }
-        return count;
-      });
-      return sendJson({ invalidated });
+      return sendJson({ invalidated: await invalidateTokens(db, { token, email }, now) });
     },
   );
 

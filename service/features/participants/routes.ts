@@ -5,17 +5,16 @@
  * company; so do their PINs and tokens.
  */
 import type { Hono } from 'hono';
-import { PIN_TTL_MS } from '../../core/auth.ts';
 import { canonicalJson, runIdempotent } from '../../core/idempotency.ts';
 import { sha256Hex } from '../../core/ids.ts';
-import { queueSignInEmail } from '../../core/outbox.ts';
 import { pinChecks } from '../../core/rate-limit.ts';
+import { EMAIL_CHANGE_TTL_MS, confirmEmailChangeByPin, pendingEmailChange } from '../../domain/email-change.ts';
+import { participantOrders } from '../../domain/orders.ts';
+import { publicParticipant, type ParticipantRow } from '../../domain/participants.ts';
+import { PIN_TTL_MS, invalidateToken, queueSignInEmail } from '../../domain/sign-in.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { idempotentAnswer, sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
-import { ApiError } from '../../http/errors.ts';
-import { participantOrders } from '../../domain/orders.ts';
-import { MessageResponse } from '../../../contract/api/common.ts';
 import {
   WIDGET_API_PREFIX,
   requireIdempotencyKey,
@@ -24,6 +23,8 @@ import {
   widgetKey,
   type WidgetKeyRow,
 } from '../../widget-api/keys.ts';
+import { participantOfRequest } from '../../widget-api/signed-in.ts';
+import { MessageResponse } from '../../../contract/api/common.ts';
 import {
   CancelResponse,
   ParticipantConfirmEmailRequest,
@@ -34,55 +35,12 @@ import {
   ParticipantTokenResponse,
   ParticipantVerifyRequest,
 } from '../../../contract/api/participants.ts';
-import {
-  CANCEL_BEFORE_MS,
-  EMAIL_CHANGE_TTL_MS,
-  cancelRegistration,
-  confirmEmailChangeByPin,
-  firstUseOfLink,
-  invalidateToken,
-  participantOfToken,
-  participantRegistrations,
-  pendingEmailChange,
-  publicParticipant,
-  startSignIn,
-  updateProfile,
-  verifySignInPin,
-  type ParticipantRow,
-} from './store.ts';
+import { startSignIn, verifySignInPin } from './sign-in.ts';
+import { CANCEL_BEFORE_MS, cancelRegistration, participantRegistrations, updateProfile } from './store.ts';
 
 export const P = `${WIDGET_API_PREFIX}/participant`;
 const TOKEN_SECURITY = [{ widgetKey: [], participantToken: [] }];
 const minutes = (ms: number) => ms / 60000;
-
-/**
- * The participant of the `X-Service-Token`, of the key's company, or 401 `invalid-token`. A token
- * from an emailed link must be used within LINK_TTL_MS; its first use keeps it, and, for the link
- * of an email change, confirms that change.
- */
-export async function participantOfRequest(deps: ServiceDeps, c: AppContext, key: WidgetKeyRow): Promise<ParticipantRow> {
-  const { store, clock } = deps;
-  const { db } = store;
-  const token = c.req.header('x-service-token')?.trim();
-  const invalid = () =>
-    new ApiError(
-      401,
-      'invalid-token',
-      token
-        ? 'This sign-in is no longer valid (signed out, expired or revoked): sign in again.'
-        : 'Sign in first: send the token of the sign-in in the X-Service-Token header.',
-    );
-  if (!token) throw invalid();
-  const hash = sha256Hex(token);
-  const now = clock.now();
-  const row = await participantOfToken(db, hash, key.company_id, now);
-  if (!row) throw invalid();
-  const { emailed, used_at, confirms_pin, ...participant } = row;
-  if (emailed === 0 || used_at !== null) return participant;
-  const signedIn = await store.transaction((tx) => firstUseOfLink(tx, now, key, hash, participant, confirms_pin));
-  if (!signedIn) throw invalid();
-  return signedIn;
-}
 
 export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { store, clock, limiter } = deps;

@@ -5,9 +5,7 @@
  * company's integer id). It answers no CORS: it is for servers (see server.ts for its preflight).
  */
 import type { Hono } from 'hono';
-import { PIN_TTL_MS, sameHash } from '../../core/auth.ts';
-import { sha256Hex } from '../../core/ids.ts';
-import { queueSignInEmail } from '../../core/outbox.ts';
+import { sameHash, sha256Hex } from '../../core/ids.ts';
 import { pinChecks, type Limit } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
@@ -17,6 +15,7 @@ import type { BodyCheck } from '../../http/routes.ts';
 import { MessageResponse } from '../../../contract/api/common.ts';
 import { listCourses } from '../../domain/classes.ts';
 import { serviceLink } from '../../domain/links.ts';
+import { PIN_TTL_MS, queueSignInEmail } from '../../domain/sign-in.ts';
 import { isWidgetKey } from '../../domain/widget-keys.ts';
 import {
   CoursesResponse,

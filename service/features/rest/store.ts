@@ -1,8 +1,20 @@
-/** The REST API's applications, users, their PINs and tokens, and the classes as the roles see them. */
-import { LINK_TTL_MS, PIN_MAX_ATTEMPTS, newPin, pinHash, sameHash } from '../../core/auth.ts';
-import { isoTime, randomToken, sha256Hex } from '../../core/ids.ts';
+/**
+ * The REST API's applications, users and their sign-in (domain/sign-in.ts: a user signs in to an
+ * application), and the classes as the roles see them.
+ */
+import { isoTime, sha256Hex } from '../../core/ids.ts';
 import type { Db, Tx } from '../../db/database.ts';
 import { publicClass, type ClassRow } from '../../domain/classes.ts';
+import {
+  issuePin,
+  issueToken as issueSignInToken,
+  judgePin,
+  markLinkUsed,
+  usePin,
+  validToken,
+  type Account,
+  type Pins,
+} from '../../domain/sign-in.ts';
 import type { CompanyRole, RestClass } from '../../../contract/api/rest.ts';
 import type { Role } from './tables.ts';
 
@@ -65,28 +77,28 @@ export async function userCompanies(db: Db, application: AppRow, userId: number)
     .sort((a, b) => own(a) - own(b) || a.name.localeCompare(b.name, 'en'));
 }
 
-export async function issueToken(
+const userAccount = (user: UserRow, application: AppRow): Account => ({
+  audience: 'user',
+  realm: application.id,
+  id: String(user.id),
+  email: user.email,
+});
+
+const signInPins = (application: AppRow, email: string): Pins => ({
+  audience: 'user',
+  realm: application.id,
+  purpose: 'sign-in',
+  email,
+});
+
+export function issueToken(
   db: Db,
   now: number,
   user: UserRow,
   application: AppRow,
   opts: { emailed?: boolean } = {},
 ): Promise<string> {
-  const token = randomToken('tok');
-  await db
-    .insertInto('user_tokens')
-    .values({
-      hash: sha256Hex(token),
-      user_id: user.id,
-      email: user.email,
-      application_id: application.id,
-      created_at: now,
-      invalidated_at: null,
-      emailed: opts.emailed ? 1 : 0,
-      used_at: null,
-    })
-    .execute();
-  return token;
+  return issueSignInToken(db, now, userAccount(user, application), opts);
 }
 
 /** A new login's PIN (it replaces the previous one) and the token of its link. */
@@ -97,31 +109,17 @@ export async function startLogin(
   application: AppRow,
   pinTtlMs: number,
 ): Promise<{ pin: string; token: string }> {
-  await tx
-    .updateTable('user_pins')
-    .set({ used_at: now })
-    .where('email', '=', user.email)
-    .where('application_id', '=', application.id)
-    .where('used_at', 'is', null)
-    .execute();
-  const pin = newPin();
-  await tx
-    .insertInto('user_pins')
-    .values({
-      user_id: user.id,
-      email: user.email,
-      application_id: application.id,
-      pin_hash: pinHash(user.email, pin),
-      expires_at: now + pinTtlMs,
-      used_at: null,
-    })
-    .execute();
+  const { pin } = await issuePin(tx, now, signInPins(application, user.email), {
+    account: String(user.id),
+    email: user.email,
+    ttlMs: pinTtlMs,
+  });
   return { pin, token: await issueToken(tx, now, user, application, { emailed: true }) };
 }
 
 /**
  * The token for a right PIN; else whether it was a wrong guess (a try counted), or no PIN to judge
- * (none, used, expired or locked).
+ * (none, used, expired or locked). The REST API says `invalid-pin` to each: the reason stays here.
  */
 export async function verifyPin(
   tx: Tx,
@@ -130,27 +128,12 @@ export async function verifyPin(
   email: string,
   pin: string,
 ): Promise<{ token: string } | { wrong: boolean }> {
-  const row = await tx
-    .selectFrom('user_pins')
-    .select(['id', 'pin_hash', 'expires_at', 'attempts'])
-    .where('email', '=', email)
-    .where('application_id', '=', application.id)
-    .where('used_at', 'is', null)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row || row.expires_at <= now || row.attempts >= PIN_MAX_ATTEMPTS) return { wrong: false };
-  if (!sameHash(pinHash(email, pin), row.pin_hash)) {
-    await tx
-      .updateTable('user_pins')
-      .set({ attempts: row.attempts + 1 })
-      .where('id', '=', row.id)
-      .execute();
-    return { wrong: true };
-  }
+  const judged = await judgePin(tx, now, signInPins(application, email), pin);
+  if ('refused' in judged) return { wrong: judged.wrong };
+  // The user may have been disabled, or lost every role, since the PIN was sent.
   const user = await findUser(tx, application, email);
   if (!user) return { wrong: false };
-  await tx.updateTable('user_pins').set({ used_at: now }).where('id', '=', row.id).execute();
+  await usePin(tx, judged.id, now);
   return { token: await issueToken(tx, now, user, application) };
 }
 
@@ -159,19 +142,10 @@ export async function verifyPin(
  * dead; its first use keeps it. The user may have been disabled, or lost every role, since.
  */
 export async function userOfToken(db: Db, application: AppRow, hash: string, now: number): Promise<UserRow | undefined> {
-  const row = await db
-    .selectFrom('user_tokens')
-    .select(['email', 'emailed', 'used_at'])
-    .where('hash', '=', hash)
-    .where('invalidated_at', 'is', null)
-    .where('application_id', '=', application.id)
-    .where((eb) => eb.or([eb('emailed', '=', 0), eb('used_at', 'is not', null), eb('created_at', '>', now - LINK_TTL_MS)]))
-    .executeTakeFirst();
-  if (!row) return undefined;
-  if (row.emailed === 1 && row.used_at === null) {
-    await db.updateTable('user_tokens').set({ used_at: now }).where('hash', '=', hash).where('used_at', 'is', null).execute();
-  }
-  return findUser(db, application, row.email);
+  const token = await validToken(db, hash, { audience: 'user', realm: application.id }, now);
+  if (!token) return undefined;
+  if (token.emailed === 1 && token.used_at === null) await markLinkUsed(db, hash, now);
+  return findUser(db, application, token.email);
 }
 
 export async function lecturerClassIds(db: Db, userId: number): Promise<Set<string>> {

@@ -1,6 +1,5 @@
-/** The REST API's company users, their roles, the applications, and the users' PINs and tokens. */
-import { sql, type Generated, type Kysely } from 'kysely';
-import { TIME, autoId } from '../../db/dialect.ts';
+/** The REST API's company users, their roles and the applications (their sign-in: domain/sign-in.ts). */
+import { sql, type Kysely } from 'kysely';
 
 export type Role = 'owner' | 'member' | 'lecturer';
 
@@ -26,28 +25,6 @@ export interface RestTables {
   };
   /** The companies an application may act for (its own first). */
   application_companies: { application_id: number; company_id: number };
-  user_pins: {
-    id: Generated<number>;
-    user_id: number;
-    email: string;
-    application_id: number;
-    pin_hash: string;
-    expires_at: number;
-    attempts: Generated<number>;
-    used_at: number | null;
-  };
-  user_tokens: {
-    /** sha256 of the token; the token itself is never stored. */
-    hash: string;
-    user_id: number;
-    email: string;
-    application_id: number;
-    created_at: number;
-    invalidated_at: number | null;
-    /** An emailed token (a link's key) dies unused after LINK_TTL_MS; its first use keeps it. */
-    emailed: 0 | 1;
-    used_at: number | null;
-  };
 }
 
 export async function createRestTables(db: Kysely<never>): Promise<void> {
@@ -87,33 +64,4 @@ export async function createRestTables(db: Kysely<never>): Promise<void> {
     .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
     .addPrimaryKeyConstraint('application_companies_pk', ['application_id', 'company_id'])
     .execute();
-  await db.schema
-    .createTable('user_pins')
-    .addColumn('id', 'integer', autoId)
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('application_id', 'integer', (c) => c.notNull().references('applications.id'))
-    .addColumn('pin_hash', 'text', (c) => c.notNull())
-    .addColumn('expires_at', TIME, (c) => c.notNull())
-    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('used_at', TIME)
-    .execute();
-  await db.schema.createIndex('user_pins_email').on('user_pins').columns(['email', 'application_id']).execute();
-  await db.schema
-    .createTable('user_tokens')
-    .addColumn('hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('application_id', 'integer', (c) => c.notNull().references('applications.id'))
-    .addColumn('created_at', TIME, (c) => c.notNull())
-    .addColumn('invalidated_at', TIME)
-    .addColumn('emailed', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`emailed in (0, 1)`),
-    )
-    .addColumn('used_at', TIME)
-    .execute();
-  await db.schema.createIndex('user_tokens_email').on('user_tokens').column('email').execute();
 }
