@@ -29,6 +29,7 @@ import { widgetApiCors } from './widget-api/cors.ts';
 import { ApiError, answerOf, errorBody, methodNotAllowed, notFound } from './http/errors.ts';
 import { ApiRoutes } from './http/routes.ts';
 import { registerStatic } from './http/static.ts';
+import { FirstRenders } from './widget-api/first-render.ts';
 import { openApiDocument } from './openapi.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -240,6 +241,7 @@ export function serviceDeps(
     logError,
     onReset: new Set([() => limiter.reset()]),
     api: new ApiRoutes(),
+    firstRenders: new FirstRenders(),
   };
 }
 

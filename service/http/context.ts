@@ -4,6 +4,7 @@ import type { IdempotentResult } from '../core/idempotency.ts';
 import type { Jobs } from '../core/jobs.ts';
 import type { Limits, RateLimiter } from '../core/rate-limit.ts';
 import type { Store } from '../db/database.ts';
+import type { FirstRenders } from '../widget-api/first-render.ts';
 import type { ApiRoutes } from './routes.ts';
 
 /** What every route module gets: the store, the clock, the settings, where files live, and the logger. */
@@ -32,6 +33,8 @@ export interface ServiceDeps {
   onReset: Set<() => void>;
   /** The documented routes: each registers its handler and its part of `/openapi.json`. */
   api: ApiRoutes;
+  /** The parts of `GET /widget`'s first render, one per widget type, each registered by its feature. */
+  firstRenders: FirstRenders;
 }
 
 export interface AppEnv {

@@ -9,6 +9,7 @@ import { error } from '../../http/docs.ts';
 import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
 import { getClasses, requireCourse } from '../../domain/classes.ts';
 import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
+import { coursesPart } from '../../widget-api/first-render.ts';
 import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, lookupKey, widgetInfo, widgetKey } from '../../widget-api/keys.ts';
 import { icsCalendar } from './ics.ts';
 import { CalendarResponse, MONTH } from '../../../contract/api/calendar.ts';
@@ -59,6 +60,7 @@ async function icsKey(deps: ServiceDeps, c: AppContext): Promise<WidgetKeyRow> {
 
 export function registerCalendarRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { db } = deps.store;
+  deps.firstRenders.add('calendar', coursesPart(deps));
 
   deps.api.add(
     app,

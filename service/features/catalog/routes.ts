@@ -1,21 +1,14 @@
-/** `GET /widget-api/v1/widget`: a widget's whole first render in one request. */
+/**
+ * `GET /widget-api/v1/widget`: a widget's whole first render in one request. The key's checks are
+ * made here; what each type adds is its feature's part (`deps.firstRenders`, widget-api/first-render.ts).
+ */
 import type { Hono } from 'hono';
 import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
-import { upcomingCourses } from '../../domain/classes.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { validationError } from '../../http/errors.ts';
-import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey, widgetInfo } from '../../widget-api/keys.ts';
-import { contactFirstRender } from '../contact/routes.ts';
-import { mapFirstRender } from '../places/routes.ts';
-import { videoFirstRender } from '../videos/routes.ts';
+import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey } from '../../widget-api/keys.ts';
 import { WidgetResponse } from '../../../contract/api/catalog.ts';
-
-/**
- * Types whose first render lists the company's programmes. The checkout's does not: it shows the
- * cart the page gives it, priced by the quote.
- */
-const COURSE_TYPES = new Set<WidgetType>(['registration', 'calendar']);
 
 export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { db } = deps.store;
@@ -75,15 +68,7 @@ export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       checkType(key, type as WidgetType);
       checkEnabled(key);
 
-      const answer: WidgetResponse = { widget: widgetInfo(key) };
-      if (key.type === 'contact') Object.assign(answer, contactFirstRender(deps, key));
-      if (key.type === 'video') Object.assign(answer, await videoFirstRender(deps, key, c.req.query('video') || undefined));
-      if (key.type === 'map') Object.assign(answer, await mapFirstRender(deps, key));
-      if (COURSE_TYPES.has(key.type)) {
-        // An empty `course=` (an unset attribute) means every programme.
-        answer.courses = await upcomingCourses(db, key.company_id, c.req.query('course') || undefined, deps.clock.now());
-      }
-      return sendJson(answer);
+      return sendJson((await deps.firstRenders.of(key, (name) => c.req.query(name))) satisfies WidgetResponse);
     },
   );
 }

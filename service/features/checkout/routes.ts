@@ -82,6 +82,8 @@ export function registerOrderExpiry(app: Hono<AppEnv>, deps: ServiceDeps): void 
   }
 }
 
+// The checkout adds nothing to its first render (`widget` alone): it shows the cart the page gives
+// it, priced by the quote.
 export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { store, clock, limiter } = deps;
   const { db } = store;

@@ -21,7 +21,7 @@ import {
 import { createMessage } from './store.ts';
 
 /** What `GET /widget?type=contact` adds: the topics (always an array) and a fresh form token. */
-export function contactFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
+function contactFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
   const widget = widgetInfo(key);
   return {
     widget: { ...widget, options: { ...widget.options, topics: topicsOf(key) } },
@@ -57,6 +57,7 @@ const contactChecks =
 
 export function registerContactRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { secret } = deps.store;
+  deps.firstRenders.add('contact', (key) => contactFirstRender(deps, key));
   const path = `${WIDGET_API_PREFIX}/contact-messages`;
   deps.api.add(
     app,

@@ -42,6 +42,8 @@ export const P = `${WIDGET_API_PREFIX}/participant`;
 const TOKEN_SECURITY = [{ widgetKey: [], participantToken: [] }];
 const minutes = (ms: number) => ms / 60000;
 
+// The profile adds nothing to its first render (`widget` alone): a signed-in participant's area
+// comes from `POST /participant/me`, with the token.
 export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { store, clock, limiter } = deps;
   const { db } = store;

@@ -21,7 +21,7 @@ export const DEFAULT_TILES: MapTiles = {
 const TILE = fileURLToPath(new URL('../../media/tile.png', import.meta.url));
 
 /** What `GET /widget?type=map` adds: the tiles (always named) and the places. */
-export async function mapFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
+async function mapFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
   const widget = widgetInfo(key);
   const tiles = { ...DEFAULT_TILES, ...widget.options.tiles };
   return {
@@ -31,6 +31,7 @@ export async function mapFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
 }
 
 export function registerPlaceRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  deps.firstRenders.add('map', (key) => mapFirstRender(deps, key));
   if (!deps.dev) return;
   const coordinate = (name: string, example: string) => ({
     name,

@@ -7,9 +7,11 @@ import { error, widgetWrite } from '../../http/docs.ts';
 import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetKey } from '../../widget-api/keys.ts';
 import { RegistrationRequest, RegistrationResponse } from '../../../contract/api/registrations.ts';
 import { anonymousWrite } from '../../widget-api/anonymous-write.ts';
+import { coursesPart } from '../../widget-api/first-render.ts';
 import { createRegistration } from './store.ts';
 
 export function registerRegistrationRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  deps.firstRenders.add('registration', coursesPart(deps));
   const path = `${WIDGET_API_PREFIX}/registrations`;
   deps.api.add(
     app,

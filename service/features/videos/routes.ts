@@ -23,7 +23,7 @@ import { isoTime } from '../../core/ids.ts';
 const MEDIA_DIR = fileURLToPath(new URL('../../media/', import.meta.url));
 
 /** What `GET /widget?type=video` adds: the company's videos, or the one `video` names. */
-export async function videoFirstRender(deps: ServiceDeps, key: WidgetKeyRow, videoId: string | undefined) {
+async function videoFirstRender(deps: ServiceDeps, key: WidgetKeyRow, videoId: string | undefined) {
   const rows = await listVideos(deps.store.db, key.company_id, videoId);
   if (videoId !== undefined && rows.length === 0) {
     throw new ApiError(
@@ -39,6 +39,7 @@ const notFound = () => new ApiError(404, 'not-found', 'There is no such video fi
 
 export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const { store, clock } = deps;
+  deps.firstRenders.add('video', (key, query) => videoFirstRender(deps, key, query('video') || undefined));
 
   deps.api.add(
     app,
