@@ -16,6 +16,7 @@ import { RateLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit
 import { openStore, type SeedState } from './db/database.ts';
 import { registerCalendarRoutes } from './features/calendar/routes.ts';
 import { registerCatalogRoutes } from './features/catalog/routes.ts';
+import { registerFakePayments } from './features/checkout/pay.ts';
 import { registerCheckoutRoutes, registerOrderExpiry } from './features/checkout/routes.ts';
 import { registerContactRoutes } from './features/contact/routes.ts';
 import { registerDevRoutes } from './features/dev/routes.ts';
@@ -151,7 +152,10 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   registerRestRoutes(app, deps);
   registerVideoRoutes(app, deps);
   registerPlaceRoutes(app, deps);
-  if (deps.dev) registerDevRoutes(app, deps);
+  if (deps.dev) {
+    registerDevRoutes(app, deps);
+    registerFakePayments(app, deps);
+  }
   registerStatic(app, deps);
   let document: unknown;
   app.get('/openapi.json', () => {

@@ -20,7 +20,6 @@ import {
   OutboxResponse,
   ResetResponse,
 } from '../../../contract/api/dev.ts';
-import { registerFakePayments } from './pay.ts';
 import { seedDocument } from './seed-document.ts';
 import { registerDevWidgetKeyRoutes } from './widget-keys.ts';
 
@@ -175,7 +174,6 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   );
 
   registerDevWidgetKeyRoutes(app, deps, spec);
-  registerFakePayments(app, deps);
 }
 
 /** `POST /dev/reset` takes no fields (an empty body is `{}`). */

@@ -1,16 +1,17 @@
 /**
- * A fake payment provider, development mode only: the page a `card` order's `payment.redirect_url`
- * opens, so that the checkout's redirect and return are tested end to end without a real provider.
- * Pay confirms the order, Cancel cancels it and releases its seats; both send the buyer back (303) to
- * the `return_url` the order was placed with (checked against the key's origins then; never taken
- * from this request). Posting twice changes nothing more.
+ * The checkout's fake payment provider, development mode only (server.ts mounts it then, and only
+ * then does the quote offer `card`): the page a `card` order's `payment.redirect_url` opens, so that
+ * the redirect and the return are tested end to end without a real provider. Pay confirms the
+ * order, Cancel cancels it and releases its seats; both send the buyer back (303) to the
+ * `return_url` the order was placed with (checked against the key's origins then; never taken from
+ * this request). Posting twice changes nothing more.
  */
 import type { Hono } from 'hono';
 import type { AppContext, AppEnv, ServiceDeps } from '../../http/context.ts';
 import { HTML_SECURITY_HEADERS } from '../../http/static.ts';
 import { formatMoney } from '../../domain/format.ts';
-import { mayEmail } from '../checkout/routes.ts';
-import { PAYMENT_HOLD_MS, orderOfPayment, settlePayment, type PaymentOrder } from '../checkout/store.ts';
+import { mayEmail } from './routes.ts';
+import { PAYMENT_HOLD_MS, orderOfPayment, settlePayment, type PaymentOrder } from './store.ts';
 
 const PAYMENT_ID = /^pay_[A-Za-z0-9_-]{16}$/;
 
