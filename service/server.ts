@@ -14,17 +14,17 @@ import { Clock } from './core/clock.ts';
 import { Jobs } from './core/jobs.ts';
 import { RateLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit.ts';
 import { openStore, type SeedState } from './db/database.ts';
-import { registerCalendarRoutes } from './features/calendar/routes.ts';
-import { registerCatalogRoutes } from './features/catalog/routes.ts';
-import { registerFakePayments } from './features/checkout/pay.ts';
-import { registerCheckoutRoutes, registerOrderExpiry } from './features/checkout/routes.ts';
-import { registerContactRoutes } from './features/contact/routes.ts';
-import { registerDevRoutes } from './features/dev/routes.ts';
-import { registerParticipantRoutes } from './features/participants/routes.ts';
-import { registerPlaceRoutes } from './features/places/routes.ts';
-import { registerRegistrationRoutes } from './features/registrations/routes.ts';
-import { registerRestRoutes } from './features/rest/routes.ts';
-import { registerVideoRoutes } from './features/videos/routes.ts';
+import { calendarRoutes } from './features/calendar/routes.ts';
+import { catalogRoutes } from './features/catalog/routes.ts';
+import { fakePaymentRoutes } from './features/checkout/pay.ts';
+import { checkoutRoutes, registerOrderExpiry } from './features/checkout/routes.ts';
+import { contactRoutes } from './features/contact/routes.ts';
+import { devRoutes } from './features/dev/routes.ts';
+import { participantRoutes } from './features/participants/routes.ts';
+import { placeRoutes } from './features/places/routes.ts';
+import { registrationRoutes } from './features/registrations/routes.ts';
+import { restRoutes } from './features/rest/routes.ts';
+import { videoRoutes } from './features/videos/routes.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from './http/context.ts';
 import { widgetApiCors } from './widget-api/cors.ts';
 import { ApiError, answerOf, errorBody, methodNotAllowed, notFound } from './http/errors.ts';
@@ -143,19 +143,22 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
 
   widgetApiCors(app, deps);
   registerOrderExpiry(app, deps);
-  registerCatalogRoutes(app, deps);
-  registerCalendarRoutes(app, deps);
-  registerCheckoutRoutes(app, deps);
-  registerRegistrationRoutes(app, deps);
-  registerParticipantRoutes(app, deps);
-  registerContactRoutes(app, deps);
-  registerRestRoutes(app, deps);
-  registerVideoRoutes(app, deps);
-  registerPlaceRoutes(app, deps);
-  if (deps.dev) {
-    registerDevRoutes(app, deps);
-    registerFakePayments(app, deps);
-  }
+  // One sub-app per feature, mounted at its base. In this order: it is the order of /openapi.json's
+  // paths, and a sub-app's middleware wraps only what is mounted after it (the development
+  // endpoints' no-store is not for the map's tile, which may be cached).
+  const features = [
+    catalogRoutes(deps),
+    calendarRoutes(deps),
+    checkoutRoutes(deps),
+    registrationRoutes(deps),
+    participantRoutes(deps),
+    contactRoutes(deps),
+    restRoutes(deps),
+    videoRoutes(deps),
+    placeRoutes(deps),
+    ...(deps.dev ? [devRoutes(deps), fakePaymentRoutes(deps)] : []),
+  ];
+  for (const sub of features.flat()) app.route(sub.base, sub);
   registerStatic(app, deps);
   let document: unknown;
   app.get('/openapi.json', () => {

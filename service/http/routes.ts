@@ -3,7 +3,7 @@
  * `/openapi.json` (http/openapi.ts), and its body schema is what the handler's body is validated
  * with. A documented route therefore exists, and its documented body is the one it accepts.
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import type { z } from 'zod';
 import { readJsonObject, type JsonObject } from './body.ts';
 import type { AppContext, AppEnv } from './context.ts';
@@ -49,16 +49,33 @@ export type BodyCheck = (raw: JsonObject, fields: FieldErrors) => void;
 
 type Body<B> = B extends BodySchema ? (check?: BodyCheck) => Promise<z.output<B>> : never;
 
+/**
+ * A feature's routes: a Hono sub-app whose paths are relative to `base`, where server.ts mounts it
+ * (`app.route(base, sub)`, Hono's way of building a larger application from one app per part).
+ */
+export class SubApp extends Hono<AppEnv> {
+  constructor(readonly base: string) {
+    super();
+  }
+}
+
 export class ApiRoutes {
   readonly specs: RouteSpec[] = [];
 
+  /**
+   * Registers a documented route on a feature's sub-app: the spec keeps the route's full path (as
+   * `/openapi.json` names it), the handler is registered relative to the sub-app's base.
+   */
   add<B extends BodySchema | undefined>(
-    app: Hono<AppEnv>,
+    app: SubApp,
     spec: RouteSpec<B>,
     handler: (c: AppContext, body: Body<B>) => Response | Promise<Response>,
   ): void {
+    if (spec.path !== app.base && !spec.path.startsWith(`${app.base}/`)) {
+      throw new Error(`${spec.path} is not under ${app.base}, where its sub-app is mounted.`);
+    }
     this.specs.push(spec);
-    const path = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    const path = spec.path.slice(app.base.length).replace(/\{(\w+)\}/g, ':$1') || '/';
     const body = spec.body;
     app.on(spec.method.toUpperCase(), path, (c) =>
       handler(c, ((check?: BodyCheck) => (body ? readBody(c, body, check) : undefined)) as Body<B>),

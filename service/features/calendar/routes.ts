@@ -2,11 +2,11 @@
  * The calendar widget's month (`GET /calendar`) and the iCalendar file of some classes
  * (`GET /calendar.ics`) (docs/widget-api.md, "Calendar").
  */
-import type { Hono } from 'hono';
 import { localDate } from '../../core/time-zones.ts';
-import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { sendJson, type AppContext, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
+import { SubApp } from '../../http/routes.ts';
 import { getClasses, requireCourse } from '../../domain/classes.ts';
 import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
 import { coursesPart } from '../../widget-api/first-render.ts';
@@ -58,7 +58,8 @@ async function icsKey(deps: ServiceDeps, c: AppContext): Promise<WidgetKeyRow> {
   return key;
 }
 
-export function registerCalendarRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function calendarRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp(WIDGET_API_PREFIX);
   const { db } = deps.store;
   deps.firstRenders.add('calendar', coursesPart(deps));
 
@@ -210,4 +211,5 @@ export function registerCalendarRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
       });
     },
   );
+  return [app];
 }

@@ -2,15 +2,16 @@
  * `GET /widget-api/v1/widget`: a widget's whole first render in one request. The key's checks are
  * made here; what each type adds is its feature's part (`deps.firstRenders`, widget-api/first-render.ts).
  */
-import type { Hono } from 'hono';
 import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
-import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { sendJson, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { validationError } from '../../http/errors.ts';
+import { SubApp } from '../../http/routes.ts';
 import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey } from '../../widget-api/keys.ts';
 import { WidgetResponse } from '../../../contract/api/catalog.ts';
 
-export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function catalogRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp(WIDGET_API_PREFIX);
   const { db } = deps.store;
   deps.api.add(
     app,
@@ -71,4 +72,5 @@ export function registerCatalogRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       return sendJson((await deps.firstRenders.of(key, (name) => c.req.query(name))) satisfies WidgetResponse);
     },
   );
+  return [app];
 }

@@ -6,9 +6,9 @@
  * `return_url` the order was placed with (checked against the key's origins then; never taken from
  * this request). Posting twice changes nothing more.
  */
-import type { Hono } from 'hono';
-import type { AppContext, AppEnv, ServiceDeps } from '../../http/context.ts';
+import type { AppContext, ServiceDeps } from '../../http/context.ts';
 import { HTML_SECURITY_HEADERS } from '../../http/static.ts';
+import { SubApp } from '../../http/routes.ts';
 import { formatMoney } from '../../domain/format.ts';
 import { mayEmail } from './routes.ts';
 import { PAYMENT_HOLD_MS, orderOfPayment, settlePayment, type PaymentOrder } from './store.ts';
@@ -67,7 +67,8 @@ function crossSite(c: AppContext): boolean {
   return origin !== undefined && origin !== new URL(c.req.url).origin;
 }
 
-export function registerFakePayments(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function fakePaymentRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp('/dev/pay');
   const { store, clock } = deps;
   // Form actions are paths under the service's configured public URL (never from the request's Host);
   // it is known once the service listens.
@@ -164,4 +165,5 @@ export function registerFakePayments(app: Hono<AppEnv>, deps: ServiceDeps): void
       },
     );
   }
+  return [app];
 }

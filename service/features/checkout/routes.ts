@@ -10,7 +10,7 @@ import { clientAddress } from '../../http/client-address.ts';
 import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { WIDGET_WRITE_ERRORS, error, widgetWrite } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { BodyCheck } from '../../http/routes.ts';
+import { SubApp, type BodyCheck } from '../../http/routes.ts';
 import {
   WIDGET_API_PREFIX,
   requireIdempotencyKey,
@@ -84,7 +84,8 @@ export function registerOrderExpiry(app: Hono<AppEnv>, deps: ServiceDeps): void 
 
 // The checkout adds nothing to its first render (`widget` alone): it shows the cart the page gives
 // it, priced by the quote.
-export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function checkoutRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp(WIDGET_API_PREFIX);
   const { store, clock, limiter } = deps;
   const { db } = store;
   const holdMinutes = PAYMENT_HOLD_MS / 60_000;
@@ -298,6 +299,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
       return sendJson({ order: await orderView(db, id, deps.publicUrl) } satisfies OrderReadResponse);
     },
   );
+  return [app];
 }
 
 /**

@@ -4,10 +4,9 @@
  * form was shown; a message sent sooner than `min_fill_ms` after it is refused as too fast, and one
  * whose invisible honeypot field (`website`) is filled is answered like any other but kept as spam.
  */
-import type { Hono } from 'hono';
-import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import type { ServiceDeps } from '../../http/context.ts';
 import { error, widgetWrite } from '../../http/docs.ts';
-import type { BodyCheck } from '../../http/routes.ts';
+import { SubApp, type BodyCheck } from '../../http/routes.ts';
 import { anonymousWrite } from '../../widget-api/anonymous-write.ts';
 import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetInfo, widgetKey, type WidgetKeyRow } from '../../widget-api/keys.ts';
 import { readFormToken, signFormToken } from './form-token.ts';
@@ -55,7 +54,8 @@ const contactChecks =
     }
   };
 
-export function registerContactRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function contactRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp(`${WIDGET_API_PREFIX}/contact-messages`);
   const { secret } = deps.store;
   deps.firstRenders.add('contact', (key) => contactFirstRender(deps, key));
   const path = `${WIDGET_API_PREFIX}/contact-messages`;
@@ -103,4 +103,5 @@ export function registerContactRoutes(app: Hono<AppEnv>, deps: ServiceDeps): voi
       });
     },
   );
+  return [app];
 }

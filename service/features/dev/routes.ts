@@ -2,13 +2,12 @@
  * Development-only endpoints (docs/service.md, "Running it"). They are
  * registered only when the service runs in development mode; otherwise their paths are 404.
  */
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import { isoTime } from '../../core/ids.ts';
 import { invalidateTokens } from '../../domain/sign-in.ts';
-import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { sendJson, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
-import { readBody, type BodyCheck } from '../../http/routes.ts';
+import { SubApp, readBody, type BodyCheck } from '../../http/routes.ts';
 import {
   ClockRequest,
   ClockResponse,
@@ -32,7 +31,8 @@ const tokenOrEmail: BodyCheck = (raw, fields) => {
   if (given !== 1) fields.token = 'Send either token (one token) or email (every token of that person).';
 };
 
-export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function devRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp('/dev');
   const { store, clock, api } = deps;
   const { db } = store;
   const spec = (method: 'get' | 'post', path: string, operationId: string, summary: string) => ({
@@ -45,12 +45,12 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
     dev: true,
   });
 
-  app.use('/dev/*', async (c, next) => {
+  app.use('*', async (c, next) => {
     await next();
     c.res.headers.set('Cache-Control', 'no-store');
   });
 
-  app.get('/dev/seed', () => sendJson(seedDocument(store.seedState.seededAt, clock.now())));
+  app.get('/seed', () => sendJson(seedDocument(store.seedState.seededAt, clock.now())));
 
   api.add(
     app,
@@ -174,6 +174,7 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   );
 
   registerDevWidgetKeyRoutes(app, deps, spec);
+  return [app];
 }
 
 /** `POST /dev/reset` takes no fields (an empty body is `{}`). */

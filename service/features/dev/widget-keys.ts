@@ -3,14 +3,13 @@
  * own page, a staging site), and ask what a key would answer on a page of some origin (the demo's
  * snippet checker). Changes last until `POST /dev/reset` or a re-seed.
  */
-import type { Hono } from 'hono';
 import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
-import { sendJson, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { sendJson, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
-import type { RouteSpec } from '../../http/routes.ts';
+import { SubApp, type RouteSpec } from '../../http/routes.ts';
 import { checkEnabled, checkType, lookupKeyValue, originRefusal } from '../../widget-api/keys.ts';
 import {
   PageOrigin,
@@ -45,7 +44,7 @@ const info = (row: KeyRow) => ({
 });
 
 export function registerDevWidgetKeyRoutes(
-  app: Hono<AppEnv>,
+  app: SubApp,
   deps: ServiceDeps,
   spec: (method: 'get' | 'post', path: string, operationId: string, summary: string) => DevSpec,
 ): void {

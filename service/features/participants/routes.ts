@@ -4,7 +4,6 @@
  * and every later call sends that token in `X-Service-Token`. A participant belongs to one
  * company; so do their PINs and tokens.
  */
-import type { Hono } from 'hono';
 import { canonicalJson, runIdempotent } from '../../core/idempotency.ts';
 import { sha256Hex } from '../../core/ids.ts';
 import { pinChecks } from '../../core/rate-limit.ts';
@@ -13,8 +12,9 @@ import { participantOrders } from '../../domain/orders.ts';
 import { publicParticipant, type ParticipantRow } from '../../domain/participants.ts';
 import { PIN_TTL_MS, invalidateToken, queueSignInEmail } from '../../domain/sign-in.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { idempotentAnswer, sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { idempotentAnswer, sendJson, type AppContext, type ServiceDeps } from '../../http/context.ts';
 import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
+import { SubApp } from '../../http/routes.ts';
 import {
   WIDGET_API_PREFIX,
   requireIdempotencyKey,
@@ -44,7 +44,8 @@ const minutes = (ms: number) => ms / 60000;
 
 // The profile adds nothing to its first render (`widget` alone): a signed-in participant's area
 // comes from `POST /participant/me`, with the token.
-export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function participantRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp(P);
   const { store, clock, limiter } = deps;
   const { db } = store;
 
@@ -348,4 +349,5 @@ export function registerParticipantRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
       return new Response(null, { status: 204 });
     },
   );
+  return [app];
 }

@@ -5,9 +5,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Hono } from 'hono';
-import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import type { ServiceDeps } from '../../http/context.ts';
 import { send } from '../../http/static.ts';
+import { SubApp } from '../../http/routes.ts';
 import { widgetInfo, type WidgetKeyRow } from '../../widget-api/keys.ts';
 import type { MapTiles } from '../../../contract/api/widget-keys.ts';
 import { listPlaces } from './store.ts';
@@ -30,9 +30,10 @@ async function mapFirstRender(deps: ServiceDeps, key: WidgetKeyRow) {
   };
 }
 
-export function registerPlaceRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function placeRoutes(deps: ServiceDeps): SubApp[] {
   deps.firstRenders.add('map', (key) => mapFirstRender(deps, key));
-  if (!deps.dev) return;
+  if (!deps.dev) return [];
+  const app = new SubApp('/dev/tiles');
   const coordinate = (name: string, example: string) => ({
     name,
     in: 'path',
@@ -60,4 +61,5 @@ export function registerPlaceRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
         'Cache-Control': 'public, max-age=86400',
       }),
   );
+  return [app];
 }

@@ -1,16 +1,17 @@
 /** `POST /widget-api/v1/registrations` (docs/widget-api.md). */
-import type { Hono } from 'hono';
 import { seatGuard } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import type { ServiceDeps } from '../../http/context.ts';
 import { error, widgetWrite } from '../../http/docs.ts';
+import { SubApp } from '../../http/routes.ts';
 import { WIDGET_API_PREFIX, requireIdempotencyKey, widgetKey } from '../../widget-api/keys.ts';
 import { RegistrationRequest, RegistrationResponse } from '../../../contract/api/registrations.ts';
 import { anonymousWrite } from '../../widget-api/anonymous-write.ts';
 import { coursesPart } from '../../widget-api/first-render.ts';
 import { createRegistration } from './store.ts';
 
-export function registerRegistrationRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function registrationRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp(`${WIDGET_API_PREFIX}/registrations`);
   deps.firstRenders.add('registration', coursesPart(deps));
   const path = `${WIDGET_API_PREFIX}/registrations`;
   deps.api.add(
@@ -54,4 +55,5 @@ export function registerRegistrationRoutes(app: Hono<AppEnv>, deps: ServiceDeps)
       });
     },
   );
+  return [app];
 }

@@ -4,14 +4,13 @@
  * Headers: X-SERVICE-API-KEY (the application), X-SERVICE-TOKEN (the user), X-SERVICE-COMPANY (the
  * company's integer id). It answers no CORS: it is for servers (see server.ts for its preflight).
  */
-import type { Hono } from 'hono';
 import { sameHash, sha256Hex } from '../../core/ids.ts';
 import { pinChecks, type Limit } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
-import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
+import { sendJson, type AppContext, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
-import type { BodyCheck } from '../../http/routes.ts';
+import { SubApp, type BodyCheck } from '../../http/routes.ts';
 import { MessageResponse } from '../../../contract/api/common.ts';
 import { listCourses } from '../../domain/classes.ts';
 import { serviceLink } from '../../domain/links.ts';
@@ -73,11 +72,12 @@ function companyHeader(c: AppContext): number {
   return Number(value);
 }
 
-export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function restRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp('/v1');
   const { store, clock, limiter } = deps;
   const { db } = store;
 
-  app.use('/v1/*', async (c, next) => {
+  app.use('*', async (c, next) => {
     await next();
     c.res.headers.set('Cache-Control', 'no-store');
   });
@@ -303,6 +303,7 @@ export function registerRestRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
       } satisfies CoursesResponse);
     },
   );
+  return [app];
 }
 
 function pagination(c: AppContext): { page: number; perPage: number } {

@@ -6,12 +6,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Hono } from 'hono';
-import type { AppEnv, ServiceDeps } from '../../http/context.ts';
+import type { ServiceDeps } from '../../http/context.ts';
 import { sendJson } from '../../http/context.ts';
 import { TOKEN_ERRORS, error } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
 import { send } from '../../http/static.ts';
+import { SubApp } from '../../http/routes.ts';
 import { WIDGET_API_PREFIX, widgetKey, type WidgetKeyRow } from '../../widget-api/keys.ts';
 import { participantOfRequest } from '../../widget-api/signed-in.ts';
 import { checkMediaLink, MEDIA_LINK_TTL_MS, signMediaLink } from './media-link.ts';
@@ -37,7 +37,9 @@ async function videoFirstRender(deps: ServiceDeps, key: WidgetKeyRow, videoId: s
 
 const notFound = () => new ApiError(404, 'not-found', 'There is no such video file.');
 
-export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+export function videoRoutes(deps: ServiceDeps): SubApp[] {
+  const app = new SubApp(WIDGET_API_PREFIX);
+  const files = new SubApp('/media');
   const { store, clock } = deps;
   deps.firstRenders.add('video', (key, query) => videoFirstRender(deps, key, query('video') || undefined));
 
@@ -86,7 +88,7 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
 
   // CORS for any origin on every answer, refusals included: the player fetches the picture and the
   // captions with CORS (a refusal it cannot read is a network error), and a link is its own permission.
-  app.use('/media/*', async (c, next) => {
+  files.use('*', async (c, next) => {
     await next();
     c.res.headers.set('Access-Control-Allow-Origin', '*');
     c.res.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
@@ -110,7 +112,7 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
   });
   const FILES = ['image/jpeg', 'video/webm', 'text/vtt'];
   deps.api.add(
-    app,
+    files,
     {
       method: 'get',
       path: '/media/videos/{id}/{file}',
@@ -165,4 +167,5 @@ export function registerVideoRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
       return send(c.req.raw, location, info, { 'Cache-Control': locked ? 'private, max-age=60' : 'public, max-age=3600' });
     },
   );
+  return [app, files];
 }
