@@ -1,4 +1,5 @@
 // ESLint: TypeScript everywhere; Lit, lit-a11y and web-component rules on the widgets.
+import { readdirSync } from 'node:fs';
 import lit from 'eslint-plugin-lit';
 import litA11y from 'eslint-plugin-lit-a11y';
 import wc from 'eslint-plugin-wc';
@@ -33,6 +34,7 @@ export default tseslint.config(
     },
   },
   ...folderRules(),
+  ...featureRules(),
   {
     // Widgets and the demo's pages render data as text: no unsafeHTML, no innerHTML.
     files: ['widgets/**/*.ts', 'loader/**/*.ts', 'demo/**/*.ts'],
@@ -72,4 +74,37 @@ function folderRules() {
     rule(['contract/**/*.ts'], [from('service', 'widgets', 'loader', 'demo')]),
     rule(['service/**/*.ts'], [from('widgets', 'loader', 'demo')]),
   ];
+}
+
+/**
+ * No feature of the service imports another feature (docs/architecture.md): what two features share
+ * is a module of its own (service/domain/, service/widget-api/). One rule per feature folder, found
+ * on disk so that a new feature has its rule too; each keeps the service's rule above (a file's rule
+ * replaces, not adds to, an earlier one).
+ */
+function featureRules() {
+  const features = readdirSync(new URL('./service/features/', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const [, { patterns: servicePatterns }] = folderRules().find((r) => r.files.includes('service/**/*.ts')).rules[
+    'no-restricted-imports'
+  ];
+  return features.map((feature) => ({
+    files: [`service/features/${feature}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...servicePatterns,
+            {
+              // `../<other>/…` from a feature's own (flat) folder, or any path through features/<other>/.
+              regex: `^\\.\\./(?!\\.\\./|${feature}/)|(^|/)features/(?!${feature}/)`,
+              message: `features/${feature} imports no other feature: move what both need to service/domain/ (rules, data) or service/widget-api/ (what widget API routes share).`,
+            },
+          ],
+        },
+      ],
+    },
+  }));
 }
