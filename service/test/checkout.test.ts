@@ -311,11 +311,7 @@ describe('quote: vouchers', () => {
       'another address is not limited',
     );
 
-    await svc.json('/dev/clock', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ advance_s: 600 }),
-    });
+    await svc.advance(600);
     assert.equal((await quote({ ...cart, voucher: 'WELCOME10' }, { address })).body.voucher.status, 'applied');
   });
 

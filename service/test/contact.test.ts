@@ -8,20 +8,14 @@ const PATH = `/widget-api/v1/contact-messages?key=${KEY}`;
 const svc = useTestService();
 
 const firstRender = async (key = KEY): Promise<Json> => {
-  const res = await svc.json(`/widget-api/v1/widget?key=${key}&type=contact`, { headers: { Origin: LOCAL_PAGE } });
+  const res = await svc.firstRender(key, 'contact');
   assert.equal(res.status, 200);
   return res.body;
 };
-const advance = (seconds: number) =>
-  svc.fetch('/dev/clock', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ advance_s: seconds }),
-  });
 /** A form token shown long enough ago to send. */
 const readyToken = async (key = KEY): Promise<string> => {
   const { form } = await firstRender(key);
-  await advance(form.min_fill_ms / 1000);
+  await svc.advance(form.min_fill_ms / 1000);
   return form.token;
 };
 const message = (token: string, overrides: Record<string, unknown> = {}) => ({
@@ -41,7 +35,8 @@ const stored = (spam?: 0 | 1) =>
   spam === undefined
     ? svc.count('SELECT count(*) FROM contact_messages')
     : svc.count('SELECT count(*) FROM contact_messages WHERE spam = ?', spam);
-const notifications = async (to = 'hello@acme.example'): Promise<Json[]> => (await svc.json(`/dev/outbox?to=${to}`)).body.emails;
+/** A company's notifications of contact messages (Acme's by default). */
+const notifications = (to = 'hello@acme.example') => svc.outbox(to);
 
 describe('GET /widget?type=contact', () => {
   test('answers the topics and a signed form token with its minimum fill time', async () => {
@@ -92,7 +87,7 @@ describe('POST /contact-messages', () => {
       assert.ok(email.text.includes(part), part);
     }
     assert.ok(email.text.includes(res.body.message.id));
-    assert.equal((await svc.json('/dev/outbox?to=ada@example.org')).body.emails.length, 0, 'the sender is not emailed');
+    assert.equal((await svc.outbox('ada@example.org')).length, 0, 'the sender is not emailed');
   });
 
   test('keeps line breaks, trims, and takes a message without a topic', async () => {
@@ -192,7 +187,7 @@ describe('POST /contact-messages', () => {
       const res = await send(message(next, overrides));
       assert.equal(res.status, 201, JSON.stringify(overrides).slice(0, 40));
       next = res.body.form.token;
-      await advance(res.body.form.min_fill_ms / 1000);
+      await svc.advance(res.body.form.min_fill_ms / 1000);
     }
     // A widget without topics takes none.
     const gx = await send(
@@ -236,13 +231,13 @@ describe('POST /contact-messages', () => {
       fast.body.error.retry_after_ms > 1000 && fast.body.error.retry_after_ms <= 1500,
       String(fast.body.error.retry_after_ms),
     );
-    await advance(1);
+    await svc.advance(1);
     const still = await send(body, idem);
     assert.equal(still.body.error.code, 'too-fast');
     assert.ok(still.body.error.retry_after_ms <= 500);
     assert.equal(stored(), 0);
     assert.equal((await notifications()).length, 0);
-    await advance(still.body.error.retry_after_ms / 1000);
+    await svc.advance(still.body.error.retry_after_ms / 1000);
     assert.equal((await send(body, idem)).status, 201);
     assert.equal(stored(), 1);
   });
@@ -260,7 +255,7 @@ describe('POST /contact-messages', () => {
     // The honeypot does not get around it either.
     assert.equal((await send(message(token, { website: 'x' }))).status, 409);
     assert.equal(stored(), 1);
-    await advance(2);
+    await svc.advance(2);
     assert.equal((await send(message(first.body.form.token, { subject: 'Once more' }))).status, 201);
     assert.equal(stored(), 2);
   });
@@ -281,7 +276,7 @@ describe('POST /contact-messages', () => {
       const res = await send(message(token));
       assert.equal(res.status, 201, `message ${i + 1}`);
       token = res.body.form.token;
-      await advance(2);
+      await svc.advance(2);
     }
     const refused = await send(message(token));
     assert.equal(refused.status, 429);
@@ -290,7 +285,7 @@ describe('POST /contact-messages', () => {
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
     assert.equal(refused.body.error.retry_after, Number(refused.headers.get('retry-after')));
     assert.equal(stored(), 5);
-    await advance(10 * 60);
+    await svc.advance(10 * 60);
     assert.equal((await send(message(token))).status, 201, 'the same form goes once the window has passed');
   });
 
@@ -301,7 +296,7 @@ describe('POST /contact-messages', () => {
     assert.match(res.body.message.id, /^msg_/);
     assert.equal(stored(1), 1);
     assert.equal(stored(0), 0);
-    assert.equal((await svc.json('/dev/outbox')).body.emails.length, 0);
+    assert.equal((await svc.outbox()).length, 0);
     // A robot that fills every field at once is not told about the fill time either.
     const { form } = await firstRender();
     assert.equal((await send(message(form.token, { website: 'x' }))).status, 201);
@@ -324,7 +319,7 @@ describe('POST /contact-messages', () => {
     assert.equal((await notifications()).length, 1);
 
     // A second message (a new submission) needs the new form token the first answer carried.
-    await advance(2);
+    await svc.advance(2);
     assert.equal((await send(message(first.body.form.token, { subject: 'Another one' }))).status, 201);
     assert.equal(stored(), 2);
 
@@ -359,7 +354,7 @@ describe('POST /contact-messages', () => {
   test('the form token outlives a reset of the data (its secret is kept)', async () => {
     const token = await readyToken();
     await svc.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
-    await advance(3);
+    await svc.advance(3);
     assert.equal((await send(message(token))).status, 201);
   });
 });

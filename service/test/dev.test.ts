@@ -2,23 +2,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { startService } from '../server.ts';
-import { registrationBody, startTestService, uniqueKey, writeHeaders, type Json, type TestService } from './helpers.ts';
+import { registrationBody, startTestService, uniqueKey, useTestService, writeHeaders, type Json } from './helpers.ts';
 
-let svc: TestService;
-before(async () => {
-  svc = await startTestService();
-});
-after(() => svc.close());
-
-const postJson = (path: string, body?: unknown) =>
-  svc.json(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+// One state for the file, as the development endpoints see it: its tests reset it where they need to.
+const svc = useTestService({}, { resetEachTest: false });
 
 describe('GET /dev/seed', () => {
   test('answers the documented shape', async () => {
@@ -96,7 +86,7 @@ describe('/dev/clock', () => {
   test('GET tells the service time; POST moves it forward; bad input is 422', async () => {
     const start = (await svc.json('/dev/clock')).body;
     assert.ok(Math.abs(Date.parse(start.now) - Date.now()) < 60_000 + start.offset_s * 1000);
-    const moved = await postJson('/dev/clock', { advance_s: 3600 });
+    const moved = await svc.postJson('/dev/clock', { advance_s: 3600 });
     assert.equal(moved.status, 200);
     assert.equal(moved.body.offset_s, start.offset_s + 3600);
     assert.ok(Date.parse(moved.body.now) - Date.parse(start.now) >= 3600_000);
@@ -108,11 +98,11 @@ describe('/dev/clock', () => {
       { advance_s: 60, extra: 1 },
       JSON.parse('{"advance_s":60,"__proto__":{}}'),
     ]) {
-      const res = await postJson('/dev/clock', body);
+      const res = await svc.postJson('/dev/clock', body);
       assert.equal(res.status, 422, JSON.stringify(body));
       assert.equal(res.body.error.code, 'validation');
     }
-    assert.equal((await postJson('/dev/clock', [])).status, 400);
+    assert.equal((await svc.postJson('/dev/clock', [])).status, 400);
   });
 });
 
@@ -126,8 +116,8 @@ describe('/dev/outbox and /dev/reset', () => {
       });
       assert.equal(res.status, 201);
     }
-    await postJson('/dev/clock', { advance_s: 86400 });
-    const { emails } = (await svc.json('/dev/outbox')).body;
+    await svc.postJson('/dev/clock', { advance_s: 86400 });
+    const emails = await svc.outbox();
     assert.deepEqual(
       emails.slice(0, 2).map((e: Json) => e.to),
       ['second@example.org', 'first@example.org'],
@@ -136,7 +126,7 @@ describe('/dev/outbox and /dev/reset', () => {
 
     const reset = await svc.json('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     assert.equal(reset.status, 200);
-    assert.equal((await svc.json('/dev/outbox')).body.emails.length, 0);
+    assert.equal((await svc.outbox()).length, 0);
     assert.equal((await svc.json('/dev/clock')).body.offset_s, 0);
     assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email LIKE '%@example.org' AND widget_key IS NOT NULL"), 0);
     const widget = (await svc.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration')).body;
@@ -147,12 +137,12 @@ describe('/dev/outbox and /dev/reset', () => {
 
 describe('/dev/tokens/invalidate', () => {
   test('takes a token or an email, nothing else', async () => {
-    const one = await postJson('/dev/tokens/invalidate', { token: 'tok_unknown' });
+    const one = await svc.postJson('/dev/tokens/invalidate', { token: 'tok_unknown' });
     assert.equal(one.status, 200);
     assert.equal(one.body.invalidated, 0);
-    assert.equal((await postJson('/dev/tokens/invalidate', { email: 'olivia.owner@acme.example' })).status, 200);
+    assert.equal((await svc.postJson('/dev/tokens/invalidate', { email: 'olivia.owner@acme.example' })).status, 200);
     for (const body of [{}, { token: 't', email: 'e@example.org' }, { token: 42 }, { email: '' }]) {
-      const res = await postJson('/dev/tokens/invalidate', body);
+      const res = await svc.postJson('/dev/tokens/invalidate', body);
       assert.equal(res.status, 422, JSON.stringify(body));
     }
   });
@@ -167,11 +157,11 @@ describe('/dev/login-links', () => {
       body: JSON.stringify({ login: email, verification_method: 'email' }),
     });
     assert.equal(res.status, 200);
-    return new URL((await svc.json(`/dev/outbox?to=${email}`)).body.emails[0].link);
+    return new URL((await svc.outbox(email))[0].link);
   };
 
   test("sets the page an application's emailed link opens, with key; the other application keeps its own; reset restores it", async () => {
-    await postJson('/dev/reset');
+    await svc.postJson('/dev/reset');
     try {
       const before = (await svc.json('/dev/login-links')).body.applications;
       assert.deepEqual(
@@ -182,7 +172,7 @@ describe('/dev/login-links', () => {
         ],
       );
 
-      const set = await postJson('/dev/login-links', {
+      const set = await svc.postJson('/dev/login-links', {
         application_id: 201,
         login_link: 'https://Intranet.example/sign-in?from=email#top',
       });
@@ -204,7 +194,7 @@ describe('/dev/login-links', () => {
       const token = link.searchParams.get('key')!;
       const user = await svc.json('/v1/user', { headers: { ...REST, 'X-SERVICE-TOKEN': token } });
       assert.equal(user.body.user.email, 'max.member@acme.example', 'key is a working token');
-      const mail = (await svc.json('/dev/outbox?to=max.member@acme.example')).body.emails[0];
+      const mail = (await svc.outbox('max.member@acme.example'))[0];
       assert.ok(mail.text.includes(link.href), 'the text holds the same link');
 
       const globex = await emailLogin('gina.owner@globex.example', { ...REST, 'X-SERVICE-API-KEY': 'rk_demo_globex' });
@@ -212,15 +202,15 @@ describe('/dev/login-links', () => {
       assert.equal(globex.pathname, '/demo/login.html');
 
       assert.equal(
-        (await postJson('/dev/login-links', { application_id: 201, login_link: 'http://localhost:3000/account' })).status,
+        (await svc.postJson('/dev/login-links', { application_id: 201, login_link: 'http://localhost:3000/account' })).status,
         200,
         'http works too',
       );
-      await postJson('/dev/reset');
+      await svc.postJson('/dev/reset');
       const restored = await emailLogin('max.member@acme.example');
       assert.equal(`${restored.origin}${restored.pathname}`, `${svc.publicUrl}/demo/login.html`);
     } finally {
-      await postJson('/dev/reset');
+      await svc.postJson('/dev/reset');
     }
   });
 
@@ -243,17 +233,17 @@ describe('/dev/login-links', () => {
       [{ application_id: 201, login_link: 'https://intranet.example/', key: 'x' }, ['key']],
     ];
     for (const [body, fields] of cases) {
-      const res = await postJson('/dev/login-links', body);
+      const res = await svc.postJson('/dev/login-links', body);
       assert.equal(res.status, 422, JSON.stringify(body));
       assert.equal(res.body.error.code, 'validation');
       assert.deepEqual(Object.keys(res.body.error.fields).sort(), fields, JSON.stringify(body));
       for (const message of Object.values(res.body.error.fields)) assert.ok(String(message).length > 10);
     }
-    const ftp = await postJson('/dev/login-links', { application_id: 201, login_link: 'ftp://x' });
+    const ftp = await svc.postJson('/dev/login-links', { application_id: 201, login_link: 'ftp://x' });
     assert.match(ftp.body.error.fields.login_link, /absolute http:\/\/ or https:\/\/ URL/);
-    const unknown = await postJson('/dev/login-links', { application_id: 999, login_link: 'https://x.example/' });
+    const unknown = await svc.postJson('/dev/login-links', { application_id: 999, login_link: 'https://x.example/' });
     assert.match(unknown.body.error.fields.application_id, /201, 202/);
-    assert.equal((await postJson('/dev/login-links', [])).status, 400);
+    assert.equal((await svc.postJson('/dev/login-links', [])).status, 400);
     assert.equal((await svc.json('/dev/login-links', { method: 'DELETE' })).status, 405);
     const links = (await svc.json('/dev/login-links')).body.applications;
     assert.equal(links[0].login_link, '/demo/login.html', 'nothing was changed');
@@ -267,9 +257,9 @@ describe('/dev/widget-keys', () => {
   const keysNow = async () => (await svc.json('/dev/widget-keys')).body.widget_keys as Json[];
 
   test('creates a key of a type for a staging origin, which the widget API then serves there and nowhere else; reset forgets it', async () => {
-    await postJson('/dev/reset');
+    await svc.postJson('/dev/reset');
     try {
-      const created = await postJson('/dev/widget-keys', {
+      const created = await svc.postJson('/dev/widget-keys', {
         type: 'contact',
         origins: ['https://Staging.Acme.example:443', 'http://shop.localhost:*'],
       });
@@ -300,7 +290,7 @@ describe('/dev/widget-keys', () => {
       assert.equal(elsewhere.status, 403);
       assert.equal(((await elsewhere.json()) as Json).error.code, 'origin-not-allowed');
 
-      const globex = await postJson('/dev/widget-keys', {
+      const globex = await svc.postJson('/dev/widget-keys', {
         type: 'registration',
         company_id: 2,
         origins: ['https://globex.example'],
@@ -314,27 +304,27 @@ describe('/dev/widget-keys', () => {
         [key, globex.body.key],
         'listed after the seeded keys',
       );
-      await postJson('/dev/reset');
+      await svc.postJson('/dev/reset');
       assert.equal(
         (await keysNow()).some((k) => k.key === key),
         false,
       );
       assert.equal((await widgetFrom('https://staging.acme.example', key, 'contact')).status, 401);
     } finally {
-      await postJson('/dev/reset');
+      await svc.postJson('/dev/reset');
     }
   });
 
   test('adds origins to a key once, keeping those it had', async () => {
-    await postJson('/dev/reset');
+    await svc.postJson('/dev/reset');
     try {
       assert.equal((await widgetFrom('https://staging.acme.example', 'wk_demo_registration', 'registration')).status, 403);
-      const added = await postJson('/dev/widget-keys', {
+      const added = await svc.postJson('/dev/widget-keys', {
         key: 'wk_demo_registration',
         origins: ['https://staging.acme.example/'],
       });
       assert.equal(added.status, 200);
-      const again = await postJson('/dev/widget-keys', {
+      const again = await svc.postJson('/dev/widget-keys', {
         key: 'wk_demo_registration',
         type: 'registration',
         company_id: 1,
@@ -351,12 +341,12 @@ describe('/dev/widget-keys', () => {
       assert.equal((await widgetFrom('https://staging.acme.example', 'wk_demo_registration', 'registration')).status, 200);
       assert.deepEqual((await keysNow()).find((k) => k.key === 'wk_demo_registration')!.origins, again.body.origins);
     } finally {
-      await postJson('/dev/reset');
+      await svc.postJson('/dev/reset');
     }
   });
 
   test('refuses what it cannot do, field by field, and changes nothing', async () => {
-    await postJson('/dev/reset');
+    await svc.postJson('/dev/reset');
     const before = await keysNow();
     const cases: [Json, string[]][] = [
       [{}, ['origins', 'type']],
@@ -388,13 +378,13 @@ describe('/dev/widget-keys', () => {
       [{ type: 'map', origins: ['https://a.example'], enabled: true }, ['enabled']],
     ];
     for (const [body, fields] of cases) {
-      const res = await postJson('/dev/widget-keys', body);
+      const res = await svc.postJson('/dev/widget-keys', body);
       assert.equal(res.status, 422, JSON.stringify(body));
       assert.equal(res.body.error.code, 'validation');
       assert.deepEqual(Object.keys(res.body.error.fields).sort(), fields.sort(), JSON.stringify(body));
       for (const message of Object.values(res.body.error.fields)) assert.ok(String(message).length > 20);
     }
-    const fieldsOf = async (body: Json) => (await postJson('/dev/widget-keys', body)).body.error.fields;
+    const fieldsOf = async (body: Json) => (await svc.postJson('/dev/widget-keys', body)).body.error.fields;
     assert.match((await fieldsOf({ type: 'map', origins: ['*'] }))['origins.0'], /any site/);
     assert.match(
       (await fieldsOf({ type: 'map', origins: ['http://plain.acme.example'] }))['origins.0'],
@@ -409,7 +399,7 @@ describe('/dev/widget-keys', () => {
       /1 \(Acme Academy\), 2 \(Globex Institute\)/,
     );
     assert.match((await fieldsOf({ key: 'wk_demo_registration_revoked', origins: ['https://a.example'] })).key, /revoked/);
-    assert.equal((await postJson('/dev/widget-keys', [])).status, 400);
+    assert.equal((await svc.postJson('/dev/widget-keys', [])).status, 400);
     const plain = await svc.json('/dev/widget-keys', { method: 'POST', body: '{"type":"map","origins":["https://a.example"]}' });
     assert.equal(plain.status, 415);
     assert.deepEqual(await keysNow(), before, 'nothing was changed');

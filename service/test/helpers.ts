@@ -1,4 +1,8 @@
-/** Shared by the service tests: a fresh service on a random port over a fresh data folder. */
+/**
+ * Shared by the service tests: a fresh service on a random port over a fresh data folder, and the
+ * calls every test file makes of it (the clock, the outbox, JSON posts, a first render, a sign-in),
+ * written once.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,6 +20,12 @@ export const FOREIGN_PAGE = 'https://evil.example';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
+export interface JsonAnswer<T = Json> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
 export interface TestService {
   url: string;
   /** Where the service's links point (`http://localhost:<port>` unless set). */
@@ -25,7 +35,17 @@ export interface TestService {
   /** fetch relative to the service. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** fetch + JSON body. */
-  json<T = Json>(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
+  json<T = Json>(path: string, init?: RequestInit): Promise<JsonAnswer<T>>;
+  /** A POST of a JSON body (a string is sent as it is; none, no body) with these headers too. */
+  postJson<T = Json>(path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonAnswer<T>>;
+  /** Moves the service clock forward (`POST /dev/clock`); answers the clock. */
+  advance(seconds: number): Promise<{ now: string; offset_s: number }>;
+  /** The emails the service "sent" (to one address), newest first: `/dev/outbox`, which waits for the work after answers. */
+  outbox(to?: string): Promise<Json[]>;
+  /** The PIN of the newest email to an address. */
+  lastPin(to: string): Promise<string>;
+  /** A widget's first render (`GET /widget`) as a page on LOCAL_PAGE asks for it; `query` adds parameters (`&course=…`). */
+  firstRender<T = Json>(key: string, type: string, query?: string): Promise<JsonAnswer<T>>;
   /** Reads the service's SQLite file directly (read-only): what was really stored. */
   count(sql: string, ...params: unknown[]): number;
   /** The rows of a query on the service's SQLite file (read-only). */
@@ -42,22 +62,41 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
   const dataDir = mkdtempSync(join(tmpdir(), 'service-test-'));
   const service = await startService({ port: 0, dataDir, quiet: true, ...opts });
   const doFetch = (path: string, init?: RequestInit) => fetch(`${service.url}${path}`, init);
+  const json = async <T = Json>(path: string, init?: RequestInit): Promise<JsonAnswer<T>> => {
+    const res = await doFetch(path, init);
+    const text = await res.text();
+    let body: T;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new Error(`${init?.method ?? 'GET'} ${path}: ${res.status}, not JSON: ${text.slice(0, 200)}`);
+    }
+    return { status: res.status, headers: res.headers, body };
+  };
+  const postJson = <T = Json>(path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    json<T>(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+  const outbox = async (to?: string): Promise<Json[]> =>
+    (await json(`/dev/outbox${to === undefined ? '' : `?to=${encodeURIComponent(to)}`}`)).body.emails;
   return {
     url: service.url,
     publicUrl: service.publicUrl,
     jobs: service.jobs,
     fetch: doFetch,
-    async json(path, init) {
-      const res = await doFetch(path, init);
-      const text = await res.text();
-      let body: Json;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new Error(`${init?.method ?? 'GET'} ${path}: ${res.status}, not JSON: ${text.slice(0, 200)}`);
-      }
-      return { status: res.status, headers: res.headers, body };
+    json,
+    postJson,
+    async advance(seconds) {
+      const moved = await postJson('/dev/clock', { advance_s: seconds });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      return moved.body;
     },
+    outbox,
+    lastPin: async (to) => (await outbox(to))[0].pin,
+    firstRender: (key, type, query = '') =>
+      json(`/widget-api/v1/widget?key=${encodeURIComponent(key)}&type=${type}${query}`, { headers: { Origin: LOCAL_PAGE } }),
     count(sql, ...params) {
       const db = new Database(service.dataFile, { readonly: true });
       try {
@@ -99,18 +138,21 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
  * The usual set-up of a test file: one service for the file, its seed restored before each test.
  * Call it at the file's top level; the service exists once the file's tests run.
  */
-export function useTestService(opts: StartOptions = {}): TestService {
+export function useTestService(opts: StartOptions = {}, { resetEachTest = true } = {}): TestService {
   let svc: TestService | undefined;
   before(async () => {
     svc = await startTestService(opts);
   });
   after(() => svc?.close());
-  beforeEach(async () => {
-    assert.equal(
-      (await svc!.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } })).status,
-      200,
-    );
-  });
+  // Without it, the file's tests share one state (tests that only read, or that reset when they need to).
+  if (resetEachTest) {
+    beforeEach(async () => {
+      assert.equal(
+        (await svc!.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } })).status,
+        200,
+      );
+    });
+  }
   const started = () => {
     if (!svc) throw new Error('The test service starts before the first test: use it inside tests and hooks.');
     return svc;
@@ -127,6 +169,11 @@ export function useTestService(opts: StartOptions = {}): TestService {
     },
     fetch: (path, init) => started().fetch(path, init),
     json: (path, init) => started().json(path, init),
+    postJson: (path, body, headers) => started().postJson(path, body, headers),
+    advance: (seconds) => started().advance(seconds),
+    outbox: (to) => started().outbox(to),
+    lastPin: (to) => started().lastPin(to),
+    firstRender: (key, type, query) => started().firstRender(key, type, query),
     count: (sql, ...params) => started().count(sql, ...params),
     rows: (sql, ...params) => started().rows(sql, ...params),
     exec: (sql, ...params) => started().exec(sql, ...params),
@@ -198,18 +245,15 @@ export function rawRequest(
   });
 }
 
-/** Signs a seeded participant in through a profile key, as the profile widget does, and returns their token. */
+/** A PIN that is not this one: a wrong guess. */
+export const otherPin = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
+
+/** Signs a participant in through a profile key, as the profile widget does, and returns their token. */
 export async function participantToken(svc: TestService, email: string, key = 'wk_demo_profile'): Promise<string> {
   const post = (path: string, body: unknown) =>
-    svc.json(`/widget-api/v1/participant/${path}?key=${key}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE },
-      body: JSON.stringify(body),
-    });
+    svc.postJson(`/widget-api/v1/participant/${path}?key=${encodeURIComponent(key)}`, body, { Origin: LOCAL_PAGE });
   assert.equal((await post('login', { email, return_url: `${LOCAL_PAGE}/account` })).status, 202);
-  await svc.jobs.idle();
-  const { pin } = (await svc.json(`/dev/outbox?to=${encodeURIComponent(email)}`)).body.emails[0];
-  const verified = await post('verify', { email, pin });
+  const verified = await post('verify', { email, pin: await svc.lastPin(email) });
   assert.equal(verified.status, 200, JSON.stringify(verified.body));
   return verified.body.token;
 }

@@ -231,7 +231,7 @@ describe('GET /openapi.json', () => {
     assertDescribes('/v1/login', 'post', login);
     const emailLogin = await post('/v1/login', { login: 'lena.lecturer@acme.example', verification_method: 'email' }, rest);
     assertDescribes('/v1/login', 'post', emailLogin);
-    const { pin } = (await svc.json('/dev/outbox?to=lena.lecturer@acme.example')).body.emails[0];
+    const pin = await svc.lastPin('lena.lecturer@acme.example');
     const verified = await post('/v1/verify', { action: 'validate_pin', email: 'lena.lecturer@acme.example', pin }, rest);
     assertDescribes('/v1/verify', 'post', verified);
     assertDescribes(
@@ -398,11 +398,7 @@ describe('GET /openapi.json', () => {
     };
     const idem = uniqueKey();
     assertDescribes('/widget-api/v1/contact-messages', 'post', await send(body, idem));
-    await svc.json('/dev/clock', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ advance_s: 3 }),
-    });
+    await svc.advance(3);
     const sent = await send(body, idem);
     assert.equal(sent.status, 201);
     assertDescribes('/widget-api/v1/contact-messages', 'post', sent);
@@ -441,7 +437,7 @@ describe('GET /openapi.json', () => {
     const login = await call('login', { email, return_url: 'http://localhost:5173/account' });
     assertDescribes(`${P}/login`, 'post', login);
     assertDescribes(`${P}/login`, 'post', await call('login', { email, return_url: 'https://evil.example/' }));
-    const { pin } = (await svc.json(`/dev/outbox?to=${email}`)).body.emails[0];
+    const pin = await svc.lastPin(email);
     const wrong = await call('verify', { email, pin: pin === '000000' ? '000001' : '000000' });
     assert.equal(wrong.body.error.attempts_left, 4);
     assertDescribes(`${P}/verify`, 'post', wrong);
@@ -464,7 +460,7 @@ describe('GET /openapi.json', () => {
     assert.equal(change.body.email_change.email, 'countess@example.org');
     assertDescribes(`${P}/profile`, 'post', change);
     assertDescribes(`${P}/me`, 'post', await call('me', undefined, token));
-    const changePin = (await svc.json('/dev/outbox?to=countess@example.org')).body.emails[0].pin;
+    const changePin = await svc.lastPin('countess@example.org');
     const wrongChange = await call('email/confirm', { pin: changePin === '000000' ? '000001' : '000000' }, token);
     assert.equal(wrongChange.body.error.code, 'pin-wrong');
     assertDescribes(`${P}/email/confirm`, 'post', wrongChange);
@@ -551,7 +547,7 @@ describe('the document and the validation cannot drift apart', () => {
       body: JSON.stringify({ email: 'ada@example.org', return_url: 'http://localhost:5173/account' }),
     });
     assert.equal(login.status, 202);
-    const { pin } = (await svc.json('/dev/outbox?to=ada@example.org')).body.emails[0];
+    const pin = await svc.lastPin('ada@example.org');
     const { token } = (
       await svc.json(`${P}/verify?key=wk_demo_profile`, {
         method: 'POST',

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import {
   FOREIGN_PAGE,
   LOCAL_PAGE,
+  participantToken,
   registrationBody,
   uniqueKey,
   useTestService,
@@ -70,13 +71,6 @@ const seatsLeft = async (classId: string): Promise<number> => {
   const { body } = await svc.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration');
   return body.courses.flatMap((c: Json) => c.classes).find((cl: Json) => cl.id === classId).seats_left;
 };
-const emailsTo = async (to: string): Promise<Json[]> => (await svc.json(`/dev/outbox?to=${encodeURIComponent(to)}`)).body.emails;
-const advance = (seconds: number) =>
-  svc.fetch('/dev/clock', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ advance_s: seconds }),
-  });
 const stored = () => ({
   orders: svc.count('SELECT count(*) FROM orders'),
   registrations: svc.count('SELECT count(*) FROM registrations'),
@@ -145,7 +139,7 @@ describe('POST /widget-api/v1/orders', () => {
       'the buyer became a participant',
     );
 
-    const [mail, ...more] = await emailsTo(BUYER.email);
+    const [mail, ...more] = await svc.outbox(BUYER.email);
     assert.equal(more.length, 0);
     assert.equal(mail.subject, 'Order A-1001 confirmed: Acme Academy');
     const start = o.items[0].starts_at;
@@ -186,7 +180,7 @@ describe('POST /widget-api/v1/orders', () => {
       assert.deepEqual(res.body.order.payment, { method: null, kind: null, status: 'none', redirect_url: null });
       assert.deepEqual(res.body.order.total, eur(0));
     }
-    assert.match((await emailsTo(BUYER.email))[0].text, /Nothing to pay/);
+    assert.match((await svc.outbox(BUYER.email))[0].text, /Nothing to pay/);
   });
 
   test('lines with fewer seats left than ordered: 409 class-full naming each, and nothing is booked', async () => {
@@ -361,7 +355,7 @@ describe('POST /widget-api/v1/orders', () => {
     assert.equal(svc.count('SELECT count(*) FROM order_tokens WHERE order_id = ?', first!.body.order.id), 1);
     assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
     assert.equal(svc.count('SELECT count(*) FROM registrations WHERE order_id IS NOT NULL'), 1);
-    assert.equal((await emailsTo(BUYER.email)).length, 1);
+    assert.equal((await svc.outbox(BUYER.email)).length, 1);
     assert.equal(svc.count("SELECT count(*) FROM idempotency WHERE response LIKE '%otok_%'"), 0, 'no token stored in clear');
 
     const reused = await order({ ...body, payment_method: 'on_site' }, { idem, address });
@@ -452,13 +446,13 @@ describe('seats held by orders waiting for their payment', () => {
     assert.equal(more.headers.get('retry-after'), String(more.body.error.retry_after));
 
     // The unpaid order's seats come free after 15 minutes, but not to the same address at once.
-    await advance(15 * 60 + 1);
+    await svc.advance(15 * 60 + 1);
     assert.equal((await classOf('cls_data_2')).seats_left, 30);
     const renewed = await cardOrder([{ class_id: 'cls_data_2', seats: 20 }], address);
     assert.equal(renewed.status, 429);
     assert.equal(renewed.body.error.message, 'At most 40 seats an hour may be booked from here: try again in 45 minutes.');
     assert.equal((await cardOrder([{ class_id: 'cls_data_2', seats: 20 }])).status, 201, 'another address may');
-    await advance(45 * 60);
+    await svc.advance(45 * 60);
     assert.equal((await order(orderBody([{ class_id: 'cls_data_3', seats: 5 }]), { address })).status, 201, 'an hour on');
   });
 
@@ -551,7 +545,7 @@ describe('seats held by orders waiting for their payment', () => {
     assert.equal(refused.body.error.fields['items.0.seats'], quoted.message);
 
     // Once the hold runs out, the seats are anyone's.
-    await advance(15 * 60);
+    await svc.advance(15 * 60);
     assert.deepEqual([(await classOf('cls_lead_2')).seats_left, (await classOf('cls_lead_2')).held_until], [6, null]);
   });
 
@@ -594,7 +588,7 @@ describe('card payment on the fake provider’s page', () => {
     assert.equal(o.payment.status, 'pending');
     assert.match(o.payment.redirect_url, new RegExp(`^${svc.publicUrl}/dev/pay/pay_`));
     assert.equal(await seatsLeft('cls_ts_2'), before - 2, 'seats held while paying');
-    assert.equal((await emailsTo(BUYER.email)).length, 0, 'no confirmation before the payment');
+    assert.equal((await svc.outbox(BUYER.email)).length, 0, 'no confirmation before the payment');
 
     const { res, html, actions } = await providerPage(o.payment.redirect_url);
     assert.equal(res.status, 200);
@@ -617,7 +611,7 @@ describe('card payment on the fake provider’s page', () => {
     assert.equal(back.body.order.status, 'confirmed');
     assert.deepEqual(back.body.order.payment, { method: 'card', kind: 'redirect', status: 'paid', redirect_url: null });
     assert.equal(await seatsLeft('cls_ts_2'), before - 2);
-    const mails = await emailsTo(BUYER.email);
+    const mails = await svc.outbox(BUYER.email);
     assert.equal(mails.length, 1);
     assert.match(mails[0].text, /Paid by card/);
 
@@ -625,7 +619,7 @@ describe('card payment on the fake provider’s page', () => {
     assert.equal((await post(actions[0]!.action)).status, 303);
     assert.equal((await post(actions[1]!.action)).status, 303);
     assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'confirmed', 'a late cancel leaves it paid');
-    assert.equal((await emailsTo(BUYER.email)).length, 1);
+    assert.equal((await svc.outbox(BUYER.email)).length, 1);
     assert.match((await providerPage(o.payment.redirect_url)).html, /Order A-1001 is paid/);
   });
 
@@ -687,16 +681,16 @@ describe('card payment on the fake provider’s page', () => {
     });
     assert.equal(waiting.body.registration.status, 'waitlisted');
 
-    await advance(15 * 60 - 5);
+    await svc.advance(15 * 60 - 5);
     assert.equal((await read(o.id, { 'X-Order-Token': token })).body.order.status, 'pending_payment');
     assert.equal(await seatsLeft('cls_web_1'), 0);
-    await advance(10);
+    await svc.advance(10);
     const expired = (await read(o.id, { 'X-Order-Token': token })).body.order;
     assert.equal(expired.status, 'cancelled');
     assert.equal(expired.payment.status, 'cancelled');
     assert.equal(expired.payment.redirect_url, null);
     assert.equal(await seatsLeft('cls_web_1'), 4, 'five seats back, one to the person who waited');
-    assert.match((await emailsTo('waiting@example.org'))[0].subject, /^Registration confirmed/);
+    assert.match((await svc.outbox('waiting@example.org'))[0].subject, /^Registration confirmed/);
 
     const { html } = await providerPage(o.payment.redirect_url);
     assert.match(html, /nothing was charged/);
@@ -798,38 +792,22 @@ describe('GET /widget-api/v1/orders/{id}', () => {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /X-Order-Token/);
 
     // Ada's own sign-in reads her order (with her profile key or any other key of Acme), not someone else's.
-    const token = await signIn('ada@example.org');
+    const token = await participantToken(svc, 'ada@example.org');
     assert.equal((await read(first.order.id, { 'X-Service-Token': token })).status, 200);
     assert.equal((await read(first.order.id, { 'X-Service-Token': token }, 'wk_demo_profile')).status, 200);
     assert.equal((await read(second.order.id, { 'X-Service-Token': token })).status, 401);
   });
 });
 
-/** A participant's sign-in through the profile widget's calls. */
-async function signIn(email: string): Promise<string> {
-  const call = (path: string, body: unknown) =>
-    svc.json(`/widget-api/v1/participant/${path}?key=wk_demo_profile`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE },
-      body: JSON.stringify(body),
-    });
-  assert.equal((await call('login', { email, return_url: `${LOCAL_PAGE}/account` })).status, 202);
-  await svc.jobs.idle();
-  const { pin } = (await emailsTo(email)).find((e) => e.pin)!;
-  const verified = await call('verify', { email, pin });
-  assert.equal(verified.status, 200);
-  return verified.body.token;
-}
-
 describe('where orders show', () => {
   test('the profile lists the buyer’s orders, newest first; their seats are not registrations to cancel one by one', async () => {
     const buyer = { ...BUYER, email: 'ada@example.org' };
     const older = (await order(orderBody([{ class_id: 'cls_ts_2', seats: 2 }], { buyer }))).body.order;
-    await advance(60);
+    await svc.advance(60);
     const newer = (
       await order(orderBody([{ class_id: 'cls_web_2', seats: 1 }], { buyer, payment_method: 'card', return_url: RETURN_URL }))
     ).body.order;
-    const token = await signIn('ada@example.org');
+    const token = await participantToken(svc, 'ada@example.org');
     const me = (
       await svc.json('/widget-api/v1/participant/me?key=wk_demo_profile', {
         method: 'POST',
@@ -905,7 +883,7 @@ describe('where orders show', () => {
     });
     assert.equal(own.status, 201);
     assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = ? AND class_id = 'cls_web_2'", BUYER.email), 2);
-    assert.match((await emailsTo(BUYER.email))[0].subject, /^Registration confirmed/);
+    assert.match((await svc.outbox(BUYER.email))[0].subject, /^Registration confirmed/);
   });
 
   test('the owner sees the order’s attendees in the class, with the buyer’s email and the order, and counted', async () => {

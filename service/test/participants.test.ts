@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FOREIGN_PAGE, LOCAL_PAGE, registrationBody, useTestService, uniqueKey, writeHeaders, type Json } from './helpers.ts';
+import {
+  FOREIGN_PAGE,
+  LOCAL_PAGE,
+  otherPin,
+  participantToken,
+  registrationBody,
+  useTestService,
+  uniqueKey,
+  writeHeaders,
+  type Json,
+} from './helpers.ts';
 
 const PROFILE_KEY = 'wk_demo_profile';
 const RETURN_URL = `${LOCAL_PAGE}/account?tab=bookings#top`;
@@ -38,22 +48,8 @@ const login = async (email: string, opts: CallOptions = {}) => {
   return answer;
 };
 const verify = (email: string, pin: unknown, opts: CallOptions = {}) => call('verify', { body: { email, pin }, ...opts });
-const emailsTo = async (to: string): Promise<Json[]> => (await svc.json(`/dev/outbox?to=${encodeURIComponent(to)}`)).body.emails;
-const lastPin = async (to: string): Promise<string> => (await emailsTo(to))[0].pin;
-const advance = (seconds: number) =>
-  svc.fetch('/dev/clock', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ advance_s: seconds }),
-  });
-const otherPin = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
 
-async function signIn(email = ADA, key = PROFILE_KEY): Promise<string> {
-  assert.equal((await login(email, { key })).status, 202);
-  const res = await verify(email, await lastPin(email), { key });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.token;
-}
+const signIn = (email = ADA, key = PROFILE_KEY) => participantToken(svc, email, key);
 
 describe('POST /participant/login', () => {
   test('emails a participant a 6-digit PIN and a link to return_url with key=<token>', async () => {
@@ -62,7 +58,7 @@ describe('POST /participant/login', () => {
     assert.equal(typeof res.body.message, 'string');
     assert.equal(res.headers.get('access-control-allow-origin'), LOCAL_PAGE);
 
-    const emails = await emailsTo(ADA);
+    const emails = await svc.outbox(ADA);
     assert.equal(emails.length, 1);
     const [email] = emails;
     assert.match(email.subject, /Acme Academy/);
@@ -84,10 +80,10 @@ describe('POST /participant/login', () => {
     assert.equal(unknown.status, known.status);
     assert.deepEqual(unknown.body, known.body);
     assert.equal(svc.count('SELECT count(*) FROM outbox'), before);
-    assert.equal((await emailsTo(STRANGER)).length, 0);
+    assert.equal((await svc.outbox(STRANGER)).length, 0);
     // A participant of another company is a stranger to this key.
     await login('katherine@example.net');
-    assert.equal((await emailsTo('katherine@example.net')).length, 0);
+    assert.equal((await svc.outbox('katherine@example.net')).length, 0);
   });
 
   test('refuses a return_url that is not an absolute http(s) page the key serves', async () => {
@@ -107,7 +103,7 @@ describe('POST /participant/login', () => {
       assert.equal(res.body.error.code, 'validation');
       assert.ok(res.body.error.fields.return_url, String(returnUrl));
     }
-    assert.equal((await emailsTo(ADA)).length, 0);
+    assert.equal((await svc.outbox(ADA)).length, 0);
     // Any page of an allowed origin will do (seeded keys serve localhost on any port).
     const ok = await call('login', { body: { email: ADA, return_url: 'https://127.0.0.1:8443/me' } });
     assert.equal(ok.status, 202);
@@ -147,8 +143,8 @@ describe('POST /participant/login', () => {
       assert.ok(Number(refused.headers.get('retry-after')) > 0);
       assert.match(refused.headers.get('access-control-expose-headers') ?? '', /Retry-After/);
     }
-    assert.equal((await emailsTo(ADA)).length, 5);
-    await advance(10 * 60 + 1);
+    assert.equal((await svc.outbox(ADA)).length, 5);
+    await svc.advance(10 * 60 + 1);
     assert.equal((await login(ADA)).status, 202);
   });
 });
@@ -156,7 +152,7 @@ describe('POST /participant/login', () => {
 describe('POST /participant/verify', () => {
   test('the right PIN gives a token and the participant', async () => {
     await login(ADA);
-    const res = await verify(ADA, await lastPin(ADA));
+    const res = await verify(ADA, await svc.lastPin(ADA));
     assert.equal(res.status, 200);
     assert.match(res.body.token, /^ptok_/);
     assert.deepEqual(res.body.participant, {
@@ -171,7 +167,7 @@ describe('POST /participant/verify', () => {
 
   test('a wrong PIN counts down attempts_left, then the PIN is locked, even for the right PIN', async () => {
     await login(ADA);
-    const pin = await lastPin(ADA);
+    const pin = await svc.lastPin(ADA);
     const wrong = otherPin(pin);
     for (const left of [4, 3, 2, 1]) {
       const res = await verify(ADA, wrong);
@@ -188,16 +184,16 @@ describe('POST /participant/verify', () => {
     assert.equal(right.body.error.code, 'pin-locked');
 
     await login(ADA);
-    assert.equal((await verify(ADA, await lastPin(ADA))).status, 200);
+    assert.equal((await verify(ADA, await svc.lastPin(ADA))).status, 200);
   });
 
   test('a PIN expires after 5 minutes of the service clock', async () => {
     await login(ADA);
-    const pin = await lastPin(ADA);
-    await advance(299);
+    const pin = await svc.lastPin(ADA);
+    await svc.advance(299);
     await login(GRACE);
-    assert.equal((await verify(GRACE, await lastPin(GRACE))).status, 200);
-    await advance(2);
+    assert.equal((await verify(GRACE, await svc.lastPin(GRACE))).status, 200);
+    await svc.advance(2);
     const res = await verify(ADA, pin);
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'pin-expired');
@@ -205,7 +201,7 @@ describe('POST /participant/verify', () => {
 
   test('a PIN works once', async () => {
     await login(ADA);
-    const pin = await lastPin(ADA);
+    const pin = await svc.lastPin(ADA);
     assert.equal((await verify(ADA, pin)).status, 200);
     const again = await verify(ADA, pin);
     assert.equal(again.status, 401);
@@ -214,9 +210,9 @@ describe('POST /participant/verify', () => {
 
   test('a new login replaces the PIN: the old one is pin-missing, the new one works', async () => {
     await login(ADA);
-    const first = await lastPin(ADA);
+    const first = await svc.lastPin(ADA);
     await login(ADA);
-    const second = await lastPin(ADA);
+    const second = await svc.lastPin(ADA);
     if (first !== second) {
       const old = await verify(ADA, first);
       assert.equal(old.status, 401);
@@ -237,7 +233,7 @@ describe('POST /participant/verify', () => {
   test('after a login, guessing for a stranger answers exactly as for a participant', async () => {
     await login(ADA);
     await login(STRANGER);
-    const wrong = otherPin(await lastPin(ADA));
+    const wrong = otherPin(await svc.lastPin(ADA));
     for (const left of [4, 3, 2, 1]) {
       const [known, unknown] = [await verify(ADA, wrong), await verify(STRANGER, wrong)];
       assert.equal(unknown.status, known.status);
@@ -250,11 +246,11 @@ describe('POST /participant/verify', () => {
     // Expiry too: the stranger's PIN dies on the same clock.
     await login(ADA);
     await login(STRANGER);
-    await advance(301);
+    await svc.advance(301);
     const [late, lateUnknown] = [await verify(ADA, wrong), await verify(STRANGER, wrong)];
     assert.deepEqual([lateUnknown.status, lateUnknown.body], [late.status, late.body]);
     assert.equal(lateUnknown.body.error.code, 'pin-expired');
-    assert.equal((await emailsTo(STRANGER)).length, 0);
+    assert.equal((await svc.outbox(STRANGER)).length, 0);
   });
 
   test('PIN checks are limited per address (100 in 10 minutes) across emails, as the REST API’s', async () => {
@@ -275,16 +271,16 @@ describe('POST /participant/verify', () => {
     assert.equal(refused.headers.get('retry-after'), String(refused.body.error.retry_after));
     // Refused before the PIN is looked at: a right one too, from this address, so that nothing is learnt.
     assert.equal((await login(ADA)).status, 202);
-    assert.equal((await verify(ADA, await lastPin(ADA))).body.error.code, 'rate-limited');
-    await advance(10 * 60);
+    assert.equal((await verify(ADA, await svc.lastPin(ADA))).body.error.code, 'rate-limited');
+    await svc.advance(10 * 60);
     assert.equal((await login(ADA)).status, 202);
-    assert.equal((await verify(ADA, await lastPin(ADA))).status, 200, 'after the window');
+    assert.equal((await verify(ADA, await svc.lastPin(ADA))).status, 200, 'after the window');
   });
 
   test('checks for an email with no PIN sent lock nobody out (another person cannot keep a participant from signing in)', async () => {
     for (let i = 0; i < 20; i++) assert.equal((await verify(ADA, '000000')).body.error.code, 'pin-missing');
     assert.equal((await login(ADA)).status, 202);
-    assert.equal((await verify(ADA, await lastPin(ADA))).status, 200);
+    assert.equal((await verify(ADA, await svc.lastPin(ADA))).status, 200);
   });
 
   test('wrong PINs for one email are limited to 10 in 10 minutes, whatever the PINs', async () => {
@@ -292,7 +288,7 @@ describe('POST /participant/verify', () => {
       assert.equal((await login(GRACE)).status, 202);
       for (let i = 0; i < (round < 2 ? 4 : 2); i++) assert.equal((await verify(GRACE, '000000')).body.error.code, 'pin-wrong');
     }
-    const refused = await verify(GRACE, await lastPin(GRACE));
+    const refused = await verify(GRACE, await svc.lastPin(GRACE));
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error.code, 'rate-limited');
     assert.equal(refused.body.error.message, 'Too many wrong PINs for this email. Try again in 10 minutes.');
@@ -320,21 +316,21 @@ describe('POST /participant/verify', () => {
     } finally {
       await svc.jobs.release();
     }
-    assert.equal((await emailsTo(ADA)).length, 1);
-    assert.equal((await emailsTo(STRANGER)).length, 0);
+    assert.equal((await svc.outbox(ADA)).length, 1);
+    assert.equal((await svc.outbox(STRANGER)).length, 0);
   });
 
   test('an emailed link never used dies after an hour; used within the hour, it stays a sign-in', async () => {
     await login(ADA);
-    const unused = new URL((await emailsTo(ADA))[0].link).searchParams.get('key')!;
+    const unused = new URL((await svc.outbox(ADA))[0].link).searchParams.get('key')!;
     await login(ADA);
-    const used = new URL((await emailsTo(ADA))[0].link).searchParams.get('key')!;
-    await advance(59 * 60);
+    const used = new URL((await svc.outbox(ADA))[0].link).searchParams.get('key')!;
+    await svc.advance(59 * 60);
     assert.equal((await call('me', { token: used })).status, 200);
-    await advance(2 * 60);
+    await svc.advance(2 * 60);
     assert.equal((await call('me', { token: unused })).status, 401);
     assert.equal((await call('me', { token: used })).status, 200);
-    await advance(20 * 24 * 3600);
+    await svc.advance(20 * 24 * 3600);
     assert.equal((await call('me', { token: used })).status, 200);
     // A PIN's token is no link: it lives its 30 days from the start.
     assert.equal((await call('me', { token: await signIn() })).status, 200);
@@ -342,7 +338,7 @@ describe('POST /participant/verify', () => {
 
   test('the emailed link’s key is a token', async () => {
     await login(ADA);
-    const token = new URL((await emailsTo(ADA))[0].link).searchParams.get('key')!;
+    const token = new URL((await svc.outbox(ADA))[0].link).searchParams.get('key')!;
     const me = await call('me', { token });
     assert.equal(me.status, 200);
     assert.equal(me.body.participant.email, ADA);
@@ -443,7 +439,7 @@ describe('invalid tokens', () => {
 
   test('/dev/tokens/invalidate by email or by token ends participant tokens', async () => {
     const byEmail = await signIn();
-    const linkToken = new URL((await emailsTo(ADA))[0].link).searchParams.get('key')!;
+    const linkToken = new URL((await svc.outbox(ADA))[0].link).searchParams.get('key')!;
     const grace = await signIn(GRACE);
     const post = (body: unknown) =>
       svc.json('/dev/tokens/invalidate', {
@@ -556,13 +552,13 @@ describe('POST /participant/profile', () => {
     assert.equal(me.body.participant.email, ADA);
     assert.deepEqual(me.body.email_change, res.body.email_change);
 
-    const [confirm] = await emailsTo('countess@example.org');
+    const [confirm] = await svc.outbox('countess@example.org');
     assert.match(confirm.subject, /^Confirm your new email address at Acme Academy/);
     assert.match(confirm.pin, /^\d{6}$/);
     const link = new URL(confirm.link);
     assert.equal(`${link.origin}${link.pathname}`, `${LOCAL_PAGE}/account`);
     assert.match(link.searchParams.get('key')!, /^ptok_/);
-    const [told] = await emailsTo(ADA);
+    const [told] = await svc.outbox(ADA);
     assert.match(told.subject, /A change of your email address at Acme Academy was asked for/);
     assert.match(told.text, /countess@example\.org/);
     assert.match(told.text, /Nothing changes until/);
@@ -593,7 +589,7 @@ describe('POST /participant/profile', () => {
     );
     assert.ok(!(await call('me', { token })).body.registrations.some((r: Json) => r.class.id === 'cls_web_2'));
 
-    const toGrace = (await emailsTo(GRACE)).find((e) => /Someone asked to use this address/.test(e.subject));
+    const toGrace = (await svc.outbox(GRACE)).find((e) => /Someone asked to use this address/.test(e.subject));
     assert.ok(toGrace, 'Grace is told');
     assert.equal(toGrace.pin, null);
     // No PIN can confirm it (and guessing counts down like any PIN).
@@ -606,9 +602,9 @@ describe('POST /participant/profile', () => {
   test('the PIN sent to the new address confirms it: tokens, upcoming registrations and sign-ins follow; the old address is told', async () => {
     const token = await signIn();
     await login(ADA);
-    const loginPinToOld = await lastPin(ADA);
+    const loginPinToOld = await svc.lastPin(ADA);
     await update(token, { email: 'countess@example.org' });
-    const pin = await lastPin('countess@example.org');
+    const pin = await svc.lastPin('countess@example.org');
     const wrong = await call('email/confirm', { token, body: { pin: otherPin(pin) } });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.body.error.code, 'pin-wrong');
@@ -631,13 +627,13 @@ describe('POST /participant/profile', () => {
       1,
       'the past stays',
     );
-    assert.match((await emailsTo(ADA))[0].subject, /Your email address at Acme Academy has changed/);
+    assert.match((await svc.outbox(ADA))[0].subject, /Your email address at Acme Academy has changed/);
     assert.equal((await call('email/confirm', { token, body: { pin } })).body.error.code, 'pin-used');
 
     assert.equal((await verify(ADA, loginPinToOld)).status, 401, 'a sign-in PIN sent to the old address is dead');
-    const sentToOld = (await emailsTo(ADA)).length;
+    const sentToOld = (await svc.outbox(ADA)).length;
     assert.equal((await login(ADA)).status, 202);
-    assert.equal((await emailsTo(ADA)).length, sentToOld, 'the old address is a stranger now');
+    assert.equal((await svc.outbox(ADA)).length, sentToOld, 'the old address is a stranger now');
     const fresh = await signIn('countess@example.org');
     await svc.fetch('/dev/tokens/invalidate', {
       method: 'POST',
@@ -651,10 +647,10 @@ describe('POST /participant/profile', () => {
   test('the link sent to the new address confirms it and signs in, on any device; without return_url the email holds the PIN only', async () => {
     const token = await signIn();
     await update(token, { email: 'countess@example.org' });
-    assert.equal((await emailsTo('countess@example.org'))[0].link, null);
+    assert.equal((await svc.outbox('countess@example.org'))[0].link, null);
 
     await update(token, { email: 'countess@example.org', return_url: RETURN_URL });
-    const linkToken = new URL((await emailsTo('countess@example.org'))[0].link).searchParams.get('key')!;
+    const linkToken = new URL((await svc.outbox('countess@example.org'))[0].link).searchParams.get('key')!;
     const me = await call('me', { token: linkToken });
     assert.equal(me.status, 200);
     assert.equal(me.body.participant.email, 'countess@example.org');
@@ -666,14 +662,14 @@ describe('POST /participant/profile', () => {
   test('a newer request replaces the older; PIN and link work for an hour; 5 requests an hour', async () => {
     const token = await signIn();
     await update(token, { email: 'first@example.org', return_url: RETURN_URL });
-    const [first] = await emailsTo('first@example.org');
+    const [first] = await svc.outbox('first@example.org');
     await update(token, { email: 'second@example.org', return_url: RETURN_URL });
     assert.equal((await call('email/confirm', { token, body: { pin: first.pin } })).body.error.code, 'pin-missing');
     assert.equal((await call('me', { token: new URL(first.link).searchParams.get('key')! })).status, 401);
     assert.equal((await call('me', { token })).body.email_change.email, 'second@example.org');
 
-    const [second] = await emailsTo('second@example.org');
-    await advance(3601);
+    const [second] = await svc.outbox('second@example.org');
+    await svc.advance(3601);
     assert.equal((await call('email/confirm', { token, body: { pin: second.pin } })).body.error.code, 'pin-expired');
     assert.equal((await call('me', { token: new URL(second.link).searchParams.get('key')! })).status, 401);
     assert.equal((await call('me', { token })).body.email_change, null);
@@ -731,10 +727,10 @@ describe('POST /participant/registrations/{id}/cancel', () => {
       waitlistBefore - 1,
     );
     assert.equal(svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"), 8);
-    const [promoted] = await emailsTo(GRACE);
+    const [promoted] = await svc.outbox(GRACE);
     assert.match(promoted.subject, /^Registration confirmed: TypeScript for teams/);
     assert.match(promoted.text, /freed up/);
-    assert.match((await emailsTo(ADA))[0].subject, /^Registration cancelled/);
+    assert.match((await svc.outbox(ADA))[0].subject, /^Registration cancelled/);
 
     const me = await call('me', { token });
     assert.deepEqual(
@@ -777,7 +773,7 @@ describe('POST /participant/registrations/{id}/cancel', () => {
     const me = (await call('me', { token })).body;
     const ts = me.registrations.find((r: Json) => r.id === 'reg_seed_ada_ts_1');
     const now = (await svc.json('/dev/clock')).body.now;
-    await advance((Date.parse(ts.cancel_until) - Date.parse(now)) / 1000 + 1);
+    await svc.advance((Date.parse(ts.cancel_until) - Date.parse(now)) / 1000 + 1);
     const late = await cancel(token, 'reg_seed_ada_ts_1');
     assert.equal(late.status, 409);
     assert.equal(late.body.error.code, 'not-cancellable');
@@ -786,7 +782,7 @@ describe('POST /participant/registrations/{id}/cancel', () => {
     const closed = after.registrations.find((r: Json) => r.id === 'reg_seed_ada_ts_1');
     assert.deepEqual([closed.cancellable, closed.past], [false, false]);
     // Once it starts by the service clock, the class is past.
-    await advance(24 * 3600);
+    await svc.advance(24 * 3600);
     const started = (await call('me', { token })).body.registrations.find((r: Json) => r.id === 'reg_seed_ada_ts_1');
     assert.deepEqual([started.cancellable, started.past], [false, true]);
   });
@@ -852,7 +848,7 @@ describe('/dev/seed', () => {
     // Every listed profile key really signs its participant in.
     for (const p of participants) {
       assert.equal((await login(p.email, { key: p.profile_key })).status, 202);
-      assert.equal((await emailsTo(p.email)).length, 1, p.email);
+      assert.equal((await svc.outbox(p.email)).length, 1, p.email);
     }
   });
 });

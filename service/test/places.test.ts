@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LOCAL_PAGE, useTestService, type Json } from './helpers.ts';
+import { useTestService, type Json } from './helpers.ts';
 
 const svc = useTestService();
 
-const firstRender = (key = 'wk_demo_map') =>
-  svc.json(`/widget-api/v1/widget?key=${key}&type=map`, { headers: { Origin: LOCAL_PAGE } });
+const firstRender = (key = 'wk_demo_map') => svc.firstRender(key, 'map');
 
 describe('GET /widget?type=map', () => {
   test('lists the places with coordinates and their next classes; online is on no map', async () => {

@@ -61,7 +61,7 @@ describe('POST /widget-api/v1/registrations', () => {
     assert.equal(registrationCount(), before + 1);
     assert.equal((await seatsOf(seed.classes.five_seats_left)).seats_left, 4);
 
-    const { emails } = (await svc.json('/dev/outbox?to=ada.byron@example.org')).body;
+    const emails = await svc.outbox('ada.byron@example.org');
     assert.equal(emails.length, 1);
     assert.equal(emails[0].to, 'ada.byron@example.org');
     assert.match(emails[0].subject, /Registration confirmed: Web accessibility in practice/);
@@ -74,7 +74,7 @@ describe('POST /widget-api/v1/registrations', () => {
     assert.equal(res.status, 201);
     assert.equal(res.body.registration.status, 'waitlisted');
     assert.equal(res.body.class.seats_left, 0);
-    const { emails } = (await svc.json('/dev/outbox')).body;
+    const emails = await svc.outbox();
     assert.match(emails[0].subject, /^On the waitlist/);
   });
 
@@ -127,7 +127,7 @@ describe('POST /widget-api/v1/registrations', () => {
     assert.deepEqual(again.body.class, { id: 'cls_web_1', seats_left: 4, status: 'open' }, 'as if the seat were taken now');
     assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = 'grace@example.org' AND class_id = 'cls_web_1'"), 1);
     assert.equal(registrationCount(), before + 1, 'only the stranger was added');
-    const [mail] = (await svc.json('/dev/outbox?to=grace@example.org')).body.emails;
+    const [mail] = await svc.outbox('grace@example.org');
     assert.match(mail.subject, /^You are already registered: Web accessibility/);
     assert.match(mail.text, /Hello Grace/);
     assert.match(mail.text, /Nothing has changed/);
@@ -136,7 +136,7 @@ describe('POST /widget-api/v1/registrations', () => {
     const ada = await register(registrationBody({ class_id: seed.classes.full_with_waitlist, email: 'ada@example.org' }));
     assert.equal(ada.status, 201);
     assert.equal(ada.body.registration.status, 'waitlisted');
-    assert.match((await svc.json('/dev/outbox?to=ada@example.org')).body.emails[0].text, /you have a place/);
+    assert.match((await svc.outbox('ada@example.org'))[0].text, /you have a place/);
   });
 
   test('the key must be a registration key, enabled, from an allowed page', async () => {
@@ -402,7 +402,7 @@ describe('idempotency', () => {
       assert.deepEqual(res.body, first.body);
     }
     assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = 'replay@example.org'"), 1);
-    assert.equal((await svc.json('/dev/outbox?to=replay@example.org')).body.emails.length, 1);
+    assert.equal((await svc.outbox('replay@example.org')).length, 1);
   });
 
   test('the same key with another body → 409 idempotency-key-reused', async () => {
@@ -438,15 +438,9 @@ describe('idempotency', () => {
   test('a key is remembered for a day of the service clock, then forgotten', async () => {
     const idem = uniqueKey();
     assert.equal((await register(registrationBody({ email: 'day-one@example.org' }), idem)).status, 201);
-    const advance = (seconds: number) =>
-      svc.fetch('/dev/clock', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ advance_s: seconds }),
-      });
-    await advance(24 * 3600 - 60);
+    await svc.advance(24 * 3600 - 60);
     assert.equal((await register(registrationBody({ email: 'day-two@example.org' }), idem)).status, 409);
-    await advance(61);
+    await svc.advance(61);
     assert.equal((await register(registrationBody({ email: 'day-two@example.org' }), idem)).status, 201);
     assert.equal(svc.count('SELECT count(*) FROM idempotency WHERE key = ?', idem), 1);
   });
@@ -481,7 +475,7 @@ describe('seats', () => {
     const after = await seatsOf(classId);
     assert.equal(after.seats_left, 0);
     assert.equal(after.status, 'waitlist');
-    assert.equal((await svc.json('/dev/outbox')).body.emails.length, 20);
+    assert.equal((await svc.outbox()).length, 20);
   });
 
   test('20 concurrent registrations for a class with 5 seats and no waitlist: 5 confirmed, 15 class-full', async () => {
@@ -504,12 +498,6 @@ describe('seats', () => {
 describe('rate limits', () => {
   const from = (address: string, body = registrationBody(), idem = uniqueKey()) =>
     register(body, idem, { 'X-Forwarded-For': address });
-  const advance = (seconds: number) =>
-    svc.fetch('/dev/clock', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ advance_s: seconds }),
-    });
 
   test('10 registrations per client address in 10 minutes, then 429 with Retry-After; others still register; the clock frees it', async () => {
     for (let i = 0; i < 10; i++) assert.equal((await from('203.0.113.7')).status, 201, `registration ${i + 1}`);
@@ -523,7 +511,7 @@ describe('rate limits', () => {
     assert.match(refused.headers.get('access-control-expose-headers') ?? '', /Retry-After/);
     assert.equal(registrationCount(), before, 'nothing stored');
     assert.equal((await from('203.0.113.8')).status, 201, 'another visitor is not held up');
-    await advance(10 * 60);
+    await svc.advance(10 * 60);
     assert.equal((await from('203.0.113.7')).status, 201);
   });
 
@@ -585,10 +573,10 @@ describe('rate limits', () => {
     const classes = ['cls_web_1', 'cls_web_2', 'cls_ts_1', 'cls_ts_2', 'cls_open_1', 'cls_lead_2'];
     for (const class_id of classes) assert.equal((await register(registrationBody({ class_id, email }))).status, 201, class_id);
     assert.equal(svc.count('SELECT count(*) FROM registrations WHERE email = ?', email), 6);
-    assert.equal((await svc.json(`/dev/outbox?to=${email}`)).body.emails.length, 5);
-    await advance(3600);
+    assert.equal((await svc.outbox(email)).length, 5);
+    await svc.advance(3600);
     assert.equal((await register(registrationBody({ class_id: 'cls_data_2', email }))).status, 201);
-    assert.equal((await svc.json(`/dev/outbox?to=${email}`)).body.emails.length, 6, 'an hour later, emails go again');
+    assert.equal((await svc.outbox(email)).length, 6, 'an hour later, emails go again');
   });
 });
 
@@ -598,14 +586,8 @@ describe('the service clock', () => {
     const cls = await seatsOf(classId);
     assert.ok(cls, 'listed while upcoming');
     const { now } = (await svc.json('/dev/clock')).body;
-    const advance = Math.ceil((Date.parse(cls.starts_at) - Date.parse(now)) / 1000) + 60;
-    const moved = await svc.json('/dev/clock', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ advance_s: advance }),
-    });
-    assert.equal(moved.status, 200);
-    assert.ok(Date.parse(moved.body.now) > Date.parse(cls.starts_at));
+    const moved = await svc.advance(Math.ceil((Date.parse(cls.starts_at) - Date.parse(now)) / 1000) + 60);
+    assert.ok(Date.parse(moved.now) > Date.parse(cls.starts_at));
 
     assert.equal(await seatsOf(classId), undefined, 'no longer listed');
     const res = await register(registrationBody({ class_id: classId }));

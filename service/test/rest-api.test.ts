@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { rawRequest, startTestService, useTestService, type Json } from './helpers.ts';
+import { otherPin, rawRequest, startTestService, useTestService, type Json } from './helpers.ts';
 
 const API_KEY = 'rk_demo_acme';
 const SECRET = 'cs_demo_acme_secret';
@@ -12,11 +12,7 @@ const LECTURER = 'lena.lecturer@acme.example';
 const svc = useTestService();
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  svc.json(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': API_KEY, ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+  svc.postJson(path, body, { 'X-SERVICE-API-KEY': API_KEY, ...headers });
 const get = (path: string, headers: Record<string, string>) => svc.json(path, { headers });
 
 async function tokenFor(email: string, apiKey = API_KEY, secret = SECRET): Promise<string> {
@@ -33,13 +29,6 @@ const auth = (token: string, company?: number | string): Record<string, string> 
   'X-SERVICE-TOKEN': token,
   ...(company !== undefined ? { 'X-SERVICE-COMPANY': String(company) } : {}),
 });
-const lastEmailTo = async (to: string) => (await svc.json(`/dev/outbox?to=${encodeURIComponent(to)}`)).body.emails[0];
-const advance = (s: number) =>
-  svc.fetch('/dev/clock', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ advance_s: s }),
-  });
 
 describe('POST /v1/login', () => {
   test('client_secret: the token in the answer, and GET /v1/user answers the exact shape', async () => {
@@ -76,7 +65,7 @@ describe('POST /v1/login', () => {
     assert.match(res.body.message, /PIN/);
     assert.equal(res.body.token, undefined);
 
-    const { emails } = (await svc.json(`/dev/outbox?to=${MEMBER}`)).body;
+    const emails = await svc.outbox(MEMBER);
     assert.equal(emails.length, 1);
     const mail = emails[0];
     assert.match(mail.pin, /^\d{6}$/);
@@ -129,7 +118,7 @@ describe('POST /v1/login', () => {
         headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': API_KEY },
         body: JSON.stringify({ login: OWNER, verification_method: 'email' }),
       });
-      const mail = (await behind.json(`/dev/outbox?to=${OWNER}`)).body.emails[0];
+      const [mail] = await behind.outbox(OWNER);
       assert.match(mail.link, /^https:\/\/booking\.example\.com\/eu\/demo\/login\.html\?key=tok_/);
     } finally {
       await behind.close();
@@ -138,16 +127,16 @@ describe('POST /v1/login', () => {
 
   test('an emailed link never used dies after an hour; used within the hour, it lives on', async () => {
     await post('/v1/login', { login: MEMBER, verification_method: 'email' });
-    const unused = new URL((await lastEmailTo(MEMBER)).link).searchParams.get('key')!;
+    const unused = new URL((await svc.outbox(MEMBER))[0].link).searchParams.get('key')!;
     await post('/v1/login', { login: MEMBER, verification_method: 'email' });
-    const used = new URL((await lastEmailTo(MEMBER)).link).searchParams.get('key')!;
-    await advance(59 * 60);
+    const used = new URL((await svc.outbox(MEMBER))[0].link).searchParams.get('key')!;
+    await svc.advance(59 * 60);
     assert.equal((await get('/v1/user', auth(used))).status, 200);
-    await advance(2 * 60);
+    await svc.advance(2 * 60);
     const dead = await get('/v1/user', auth(unused));
     assert.equal(dead.status, 401);
     assert.equal(dead.body.error.code, 'invalid-token');
-    await advance(397 * 24 * 3600);
+    await svc.advance(397 * 24 * 3600);
     assert.equal((await get('/v1/user', auth(used))).status, 200, 'long-lived once used');
     assert.equal((await get('/v1/user', auth(unused))).status, 401);
   });
@@ -165,7 +154,7 @@ describe('POST /v1/login', () => {
     } finally {
       await svc.jobs.release();
     }
-    assert.ok(await lastEmailTo(OWNER));
+    assert.ok((await svc.outbox(OWNER))[0]);
   });
 
   test("the emailed link opens the application's own page", async () => {
@@ -175,7 +164,7 @@ describe('POST /v1/login', () => {
       { 'X-SERVICE-API-KEY': 'rk_demo_globex' },
     );
     assert.equal(res.status, 200);
-    const link = new URL((await lastEmailTo('gina.owner@globex.example')).link);
+    const link = new URL((await svc.outbox('gina.owner@globex.example'))[0].link);
     assert.equal(link.pathname, '/demo/login.html');
     assert.equal(link.searchParams.get('app'), '202');
     const viaLink = await svc.json('/v1/user', {
@@ -195,7 +184,7 @@ describe('POST /v1/login', () => {
       const res = await post('/v1/login', { login, verification_method: 'email' }, { 'X-SERVICE-API-KEY': apiKey! });
       assert.equal(res.status, 200, login);
       assert.deepEqual(res.body, known.body, login);
-      assert.equal(await lastEmailTo(login!), undefined, login);
+      assert.equal((await svc.outbox(login!))[0], undefined, login);
     }
   });
 
@@ -252,18 +241,17 @@ describe('POST /v1/login', () => {
 describe('POST /v1/verify: the PIN', () => {
   const loginByEmail = async (email = OWNER) => {
     assert.equal((await post('/v1/login', { login: email, verification_method: 'email' })).status, 200);
-    return (await lastEmailTo(email)).pin as string;
+    return svc.lastPin(email);
   };
   const verify = (pin: string, email = OWNER) => post('/v1/verify', { action: 'validate_pin', email, pin });
-  const wrong = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
 
   test('is valid for 5 minutes of the service clock', async () => {
     const early = await loginByEmail();
-    await advance(299);
+    await svc.advance(299);
     assert.equal((await verify(early)).status, 200);
 
     const late = await loginByEmail();
-    await advance(301);
+    await svc.advance(301);
     const res = await verify(late);
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'invalid-pin');
@@ -277,7 +265,7 @@ describe('POST /v1/verify: the PIN', () => {
 
   test('dies after 5 wrong tries', async () => {
     const pin = await loginByEmail();
-    for (let i = 0; i < 5; i++) assert.equal((await verify(wrong(pin))).body.error.code, 'invalid-pin');
+    for (let i = 0; i < 5; i++) assert.equal((await verify(otherPin(pin))).body.error.code, 'invalid-pin');
     const res = await verify(pin);
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'invalid-pin');
@@ -285,7 +273,7 @@ describe('POST /v1/verify: the PIN', () => {
 
   test('four wrong tries still leave the right PIN working', async () => {
     const pin = await loginByEmail();
-    for (let i = 0; i < 4; i++) await verify(wrong(pin));
+    for (let i = 0; i < 4; i++) await verify(otherPin(pin));
     assert.equal((await verify(pin)).status, 200);
   });
 
@@ -515,7 +503,7 @@ describe('rate limits', () => {
     const retry = Number(limited.headers.get('retry-after'));
     assert.ok(retry > 0 && retry <= 600, String(retry));
     assert.equal((await post('/v1/login', { ...body, login: MEMBER })).status, 200, 'another email is not limited');
-    await advance(retry);
+    await svc.advance(retry);
     assert.equal((await post('/v1/login', body)).status, 200);
   });
 
@@ -536,12 +524,12 @@ describe('rate limits', () => {
     const login = () => post('/v1/login', { login: OWNER, verification_method: 'email' });
     for (let round = 0; round < 2; round++) {
       assert.equal((await login()).status, 200);
-      const pin: string = (await lastEmailTo(OWNER)).pin;
+      const pin = await svc.lastPin(OWNER);
       const wrong = pin === '000000' ? '111111' : '000000';
       for (let i = 0; i < 5; i++) assert.equal((await check(wrong)).status, 401, `round ${round + 1}, try ${i + 1}`);
     }
     assert.equal((await login()).status, 200);
-    const res = await check((await lastEmailTo(OWNER)).pin);
+    const res = await check(await svc.lastPin(OWNER));
     assert.equal(res.status, 429, 'ten wrong PINs: even the right one waits');
     assert.equal(res.body.error.code, 'rate-limited');
     assert.equal(res.body.error.message, 'Too many wrong PINs for this email. Try again in 10 minutes.');
@@ -555,7 +543,7 @@ describe('rate limits', () => {
     assert.equal(limited.body.error.code, 'rate-limited');
     const retry = Number(limited.headers.get('retry-after'));
     assert.ok(retry > 0 && retry <= 600, String(retry));
-    await advance(retry);
+    await svc.advance(retry);
     assert.equal((await verify('one-more@example.org')).status, 401, 'a wrong PIN again, no longer limited');
   });
 

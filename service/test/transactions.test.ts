@@ -6,33 +6,20 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { Clock } from '../core/clock.ts';
 import { randomId } from '../core/ids.ts';
 import { openStore, type Store } from '../db/database.ts';
 import { Refusal } from '../core/refusal.ts';
 import { bookableClasses, decideSeats } from '../domain/seats.ts';
 import { refusalAnswer } from '../http/errors.ts';
-import { LOCAL_PAGE, startTestService, uniqueKey, type Json, type TestService } from './helpers.ts';
+import { LOCAL_PAGE, otherPin, uniqueKey, useTestService, type Json } from './helpers.ts';
 
-let svc: TestService;
-before(async () => {
-  svc = await startTestService();
-});
-after(() => svc.close());
-beforeEach(async () => {
-  assert.equal((await svc.fetch('/dev/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' } })).status, 200);
-});
+const svc = useTestService();
 
 const P = '/widget-api/v1/participant';
 const post = (path: string, body: Json | undefined, headers: Record<string, string> = {}) =>
-  svc.json(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: LOCAL_PAGE, ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-const lastPin = async (to: string): Promise<string> => (await svc.json(`/dev/outbox?to=${to}`)).body.emails[0].pin;
-const otherPin = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
+  svc.postJson(path, body, { Origin: LOCAL_PAGE, ...headers });
 
 describe('PIN guesses at once', () => {
   test('participants: 8 wrong guesses at once count 8 tries: 4 pin-wrong (4, 3, 2, 1 left), then pin-locked; the right PIN is dead', async () => {
@@ -40,7 +27,7 @@ describe('PIN guesses at once', () => {
       (await post(`${P}/login?key=wk_demo_profile`, { email: 'ada@example.org', return_url: `${LOCAL_PAGE}/` })).status,
       202,
     );
-    const pin = await lastPin('ada@example.org');
+    const pin = await svc.lastPin('ada@example.org');
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin: otherPin(pin) })),
     );
@@ -56,7 +43,7 @@ describe('PIN guesses at once', () => {
   test('REST users: 6 wrong guesses at once use up the PIN', async () => {
     const rest = { 'X-SERVICE-API-KEY': 'rk_demo_acme' };
     assert.equal((await post('/v1/login', { login: 'max.member@acme.example', verification_method: 'email' }, rest)).status, 200);
-    const pin = await lastPin('max.member@acme.example');
+    const pin = await svc.lastPin('max.member@acme.example');
     const guesses = await Promise.all(
       Array.from({ length: 6 }, () =>
         post('/v1/verify', { action: 'validate_pin', email: 'max.member@acme.example', pin: otherPin(pin) }, rest),
@@ -77,7 +64,7 @@ describe('the waitlist under concurrency', () => {
       202,
     );
     const { token } = (
-      await post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin: await lastPin('ada@example.org') })
+      await post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin: await svc.lastPin('ada@example.org') })
     ).body;
     const waitlisted = svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'");
     const answers = await Promise.all(
@@ -101,9 +88,7 @@ describe('the waitlist under concurrency', () => {
       svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'"),
       waitlisted - 1,
     );
-    const promoted = (await svc.json('/dev/outbox?to=grace@example.org')).body.emails.filter((e: Json) =>
-      /freed up/.test(e.text),
-    );
+    const promoted = (await svc.outbox('grace@example.org')).filter((e: Json) => /freed up/.test(e.text));
     assert.equal(promoted.length, 1, 'Grace is told once');
   });
 });

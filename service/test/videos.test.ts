@@ -4,8 +4,7 @@ import { LOCAL_PAGE, participantToken, useTestService, type Json } from './helpe
 
 const svc = useTestService();
 
-const firstRender = (query = '') =>
-  svc.json(`/widget-api/v1/widget?key=wk_demo_video&type=video${query}`, { headers: { Origin: LOCAL_PAGE } });
+const firstRender = (query = '') => svc.firstRender('wk_demo_video', 'video', query);
 const askMedia = (id: string, token?: string, key = 'wk_demo_video') =>
   svc.json(`/widget-api/v1/videos/${id}/media?key=${key}`, {
     method: 'POST',
@@ -13,12 +12,6 @@ const askMedia = (id: string, token?: string, key = 'wk_demo_video') =>
   });
 /** A file path of an answer, fetched as the player would (relative to the service). */
 const file = (path: string, headers: Record<string, string> = {}) => svc.fetch(`/${path}`, { headers });
-const advance = (seconds: number) =>
-  svc.fetch('/dev/clock', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ advance_s: seconds }),
-  });
 
 describe('GET /widget?type=video', () => {
   test('lists the company’s videos: poster, title, duration, programme, and the files of public ones only', async () => {
@@ -83,7 +76,7 @@ describe('the files', () => {
   test('every answer carries Access-Control-Allow-Origin: *, refusals too (a page reads why with CORS)', async () => {
     const token = await participantToken(svc, 'ada@example.org');
     const { src } = (await askMedia('vid_ts_session_1', token)).body.media;
-    await advance(10 * 60 + 1);
+    await svc.advance(10 * 60 + 1);
     const answers: [string, number][] = [
       ['media/videos/vid_welcome/poster.jpg', 200],
       ['media/videos/vid_ts_session_1/video.webm', 403],
@@ -129,7 +122,7 @@ describe('POST /videos/{id}/media', () => {
     const altered = src.replace(/signature=./, (s: string) => (s.endsWith('A') ? `${s.slice(0, -1)}B` : `${s.slice(0, -1)}A`));
     assert.equal((await svc.json(`/${altered}`)).body.error.code, 'media-link-invalid');
 
-    await advance(10 * 60 + 1);
+    await svc.advance(10 * 60 + 1);
     const expired = await svc.json(`/${src}`);
     assert.equal(expired.status, 403);
     assert.equal(expired.body.error.code, 'media-link-expired');

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { FOREIGN_PAGE, LOCAL_PAGE, startTestService, type Json, type TestService } from './helpers.ts';
+import { describe, test } from 'node:test';
+import { FOREIGN_PAGE, LOCAL_PAGE, useTestService, type Json } from './helpers.ts';
 
-let svc: TestService;
-before(async () => {
-  svc = await startTestService();
-});
-after(() => svc.close());
+// The first render only reads: the file's tests share one state.
+const svc = useTestService({}, { resetEachTest: false });
 
 const widgetPath = (key: string, type = 'registration', extra = '') =>
   `/widget-api/v1/widget?key=${encodeURIComponent(key)}&type=${type}${extra}`;
