@@ -26,12 +26,12 @@ import { registrationRoutes } from './features/registrations/routes.ts';
 import { restRoutes } from './features/rest/routes.ts';
 import { videoRoutes } from './features/videos/routes.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from './http/context.ts';
-import { widgetApiCors } from './widget-api/cors.ts';
 import { ApiError, answerOf, errorBody, methodNotAllowed, notFound } from './http/errors.ts';
 import { ApiRoutes } from './http/routes.ts';
 import { registerStatic } from './http/static.ts';
-import { FirstRenders } from './widget-api/first-render.ts';
 import { openApiDocument } from './openapi.ts';
+import { widgetApiCors } from './widget-api/cors.ts';
+import { FirstRenders } from './widget-api/first-render.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -1,7 +1,8 @@
 /**
  * The service's store: one SQLite file (better-sqlite3) behind Kysely. Each feature declares its own
- * tables (`features/<feature>/tables.ts`), the shared modules theirs (`domain/tables.ts`); this module puts them together, versions the file, seeds
- * it, and rebuilds it when the schema or the seed is out of date.
+ * tables (`features/<feature>/tables.ts`), the shared modules theirs (`domain/tables.ts`); this
+ * module puts them together, versions the file, seeds it, and rebuilds it when the schema or the
+ * seed is out of date.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
