@@ -73,6 +73,11 @@ function folderRules() {
     rule(['demo/**/*.ts'], [from('service', 'loader', 'widgets'), unsafe], ['demo/site.config.ts']),
     rule(['contract/**/*.ts'], [from('service', 'widgets', 'loader', 'demo')]),
     rule(['service/**/*.ts'], [from('widgets', 'loader', 'demo')]),
+    // Rules and data know nothing of HTTP: they return results or throw Refusals (core/refusal.ts).
+    rule(
+      ['service/core/**/*.ts', 'service/domain/**/*.ts'],
+      [from('widgets', 'loader', 'demo', 'http', 'widget-api', 'features')],
+    ),
   ];
 }
 

@@ -14,8 +14,11 @@ type JsonSchema = Record<string, unknown>;
 /** Every named schema as JSON Schema, for requests (their input) and answers alike. */
 function componentSchemas(): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(components, { target: 'draft-2020-12', io: 'input', uri: SCHEMA_URI });
+  // By name: the registry lists schemas in the order their modules happened to load.
   return Object.fromEntries(
-    Object.entries(schemas).map(([id, { $schema: _s, $id: _id, ...schema }]) => [id, schema as JsonSchema]),
+    Object.entries(schemas)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, { $schema: _s, $id: _id, ...schema }]) => [id, schema as JsonSchema]),
   );
 }
 
