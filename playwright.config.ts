@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 
 const servicePort = Number(process.env.E2E_SERVICE_PORT ?? 8791);
 const sitePort = Number(process.env.E2E_SITE_PORT ?? 8792);
@@ -26,18 +27,8 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: '.cache/e2e-results.json' }]],
   use: {
     browserName: 'chromium',
-    launchOptions: {
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-      args: [
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        // A customer's plain-http site on another host name (not a secure context).
-        '--host-resolver-rules=MAP shop.example 127.0.0.1',
-      ],
-    },
+    // A customer's plain-http site on another host name (not a secure context).
+    launchOptions: chromiumLaunchOptions({ args: ['--host-resolver-rules=MAP shop.example 127.0.0.1'] }),
   },
   webServer: [
     {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import { startService } from './service/server.ts';
 import { plainSummary } from './scripts/wtr-summary.mjs';
 
@@ -126,16 +127,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-        args: [
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-        ],
-      },
+      launchOptions: chromiumLaunchOptions(),
     }),
   ],
   reporters: [defaultReporter(), plainSummary()],

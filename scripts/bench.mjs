@@ -18,6 +18,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { chromiumLaunchOptions } from './chromium.mjs';
 
 /** Every widget type and its loader version. */
 const TYPES = { registration: 1, profile: 1, contact: 1, calendar: 2, checkout: 2, video: 2, map: 2 };
@@ -95,16 +96,7 @@ async function main() {
     };
 
     console.log(`Chromium: ${settings.runs} runs per widget, cold and warm cache…`);
-    const browser = await chromium.launch({
-      executablePath: chrome,
-      args: [
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    const browser = await chromium.launch(chromiumLaunchOptions({ executablePath: chrome }));
     cleanups.push(() => browser.close());
     results.machine.chromium = browser.version();
     results.pages = await measurePages(browser, site.url, settings.runs);

@@ -2,7 +2,7 @@
 // dependency is installed): install the dependencies when they are missing or stale, and find a
 // Chromium for the browser tests and curl for the documentation's curl walk-throughs.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -15,6 +15,15 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 export async function ensureDependencies({ log = (line) => console.log(line) } = {}) {
   const installed = `${root}node_modules/.package-lock.json`;
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(`${root}package-lock.json`).mtimeMs) {
+    return { installed: false };
+  }
+  // A node_modules that links to another checkout's: `npm ci` would empty the folder it points to,
+  // under every checkout that shares it, and then put a folder of its own in the link's place.
+  if (lstatSync(`${root}node_modules`, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    log(
+      `node_modules links to ${readlinkSync(`${root}node_modules`)}, whose install is missing or older than package-lock.json: ` +
+        'left as it is (run npm ci there if the lockfile changed).',
+    );
     return { installed: false };
   }
   const lock = JSON.parse(readFileSync(`${root}package-lock.json`, 'utf8'));

@@ -1,9 +1,9 @@
 /**
- * What the build leaves out of Lit (vite.config.ts, LIT_UNUSED) must stay unused by the widgets and
- * the loader. Each test here guards some of those edits: when one fails, either do without what it
- * names, or take its edits out of LIT_UNUSED. The browser tests cannot see these: they run Lit's
- * development build, which the build does not edit (`npm run test:browser:built-lit` runs them on
- * the edited production build).
+ * What the build leaves out of Lit (scripts/lit-patches.ts) must stay unused by the widgets and
+ * the loader. Each test here guards some of those patches: when one fails, either do without what
+ * it names, or take its patches out of scripts/lit-patches.ts. The browser tests cannot see these:
+ * they run Lit's development build, which the build does not patch (`npm run test:browser:built-lit`
+ * runs them on the patched production build).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -63,10 +63,7 @@ test("of Lit, the widgets import only what the build leaves whole, from 'lit' (n
           specifier.type === 'ImportSpecifier' || specifier.type === 'ExportSpecifier',
           `${file}: imports lit as a namespace or default`,
         );
-        assert.ok(
-          allowed.has(name!),
-          `${file}: imports ${name} from lit, which the build leaves out (vite.config.ts, LIT_UNUSED)`,
-        );
+        assert.ok(allowed.has(name!), `${file}: imports ${name} from lit, which the build leaves out (scripts/lit-patches.ts)`);
         assert.equal(nameOf(specifier.local), name, `${file}: renames ${name} (the template checks below look for it by name)`);
       }
     }
@@ -88,11 +85,7 @@ test('no widget uses what Lit offers to decorators, directives, compiled templat
       /\brenderBefore\b/,
       /shadowrootmode/i,
     ])
-      assert.doesNotMatch(
-        code,
-        word,
-        `${file}: uses ${word.source}, which the build leaves out of Lit (vite.config.ts, LIT_UNUSED)`,
-      );
+      assert.doesNotMatch(code, word, `${file}: uses ${word.source}, which the build leaves out of Lit (scripts/lit-patches.ts)`);
 });
 
 test('reactive properties have no options besides attribute (a name), state and hasChanged, and no accessor of their own', () => {
@@ -119,7 +112,7 @@ test('reactive properties have no options besides attribute (a name), state and 
             (key === 'attribute' && (typeof value === 'string' || value === false)) ||
               (key === 'state' && value === true) ||
               key === 'hasChanged',
-            `${file}: ${name} has the option ${key}, which the build leaves out of Lit: declare the property as a string (parse its value in the widget), or take the edit out of LIT_UNUSED`,
+            `${file}: ${name} has the option ${key}, which the build leaves out of Lit: declare the property as a string (parse its value in the widget), or take the patches out of scripts/lit-patches.ts`,
           );
         }
         // An accessor of the class's own would be wrapped by Lit's; the build leaves that out.
@@ -214,12 +207,12 @@ test("the widgets' templates bind only children and attributes; their styles int
       const tag = nameOf(node.tag);
       const quasi = node.quasi as { quasis: { value: { raw: string } }[]; expressions: unknown[] };
       if (tag === 'css')
-        // The build's `css` tag takes the template's one string (vite.config.ts, LIT_UNUSED).
+        // The build's `css` tag takes the template's one string (scripts/lit-patches.ts).
         assert.equal(quasi.expressions.length, 0, `${file}: a css\`\` template with \${…} in it: use a custom property`);
       if (tag !== 'html') continue;
       templates++;
       const wrong = misplacedBindings(quasi.quasis.map((q) => q.value.raw));
-      assert.deepEqual(wrong, [], `${file}: ${wrong.join('; ')}, which the build leaves out of Lit (vite.config.ts, LIT_UNUSED)`);
+      assert.deepEqual(wrong, [], `${file}: ${wrong.join('; ')}, which the build leaves out of Lit (scripts/lit-patches.ts)`);
     }
   }
   assert.ok(templates > 20, 'the templates are read');
