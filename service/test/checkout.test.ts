@@ -288,7 +288,11 @@ describe('quote: vouchers', () => {
       assert.deepEqual(Object.keys(held.body.voucher).sort(), ['code', 'message', 'retry_after', 'status']);
       assert.equal(held.body.voucher.status, 'not-checked');
       assert.equal(held.body.voucher.code, code);
-      assert.equal(held.body.voucher.retry_after, 600);
+      // Ten minutes from the first wrong code (a busy machine may have taken a few seconds since).
+      assert.ok(
+        held.body.voucher.retry_after > 540 && held.body.voucher.retry_after <= 600,
+        String(held.body.voucher.retry_after),
+      );
       assert.equal(
         held.body.voucher.message,
         `Too many voucher codes that do not apply were tried from your connection, so this one was not checked: try it again in 10 minutes, or go on without it.`,
