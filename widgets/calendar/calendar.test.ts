@@ -3,7 +3,16 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { CalendarResponse } from '../../contract/api/index.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
-import { expectMinutesUntil, failOnWarnings, holdSeats, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
+import {
+  expectMinutesUntil,
+  failOnWarnings,
+  holdSeats,
+  keyOf,
+  service,
+  settled,
+  textOf,
+  until,
+} from '../../test/browser/support.ts';
 import './calendar.ts';
 
 failOnWarnings();
@@ -67,11 +76,6 @@ const button = (el: Element, name: string) =>
   $$<HTMLButtonElement>(el, 'button').find((b) => (b.getAttribute('aria-label') ?? b.textContent!.trim()) === name)!;
 const cell = (el: Element, day: string) => $(el, `[data-day="${day}"]`);
 const focusedDay = (el: Element) => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.day;
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
 const addDays = (day: string, n: number) => new Date(Date.parse(day) + n * 864e5).toISOString().slice(0, 10);
 const nextMonth = (month: string) => {
   const [y, m] = month.split('-').map(Number) as [number, number];

@@ -12,6 +12,7 @@ import {
   service,
   settled,
   textOf,
+  until,
 } from '../../test/browser/support.ts';
 import './checkout.ts';
 
@@ -48,11 +49,6 @@ const button = (el: Element, name: string | RegExp) =>
     const text = b.getAttribute('aria-label') ?? b.textContent!.trim();
     return typeof name === 'string' ? text === name : name.test(text);
   })!;
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
 const quoted = (el: HTMLElementTagNameMap['service-checkout']) => until(() => !!el._quote && !$(el, '[aria-busy=true]'));
 const cart = () => readState<Cart>('cart', service.url, COMPANY);
 

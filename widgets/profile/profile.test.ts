@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { readSession, writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
+import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf, until } from '../../test/browser/support.ts';
 // The page-wide journey needs a registration widget beside the profile, as on a customer's page.
 import '../registration/registration.ts';
 import type { ServiceRegistration } from '../registration/registration.ts';
@@ -34,15 +34,6 @@ const focused = (el: Root) => {
   return active && (active.id ? `#${active.id}` : active.textContent!.trim());
 };
 
-const until = (check: () => boolean, what = 'a condition') =>
-  new Promise<void>((resolve, reject) => {
-    const end = Date.now() + 6000;
-    (function wait() {
-      if (check()) resolve();
-      else if (Date.now() > end) reject(new Error(`Timed out waiting for ${what}`));
-      else requestAnimationFrame(wait);
-    })();
-  });
 const untilText = (el: Root, text: string) => until(() => textOf(el).includes(text), `“${text}” in: ${textOf(el)}`);
 
 /** Types into a field as a person would (an `input` event). */

@@ -9,6 +9,7 @@ import {
   service,
   settled,
   textOf,
+  until,
 } from '../../test/browser/support.ts';
 import './registration.ts';
 import '../checkout/checkout.ts';
@@ -345,12 +346,6 @@ describe('service-registration', () => {
     expect(keys.at(-1)).to.equal(keys[1]); // the retried submission keeps its idempotency key
   });
 });
-
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
 
 describe('service-registration, seats held meanwhile', () => {
   it('a class whose seats an unpaid order takes while the visitor registers: says for how long, keeps what was typed', async () => {
