@@ -8,12 +8,14 @@ import {
   failOnWarnings,
   holdSeats,
   keyOf,
+  ownMethods,
   service,
   settled,
   textOf,
   until,
 } from '../../test/browser/support.ts';
 import './calendar.ts';
+import '../checkout/checkout.ts';
 
 failOnWarnings();
 
@@ -294,6 +296,28 @@ describe('service-calendar', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('offers a way to a checkout of the page’s cart once one is on the page: it takes the focus there', async () => {
+    const el = await mountWithClasses();
+    const open = el.data!.classes.find((c) => c.status === 'open')!;
+    cell(el, open.local_date).click();
+    await el.updateComplete;
+    $<HTMLButtonElement>(el, `button[aria-describedby="c-${open.id}"]`).click();
+    await until(() => el.shadowRoot!.activeElement?.id === `in-${open.id}`, 'the class in the cart');
+    // No checkout on the page: no way to one.
+    expect(textOf(el)).not.to.contain('Go to checkout');
+    const checkout = Object.assign(document.createElement('service-checkout'), { key: keyOf('checkout'), baseUrl: service.url });
+    document.body.append(checkout);
+    try {
+      await until(() => textOf(el).includes('Go to checkout'), 'the way to the checkout that came');
+      await expect(el).to.be.accessible();
+      button(el, 'Go to checkout').click();
+      expect(document.activeElement).to.equal(checkout);
+      expect(checkout.shadowRoot!.activeElement!.textContent).to.equal('Your cart');
+    } finally {
+      checkout.remove();
+    }
+  });
+
   it('asks for its months again after an order on the page, so that the seats left are the service’s', async () => {
     const fetcher = countingFetch();
     const el = await mountWithClasses({ fetch: fetcher });
@@ -397,5 +421,9 @@ describe('service-calendar', () => {
     const el = await mountWithClasses();
     cell(el, cls.local_date).click();
     await until(() => textOf(el).includes('In your cart'));
+  });
+
+  it('has no public method: only the hooks of Lit and of the base (the page’s cart is a controller)', () => {
+    expect(ownMethods(customElements.get('service-calendar')!)).to.deep.equal([]);
   });
 });

@@ -1,9 +1,10 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import type { Order, QuoteResponse, Widget } from '../../contract/api/index.ts';
+import type { QuoteResponse, Widget } from '../../contract/api/index.ts';
+import type { PageScope } from '../../contract/page.ts';
 import type { ApiError } from '../shared/api.ts';
-import { ServiceElement, define } from '../shared/base.ts';
+import { ServiceElement, define, toApiError } from '../shared/base.ts';
 import { CartController, type CartLine } from '../shared/cart.ts';
-import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
+import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import { formatDateRange, formatMoney, minutesUntil, type Money } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -87,28 +88,36 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     _failed: { state: true },
     _notice: { state: true },
     _step: { state: true },
-    _all: { state: true },
     _voucher: { state: true },
   };
 
   /** Classes to put into the cart, by id (`data-service-class`: one or more, separated by spaces or commas). */
   classes = '';
 
-  /** @internal The page's cart. */
-  readonly cart: CartController = new CartController(this, () => this.#changed());
+  /**
+   * The page's cart. The checkout answers the page bus for it (contract/page.ts): a widget that books
+   * into the cart asks whether a checkout is here (it is, unless it failed) and, to go to it, brings
+   * it into view with the focus on its heading.
+   */
+  readonly #cart: CartController = new CartController(
+    this,
+    () => this.#changed(),
+    (show) => this.loadState !== 'error' && (show && this.#focus(), true),
+  );
 
-  /** @internal The service's quote of the cart (undefined for an empty cart). */
-  _quote?: QuoteResponse;
+  /** The service's quote of the cart (undefined for an empty cart). */
+  private _quote?: QuoteResponse;
   private _quoting = false;
   /** Why the last quote failed. */
   private _failed?: ApiError;
-  /** @internal A line above the cart: what became of the order the visitor came back from, or why the cart changed. */
-  _notice: unknown = '';
+  /** A line above the cart: what became of the order the visitor came back from, or why the cart changed. */
+  private _notice: unknown = '';
   /** The step shown after the cart (`details`, `done`), drawn by the steps' chunk. */
   private _step = '';
-  private _all = false;
   /** The visitor asked for the voucher field. */
   private _voucher = false;
+  /** The cart, and the confirmation of an order, as the widget's first view. */
+  #view = new FirstView(this);
   #steps?: Steps;
   #quotes = 0;
 
@@ -122,34 +131,34 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     this._step = '';
     this.data = (await this.api.request('widget', { params: { type: 'checkout' }, signal })) as CheckoutData;
     this.#adopt();
-    const waiting = this.cart.cart.order;
+    const waiting = this.#cart.cart.order;
     // Back from the provider's page: what became of the order.
     if (waiting) await (await this.#loadSteps()).pickUp(waiting);
     // Most visitors with a cart go on: the later steps are fetched while they read it.
     (window.requestIdleCallback ?? setTimeout)(() => stepsChunk().catch(() => {}));
     // A service that cannot be reached fails the widget (with a retry); a cart it refuses shows why.
-    if (!(await this.quote()) && this._failed!.retryable) throw this._failed;
+    if (!(await this.#quote()) && this._failed!.retryable) throw this._failed;
     return this.data;
   }
 
   /** The cart changed (here or in another widget): priced again; emptied, it shows as the cart. */
   #changed() {
     if (this.loadState !== 'ready') return;
-    if (!this.cart.lines.length && this._step === 'details') this._step = '';
-    this.quote();
+    if (!this.#cart.lines.length && this._step === 'details') this._step = '';
+    this.#quote();
   }
 
   /** The classes of the `classes` option join the cart, once in the tab's session (removed, they stay out). */
   #adopt() {
-    this.cart.offer(this.classes.split(/[\s,]+/).filter(Boolean));
+    this.#cart.offer(this.classes.split(/[\s,]+/).filter(Boolean));
   }
 
   /**
-   * @internal Asks the service for the cart's prices (one request per change of the cart; an older
-   * answer that arrives late is dropped). Resolves false if it failed.
+   * Asks the service for the cart's prices (one request per change of the cart; an older answer that
+   * arrives late is dropped). Resolves false if it failed.
    */
-  async quote() {
-    const { lines, voucher } = this.cart.cart;
+  async #quote() {
+    const { lines, voucher } = this.#cart.cart;
     const n = ++this.#quotes;
     if (!lines.length) return !(this._quote = undefined);
     this._quoting = true;
@@ -162,31 +171,35 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     } catch (error) {
       // The last prices are not this cart's: none are shown, and nothing can be ordered, until a
       // quote of this cart comes (the visitor's details wait in the cart's step).
-      if (n === this.#quotes) Object.assign(this, { _failed: this.toApiError(error), _quote: undefined, _step: '' });
+      if (n === this.#quotes)
+        Object.assign(this, { _failed: toApiError(error, this.resolvedLocale), _quote: undefined, _step: '' });
       return false;
     } finally {
       if (n === this.#quotes) this._quoting = false;
     }
   }
 
+  /** The steps' chunk, with what it needs of the widget (`StepsHost`). */
   async #loadSteps() {
-    return (this.#steps ??= new (await stepsChunk()).CheckoutSteps(this));
+    return (this.#steps ??= new (await stepsChunk()).CheckoutSteps({
+      element: this,
+      api: () => this.api,
+      write: (path, body) => this.write(path, body),
+      cart: this.#cart,
+      view: this.#view,
+      quote: () => this._quote!,
+      notice: (line) => (this._notice = line),
+      done: () => (this._step = 'done'),
+      // Back to the cart (from the details), with a line that says why.
+      showCart: (notice = '') => {
+        Object.assign(this, { _step: '', _notice: notice });
+        return this.#quote();
+      },
+    }));
   }
 
-  /** @internal An order is placed (and paid): the confirmation shows, the cart empties, the page is told. */
-  complete(order: Order) {
-    this.#steps!.done(order);
-    this._step = 'done';
-  }
-
-  /** @internal Back to the cart (from the details), with a line that says why. */
-  async showCart(notice = '') {
-    Object.assign(this, { _step: '', _notice: notice });
-    await this.quote();
-  }
-
-  /** Moves the focus to the widget's heading (for "Go to checkout" elsewhere on the page). */
-  override focus() {
+  /** Brings the widget into view with the focus on its heading ("Go to checkout" in another widget). */
+  #focus() {
     this.scrollIntoView({ block: 'start' });
     this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus();
   }
@@ -196,22 +209,18 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   }
 
   override render() {
-    return this.renderState(() =>
-      this._step ? this.#steps!.render(this._step, !this._all, () => (this._all = true)) : this.#renderCart(),
-    );
+    return this.renderState(() => (this._step ? this.#steps!.render(this._step) : this.#renderCart()));
   }
 
   #renderCart() {
     const locale = this.resolvedLocale;
     const quote = this._quote;
-    const lines = this.cart.lines;
+    const lines = this.#cart.lines;
     const failed = this._failed;
     const money = (m: Money) => formatMoney(locale, m);
     const row = (label: string, amount: Money, cls = '') =>
       html`<div class=${cls}><dt>${label}</dt><dd>${money(amount)}</dd></div>`;
-    return firstView(
-      this,
-      !this._all,
+    return this.#view.render(
       html`<div>
           <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
           <div role="status">${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}</div>
@@ -237,7 +246,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                         name="voucher"
                         autocomplete="off"
                         maxlength="40"
-                        .value=${this.cart.cart.voucher ?? ''}
+                        .value=${this.#cart.cart.voucher ?? ''}
                         aria-describedby=${quote?.voucher ? 'voucher-result' : nothing}
                       />
                       <button class="secondary">${t(locale, 'apply')}</button>
@@ -269,7 +278,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                 <div role="status">${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}</div>
                 <button
                   part="button"
-                  ?disabled=${!quote?.orderable || this._quoting || !!this.cart.cart.order}
+                  ?disabled=${!quote?.orderable || this._quoting || !!this.#cart.cart.order}
                   @click=${this.#next}
                 >
                   ${this._quoting ? t(locale, 'updating') : t(locale, 'next')}
@@ -277,7 +286,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
             : nothing
         }`,
       t(locale, 'more', { count: lines.length }),
-      () => (this._all = true),
     );
   }
 
@@ -291,7 +299,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
             ? t(locale, 'voucher.invalid')
             : [failed.shown, ...Object.values(failed.fields)].join(' ')
       }
-      ${failed.retryable ? html`<button class="link" @click=${() => this.quote()}>${t(locale, 'retry')}</button>` : nothing}
+      ${failed.retryable ? html`<button class="link" @click=${() => this.#quote()}>${t(locale, 'retry')}</button>` : nothing}
     </p>`;
   }
 
@@ -319,7 +327,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         <select
           id="s-${id}"
           aria-describedby="l-${id}${quoted?.problem ? ` p-${id}` : ''}"
-          @change=${(e: Event) => this.cart.seats(id, +(e.target as HTMLSelectElement).value)}
+          @change=${(e: Event) => this.#cart.seats(id, +(e.target as HTMLSelectElement).value)}
         >
           ${Array.from({ length: max }, (_, i) => html`<option ?selected=${i + 1 === line.seats}>${i + 1}</option>`)}
         </select>
@@ -333,8 +341,8 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   }
 
   async #remove(id: string) {
-    const next = this.cart.lines[this.cart.lines.findIndex((l) => l.class_id === id) + 1]?.class_id;
-    this.cart.seats(id, 0);
+    const next = this.#cart.lines[this.#cart.lines.findIndex((l) => l.class_id === id) + 1]?.class_id;
+    this.#cart.seats(id, 0);
     await this.updateComplete;
     // The focus goes to the next line's seats, or the cart's heading.
     this.renderRoot.querySelector<HTMLElement>(next ? `#s-${next}` : '[data-focus]')?.focus();
@@ -350,7 +358,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   #applyVoucher = (event: Event) => {
     event.preventDefault();
     const code = new FormData(event.target as HTMLFormElement).get('voucher') as string;
-    this.cart.set({ voucher: code.trim() || undefined });
+    this.#cart.set({ voucher: code.trim() || undefined });
   };
 
   #next = async () => {
@@ -359,18 +367,19 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       Object.assign(this, { _step: 'details', _notice: '' });
     } catch (error) {
       // The steps' code could not come (the connection dropped): said above the cart; Continue tries again.
-      this._notice = this.toApiError(error).shown;
+      this._notice = toApiError(error, this.resolvedLocale).shown;
     }
   };
 
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('classes') && this.data) this.#adopt();
+    // Its answer to the page bus follows its state (it knows its company once ready, and a checkout
+    // that failed takes no classes): the widgets that asked before ask again.
+    if (changed.has('loadState')) {
+      const { baseUrl, company } = this.#cart;
+      dispatchEvent(new CustomEvent<PageScope>('service-checkout-change', { detail: { baseUrl, company } }));
+    }
     super.willUpdate(changed);
-  }
-
-  protected override updated() {
-    fitFirstView(this.renderRoot, this);
-    super.updated();
   }
 }
 
