@@ -13,6 +13,7 @@ import { formError, FormState, input } from '../shared/form.ts';
 import { dateFormat, formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import type { ProfileData, ProfileHost, ProfileRegistration } from './profile.ts';
+import { accountStyles } from './profile-account.styles.ts';
 
 /** A registration was cancelled in the profile widget. */
 export class RegistrationCancelledEvent extends ServiceEvent<RegistrationCancelledDetail> {
@@ -95,7 +96,7 @@ export class ProfileAccount {
     this.#view = new FirstView(element);
     this.#form = new FormState(element, (key) => this.#t(key));
     const root = element.shadowRoot!;
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, firstViewStyles.styleSheet!];
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, firstViewStyles.styleSheet!, accountStyles.styleSheet!];
   }
 
   /** Shows everything (the visitor signed in on this page: what follows is their doing). */

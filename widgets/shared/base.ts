@@ -40,7 +40,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement implemen
    * Codes of the service that this widget reports to the loader as another of the contract's codes
    * (contract/index.ts, ERROR_CODES), for example an unknown `course` option as `not-available`.
    */
-  protected static errorCodes: Record<string, ErrorCode> = {};
+  protected static errorCodes?: Record<string, ErrorCode>;
 
   /** The public widget key (`data-service-id` on a placeholder). */
   key = '';
@@ -63,7 +63,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement implemen
   get errorCode(): ErrorCode | undefined {
     const code = this.error?.code;
     return (
-      (this.constructor as typeof ServiceElement).errorCodes[code!] ??
+      (this.constructor as typeof ServiceElement).errorCodes?.[code!] ??
       (this.error?.retryable || code === 'unexpected' ? 'network' : (code as ErrorCode))
     );
   }
@@ -150,9 +150,7 @@ export abstract class ServiceElement<Data = unknown> extends LitElement implemen
     const done = (state: 'ready' | 'error', data?: Data, error?: ApiError) => {
       if (abort.signal.aborted) return;
       Object.assign(this, { loadState: state, data, error });
-      this.dispatchEvent(
-        new CustomEvent('service-state', { detail: { state, code: this.errorCode, message: this.errorMessage } }),
-      );
+      this.dispatchEvent(new CustomEvent('service-state', { detail: { state, code: this.errorCode, message: error?.shown } }));
     };
     const words = this.loadWords(this.resolvedLocale);
     return Promise.all([

@@ -13,7 +13,7 @@ import { css, html, nothing, type LitElement, type ReactiveController, type Temp
  */
 export class FirstView implements ReactiveController {
   /** The visitor asked for everything, or did what shows more: the view is no longer held. */
-  all = false;
+  all?: boolean;
   #host: LitElement;
 
   constructor(host: LitElement) {
@@ -25,10 +25,12 @@ export class FirstView implements ReactiveController {
    * everything, and then calls `shown` if given.
    */
   render(content: TemplateResult, label: unknown, shown?: () => void) {
-    const first = !this.all && parseFloat(getComputedStyle(this.#host).minHeight) > 0;
+    const host = this.#host;
+    // Held only where there is a reservation: the host's own min-height (NaN or 0 without one).
+    const first = !this.all && parseFloat(getComputedStyle(host).minHeight);
     const all = () => {
       this.all = true;
-      this.#host.requestUpdate();
+      host.requestUpdate();
       shown?.();
     };
     return html`<div class="view ${first ? 'first' : ''}">
@@ -40,9 +42,8 @@ export class FirstView implements ReactiveController {
   hostUpdated() {
     const host = this.#host;
     const view = host.renderRoot.querySelector<HTMLElement>('.view');
-    const more = view?.querySelector<HTMLElement>('.more');
     if (!view) return;
-    // The reserved height is the host's own min-height (`420px`), computed.
+    const more = view.querySelector<HTMLElement>('.more');
     view.style.height = more ? getComputedStyle(host).minHeight : '';
     if (more) {
       const fill = view.querySelector('.fill')!;

@@ -108,11 +108,14 @@ export class PageState<T, Change = unknown> implements ReactiveController {
     removeEventListener(this.#request, this);
   }
 
-  /** A change of the state, the request, or another signal of the page bus, of this service and company. */
+  /**
+   * For this service and company: the request (cancelable), which the host answers if it offers what
+   * it asks for; or a change (of the state, or another signal of the page bus), which updates the host.
+   */
   handleEvent(event: CustomEvent<PageRequest>) {
     const { baseUrl, company, show } = event.detail;
     if (baseUrl !== this.baseUrl || company !== this.company) return;
-    if (event.type !== this.#request) {
+    if (!event.cancelable) {
       this.#changed(event.detail as Change);
       this.host.requestUpdate();
     } else if (this.#answer?.(show)) event.preventDefault();

@@ -14,6 +14,7 @@ import { translator } from '../shared/i18n.ts';
 import { read, store } from '../shared/page-state.ts';
 import { SessionController, SIGN_IN_EVENT } from '../shared/session.ts';
 import type { Held, Video, VideoData, VideoMedia } from './video.ts';
+import { playerStyles } from './video-player.styles.ts';
 
 /** The player's words, and the sign-in's it asks for; German is in video-player.de.ts. */
 export const en = {
@@ -97,6 +98,8 @@ export class VideoPlayer implements ReactiveController {
   readonly #session: SessionController;
 
   constructor(private readonly host: PlayerHost) {
+    const root = host.element.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, playerStyles.styleSheet!];
     host.element.addController(this);
     this.#session = new SessionController(host.element, ({ session }) => session && host.signedIn());
   }
