@@ -14,7 +14,10 @@ export interface CheckoutData {
   widget: Widget;
 }
 
-/** The cart's words; German is in checkout.de.ts. The later steps' are in their own chunk. */
+/**
+ * The cart's words; German is in checkout.de.ts. The later steps' are in their own chunk, and so are
+ * the words of the service's verdicts on a cart (checkout-verdicts.ts).
+ */
 export const en = {
   heading: 'Your cart',
   empty: 'Your cart is empty. Choose a class to book it here.',
@@ -32,28 +35,19 @@ export const en = {
   next: 'Continue',
   updating: 'Updating prices…',
   failed: 'The prices could not be updated.',
-  fixCart: 'Change or remove the marked classes to continue.',
   haveVoucher: 'Have a voucher code?',
   more: 'Show all {count} classes',
-  'voucher.applied': 'Voucher {code} applied: see the discount below.',
-  'voucher.unknown': 'There is no voucher {code}: check the code.',
-  'voucher.invalid': 'A voucher code has letters, digits and hyphens only: check the code.',
-  'voucher.expired': 'The voucher {code} has expired.',
-  'voucher.used-up': 'The voucher {code} has been used up.',
-  'voucher.not-applicable': 'The voucher {code} does not apply to the classes in your cart.',
-  'voucher.not-checked':
-    'Too many wrong codes were tried from your connection: {code} was not checked. Try again in {minutes} min, or go on without it.',
-  'problem.unknown-class': 'This class is no longer offered: remove it from the cart.',
-  'problem.started': 'This class has already started: remove it from the cart.',
-  'problem.class-full': 'This class is full: remove it from the cart.',
-  'problem.not-enough-seats': 'Seats left in this class: {count}. Book at most that many, or remove it.',
-  'problem.held': 'Seats left: {count}. Others are held for unpaid orders: try again in {minutes} min, or remove it.',
 };
 
 export const t = translator(en, { de: () => import('./checkout.de.ts') });
 
 /** The details, the order and its confirmation: a chunk of their own, fetched while the visitor reads the cart. */
 const stepsChunk = () => import('./checkout-steps.ts');
+/**
+ * The words of the service's verdicts (a voucher applied or why not, a class that cannot be ordered):
+ * a chunk of their own, loaded with the first answer that has one (most carts have none).
+ */
+const verdictsChunk = () => import('./checkout-verdicts.ts');
 
 type Steps = InstanceType<Awaited<ReturnType<typeof stepsChunk>>['CheckoutSteps']>;
 
@@ -119,6 +113,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   /** The cart, and the confirmation of an order, as the widget's first view. */
   #view = new FirstView(this);
   #steps?: Steps;
+  #verdicts?: Awaited<ReturnType<typeof verdictsChunk>>['t'];
   #quotes = 0;
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'locale'];
@@ -166,13 +161,16 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       const quote = (await this.api.request('checkout/quote', {
         body: { items: lines.map(({ class_id, seats }) => ({ class_id, seats })), voucher },
       })) as QuoteResponse;
+      if (quote.voucher || !quote.orderable) await this.#loadVerdicts();
       if (n === this.#quotes) Object.assign(this, { _quote: quote, _failed: undefined });
       return true;
     } catch (error) {
+      const failed = toApiError(error, this.resolvedLocale);
+      // A voucher code the service cannot read is a verdict too (in the words of its chunk).
+      if (failed.fields.voucher) await this.#loadVerdicts().catch(() => {});
       // The last prices are not this cart's: none are shown, and nothing can be ordered, until a
       // quote of this cart comes (the visitor's details wait in the cart's step).
-      if (n === this.#quotes)
-        Object.assign(this, { _failed: toApiError(error, this.resolvedLocale), _quote: undefined, _step: '' });
+      if (n === this.#quotes) Object.assign(this, { _failed: failed, _quote: undefined, _step: '' });
       return false;
     } finally {
       if (n === this.#quotes) this._quoting = false;
@@ -180,6 +178,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   }
 
   /** The steps' chunk, with what it needs of the widget (`StepsHost`). */
+  /** The verdicts' words, in the widget's language. */
+  async #loadVerdicts() {
+    const { t } = await verdictsChunk();
+    await t.load(this.resolvedLocale);
+    this.#verdicts = t;
+  }
+
   async #loadSteps() {
     return (this.#steps ??= new (await stepsChunk()).CheckoutSteps({
       element: this,
@@ -253,7 +258,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                       <p id="voucher-result" role="status" class="hint ${quote?.voucher?.status === 'applied' ? '' : 'error'}">
                         ${
                           quote?.voucher
-                            ? t(locale, `voucher.${quote.voucher.status}`, {
+                            ? this.#verdicts!(locale, `voucher.${quote.voucher.status}`, {
                                 code: quote.voucher.code,
                                 // Only `not-checked` has one (and words with minutes).
                                 minutes: Math.ceil(quote.voucher.retry_after! / 60),
@@ -275,7 +280,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                       </dl>`
                     : nothing
                 }
-                <div role="status">${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}</div>
+                <div role="status">${quote && !quote.orderable ? html`<p class="error">${this.#verdicts!(locale, 'fixCart')}</p>` : nothing}</div>
                 <button
                   part="button"
                   ?disabled=${!quote?.orderable || this._quoting || !!this.#cart.cart.order}
@@ -296,7 +301,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         failed.retryable
           ? t(locale, 'failed')
           : failed.fields.voucher
-            ? t(locale, 'voucher.invalid')
+            ? this.#verdicts!(locale, 'voucher.invalid')
             : [failed.shown, ...Object.values(failed.fields)].join(' ')
       }
       ${failed.retryable ? html`<button class="link" @click=${() => this.#quote()}>${t(locale, 'retry')}</button>` : nothing}
@@ -315,7 +320,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       ${
         quoted?.problem
           ? html`<p class="error" id="p-${id}">
-              ${t(locale, quoted.held_until ? 'problem.held' : `problem.${quoted.problem}`, {
+              ${this.#verdicts!(locale, quoted.held_until ? 'problem.held' : `problem.${quoted.problem}`, {
                 count: quoted.seats_left,
                 minutes: minutesUntil(quoted.held_until!),
               })}
