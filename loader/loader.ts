@@ -39,13 +39,6 @@ interface Placeholder {
   options?: string[];
 }
 
-/** `service-widget-ready` and `service-widget-error` on the placeholder (contract/events.ts). */
-class WidgetStateEvent extends CustomEvent<WidgetStateDetail> {
-  constructor(state: string, detail: WidgetStateDetail) {
-    super('service-widget-' + state, { bubbles: true, detail });
-  }
-}
-
 const PREFIX = 'data-service-';
 const SELECTOR = 'div[data-service-widget]';
 const src = (document.currentScript as HTMLScriptElement | null)?.src || location.href;
@@ -64,7 +57,15 @@ const install = (): ServiceWidgets => {
     div.dataset.serviceState = state;
     if (code) div.dataset.serviceError = code;
     else delete div.dataset.serviceError;
-    if (state !== 'loading') div.dispatchEvent(new WidgetStateEvent(state, code ? { type, code, message } : { type }));
+    // `service-widget-ready` and `-error` (contract/events.ts): a plain CustomEvent, typed by
+    // HTMLElementEventMap; a class of its own for this one dispatch would cost every page its bytes.
+    if (state !== 'loading')
+      div.dispatchEvent(
+        new CustomEvent<WidgetStateDetail>('service-widget-' + state, {
+          bubbles: true,
+          detail: code ? { type, code, message } : { type },
+        }),
+      );
     if (code) console.error(`[service-widgets] ${type || '(no type)'}: ${message}`);
   };
 
