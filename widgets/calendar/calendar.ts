@@ -422,12 +422,9 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   }
 
   async #book(cls: CalendarClass) {
-    const cart = await this.#loadCart();
-    const { id, course_id, course_title, starts_at, ends_at, timezone, location, price } = cls;
-    cart.add({ class_id: id, course_id, course_title, starts_at, ends_at, timezone, location, price });
-    this.dispatchEvent(new ClassSelectedEvent({ class: id, course: course_id, starts_at }));
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
+    const booked = (await this.#loadCart()).book(cls, cls.course_id, cls.course_title);
+    this.dispatchEvent(new ClassSelectedEvent({ class: cls.id, course: cls.course_id, starts_at: cls.starts_at }));
+    await booked;
   }
 
   /** The visitor chose a programme or a place: the month shown, filtered. */

@@ -259,21 +259,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   async #choose(course: Course, cls: ClassInfo) {
-    if (this.#toCart(cls)) {
-      const { id, starts_at, ends_at, timezone, location, price } = cls;
-      (await this.#loadCart()).add({
-        class_id: id,
-        course_id: course.id,
-        course_title: course.title,
-        starts_at,
-        ends_at,
-        timezone,
-        location,
-        price,
-      });
-      await this.updateComplete;
-      return this.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
-    }
+    if (this.#toCart(cls)) return (await this.#loadCart()).book(cls, course.id, course.title);
     const { RegistrationForm } = await formChunk();
     this.#form ??= new RegistrationForm({
       element: this,

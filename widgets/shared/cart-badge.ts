@@ -4,10 +4,22 @@
  * cart its own way, does not carry it in its first render.
  */
 import { html, nothing } from 'lit';
+import type { Class } from '../../contract/api/index.ts';
 import type { PageRequest } from '../../contract/page.ts';
 import { CartController } from './cart.ts';
 
 export class BookingCart extends CartController {
+  /**
+   * Books a class into the cart (one seat), with what the cart shows of it before the quote; then the
+   * focus goes to what the host says of it (`#in-<class>`, below).
+   */
+  async book({ id, starts_at, ends_at, timezone, location, price }: Class, course_id: string, course_title: string) {
+    const { host } = this;
+    this.add({ class_id: id, course_id, course_title, starts_at, ends_at, timezone, location, price });
+    await host.updateComplete;
+    host.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
+  }
+
   /**
    * For a widget that books into the cart: "In your cart" for a class in it (its `#in-<class>` takes
    * the focus after booking), with a way to the checkout when one of this cart is on the page (it
