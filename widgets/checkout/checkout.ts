@@ -379,12 +379,26 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('classes') && this.data) this.#adopt();
     // Its answer to the page bus follows its state (it knows its company once ready, and a checkout
-    // that failed takes no classes): the widgets that asked before ask again.
-    if (changed.has('loadState')) {
-      const { baseUrl, company } = this.#cart;
-      dispatchEvent(new CustomEvent<PageScope>('service-checkout-change', { detail: { baseUrl, company } }));
-    }
+    // that failed takes no classes).
+    if (changed.has('loadState')) this.#changedOnPage();
     super.willUpdate(changed);
+  }
+
+  // Put on the page or taken off it (its cart answers only while it is on it).
+  override connectedCallback() {
+    super.connectedCallback();
+    this.#changedOnPage();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#changedOnPage();
+  }
+
+  /** Its answer to `service-checkout-find` may have changed: the widgets that asked before ask again. */
+  #changedOnPage() {
+    const { baseUrl, company } = this.#cart;
+    dispatchEvent(new CustomEvent<PageScope>('service-checkout-change', { detail: { baseUrl, company } }));
   }
 }
 

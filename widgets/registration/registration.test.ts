@@ -505,11 +505,15 @@ describe('service-registration with a checkout on the page', () => {
     expect(el.shadowRoot!.querySelector('form')).not.to.equal(null);
   });
 
-  it('follows a checkout that comes, and one that fails later (each says so on the page bus)', async () => {
+  it('follows a checkout that comes, goes and comes back, and one that fails later (each says so on the page bus)', async () => {
     const el = await settled(await mount());
     expect(labels(el)).to.include('Register');
     checkout = await mountCheckout();
     await until(() => labels(el).includes('Add to cart'), '“Add to cart” once the checkout is ready');
+    checkout.remove();
+    await until(() => !labels(el).includes('Add to cart'), '“Register” once the checkout has gone');
+    document.body.append(checkout);
+    await until(() => labels(el).includes('Add to cart'), '“Add to cart” once the checkout is back');
     checkout.key = keyOf('registration');
     await until(() => !labels(el).includes('Add to cart'), '“Register” once the checkout has failed');
     expect(labels(el)).to.include('Register');
