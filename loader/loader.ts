@@ -7,7 +7,7 @@
  * it. Claims are kept in that shared object, so a div is never mounted twice.
  */
 import { RENAMED_OPTIONS, WIDGET_TYPES, type ErrorCode, type WidgetStateDetail, type WidgetType } from '../contract/index.ts';
-import type { ServiceWidgets } from '../contract/page.ts';
+import type { ServiceWidgets, WidgetElement } from '../contract/page.ts';
 import type { Facts, explain } from './messages.ts';
 
 /**
@@ -34,16 +34,9 @@ interface Placeholder {
   version: number;
   state: State;
   error?: ErrorCode;
-  el?: HTMLElement;
+  el?: WidgetElement;
   /** The widget's public attributes, the only ones forwarded. */
   options?: string[];
-}
-
-/** `service-widget-ready` and `service-widget-error` on the placeholder (contract/events.ts). */
-class WidgetStateEvent extends CustomEvent<WidgetStateDetail> {
-  constructor(state: string, detail: WidgetStateDetail) {
-    super('service-widget-' + state, { bubbles: true, detail });
-  }
 }
 
 const PREFIX = 'data-service-';
@@ -64,7 +57,15 @@ const install = (): ServiceWidgets => {
     div.dataset.serviceState = state;
     if (code) div.dataset.serviceError = code;
     else delete div.dataset.serviceError;
-    if (state !== 'loading') div.dispatchEvent(new WidgetStateEvent(state, code ? { type, code, message } : { type }));
+    // `service-widget-ready` and `-error` (contract/events.ts): a plain CustomEvent, typed by
+    // HTMLElementEventMap; a class of its own for this one dispatch would cost every page its bytes.
+    if (state !== 'loading')
+      div.dispatchEvent(
+        new CustomEvent<WidgetStateDetail>('service-widget-' + state, {
+          bubbles: true,
+          detail: code ? { type, code, message } : { type },
+        }),
+      );
     if (code) console.error(`[service-widgets] ${type || '(no type)'}: ${message}`);
   };
 
@@ -126,7 +127,7 @@ const install = (): ServiceWidgets => {
     const ownHeight = div.style.minHeight;
     const [height, ...chunks] = built;
     if (!parseFloat(getComputedStyle(div).minHeight)) div.style.minHeight = height / 16 + 'em';
-    const tag = 'service-' + type;
+    const tag: `service-${string}` = `service-${type}`;
     // The widget's code, tried three times. A browser that follows whatwg/html#10327 fetches a failed
     // module again; an older one keeps the failure for that URL, so a retry asks for the widget's own
     // chunk (the first, which no chunk imports) under a new URL. Shared chunks keep theirs: one
@@ -147,23 +148,22 @@ const install = (): ServiceWidgets => {
       );
     load(0).then(
       () => {
-        const el = (p.el = document.createElement(tag));
-        p.options = (customElements.get(tag) as unknown as { observedAttributes: string[] }).observedAttributes;
+        // The element handshake (contract/page.ts): its attributes, its reserved space, its outcomes.
+        const Widget = customElements.get(tag)!;
+        const el = (p.el = new Widget());
+        p.options = Widget.observedAttributes;
         el.setAttribute('base-url', new URL('../../', handler.src).href);
         for (const { name } of div.attributes) forward(p, name);
         el.hidden = true;
-        el.addEventListener('service-state', () => {
-          const { loadState, errorCode, errorMessage } = el as HTMLElement & {
-            loadState: State;
-            errorCode?: ErrorCode;
-            errorMessage?: string;
-          };
-          if (loadState === p.state && errorCode === p.error) return;
+        // Its first view fits its own min-height: the div's, as it is now and as it changes.
+        el.style.minHeight = 'inherit';
+        el.addEventListener('service-state', ({ detail: { state, code, message } }) => {
+          if (state === p.state && code === p.error) return;
           el.hidden = false;
-          if (errorCode) div.style.minHeight = ownHeight;
+          if (code) div.style.minHeight = ownHeight;
           // The widget replaces the owner's fallback content only once it has something to show.
-          if (loadState === 'ready') for (const n of [...div.childNodes]) if (n !== el) n.remove();
-          set(p, loadState, errorCode, errorMessage);
+          if (state === 'ready') for (const n of [...div.childNodes]) if (n !== el) n.remove();
+          set(p, state, code, message);
         });
         div.append(el);
         attributes.observe(div, { attributes: true });

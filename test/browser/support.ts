@@ -1,6 +1,6 @@
 /**
  * What the browser tests share: the reference service the test runner started (its URL and seed),
- * a guard that fails a test on any Lit development warning, and small waits on widget state.
+ * a guard that fails a test on any Lit development warning, and small waits on widget state (`settled`, `until`).
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
@@ -54,6 +54,20 @@ export const settled = async <T extends ServiceElement<unknown>>(el: T, state: L
   await el.updateComplete;
   return el;
 };
+
+/**
+ * Resolves once `check()` holds, looked at before each frame (what the visitor would see next);
+ * rejects after `timeout` ms, naming `what` (a test's own timeout would say nothing of it).
+ */
+export const until = (check: () => boolean, what = 'a condition', timeout = 6000) =>
+  new Promise<void>((resolve, reject) => {
+    const end = Date.now() + timeout;
+    (function wait() {
+      if (check()) resolve();
+      else if (Date.now() > end) reject(new Error(`Timed out waiting for ${what}`));
+      else requestAnimationFrame(wait);
+    })();
+  });
 
 /** A fetch that forwards to the real one after `failures` calls have failed like an unreachable service. */
 export const flakyFetch = (failures: number) => {

@@ -45,6 +45,15 @@ const mediaAnswers = (page: Page) => {
   page.on('response', (r) => /\/videos\/[\w-]+\/media\?/.test(r.url()) && answers.push(r.status()));
   return answers;
 };
+/** The position the player keeps for a video in the tab's session storage (widgets/video/video-player.ts). */
+const keptPosition = (page: Page, id: string) =>
+  page.evaluate(
+    (id) =>
+      Object.entries(sessionStorage).find(
+        ([key]) => key.startsWith('service-widgets:video-position:') && key.endsWith(`:${id}`),
+      )?.[1],
+    id,
+  );
 const PLAY_WELCOME = 'Play “Welcome to Acme Academy”, 0:06';
 const PLAY_MEMBERS = 'Play “TypeScript for teams: session 1”, 0:06';
 
@@ -111,6 +120,8 @@ test('the position is kept per video for the tab’s session: after a reload the
   // The visitor moves the position slider to 0:03.
   await widget.getByRole('slider', { name: 'Position' }).fill('3');
   await expect.poll(async () => (await playerState(page)).time).toBe(3);
+  // The player keeps the position on the video's next `timeupdate`: a reload before it finds none.
+  await expect.poll(() => keptPosition(page, 'vid_welcome')).toBe('3');
 
   await page.reload();
   await ready(page);

@@ -3,8 +3,19 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { CalendarResponse } from '../../contract/api/index.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
-import { expectMinutesUntil, failOnWarnings, holdSeats, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
+import {
+  expectMinutesUntil,
+  failOnWarnings,
+  holdSeats,
+  keyOf,
+  ownMethods,
+  service,
+  settled,
+  textOf,
+  until,
+} from '../../test/browser/support.ts';
 import './calendar.ts';
+import '../checkout/checkout.ts';
 
 failOnWarnings();
 
@@ -67,11 +78,6 @@ const button = (el: Element, name: string) =>
   $$<HTMLButtonElement>(el, 'button').find((b) => (b.getAttribute('aria-label') ?? b.textContent!.trim()) === name)!;
 const cell = (el: Element, day: string) => $(el, `[data-day="${day}"]`);
 const focusedDay = (el: Element) => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.day;
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
 const addDays = (day: string, n: number) => new Date(Date.parse(day) + n * 864e5).toISOString().slice(0, 10);
 const nextMonth = (month: string) => {
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -290,6 +296,31 @@ describe('service-calendar', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('offers a way to a checkout of the page’s cart once one is on the page: it takes the focus there', async () => {
+    const el = await mountWithClasses();
+    const open = el.data!.classes.find((c) => c.status === 'open')!;
+    cell(el, open.local_date).click();
+    await el.updateComplete;
+    $<HTMLButtonElement>(el, `button[aria-describedby="c-${open.id}"]`).click();
+    await until(() => el.shadowRoot!.activeElement?.id === `in-${open.id}`, 'the class in the cart');
+    // No checkout on the page: no way to one.
+    expect(textOf(el)).not.to.contain('Go to checkout');
+    const checkout = Object.assign(document.createElement('service-checkout'), { key: keyOf('checkout'), baseUrl: service.url });
+    document.body.append(checkout);
+    try {
+      await until(() => textOf(el).includes('Go to checkout'), 'the way to the checkout that came');
+      await expect(el).to.be.accessible();
+      // It counts from its first answer on; its heading, which takes the focus, shows once it is ready.
+      await settled(checkout);
+      button(el, 'Go to checkout').click();
+      // (Booleans: a failed comparison of elements would have the test runner serialise the whole page.)
+      expect(document.activeElement === checkout, 'the focus is in the checkout').to.equal(true);
+      expect(checkout.shadowRoot!.activeElement!.textContent).to.equal('Your cart');
+    } finally {
+      checkout.remove();
+    }
+  });
+
   it('asks for its months again after an order on the page, so that the seats left are the service’s', async () => {
     const fetcher = countingFetch();
     const el = await mountWithClasses({ fetch: fetcher });
@@ -393,5 +424,9 @@ describe('service-calendar', () => {
     const el = await mountWithClasses();
     cell(el, cls.local_date).click();
     await until(() => textOf(el).includes('In your cart'));
+  });
+
+  it('has no public method: only the hooks of Lit and of the base (the page’s cart is a controller)', () => {
+    expect(ownMethods(customElements.get('service-calendar')!)).to.deep.equal([]);
   });
 });

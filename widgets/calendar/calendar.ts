@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import type { ClassSelectedDetail } from '../../contract/index.ts';
 import type { CalendarClass, CalendarResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
-import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
+import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import { dateFormat, formatMoney, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -107,11 +107,10 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     _view: { state: true },
     _narrow: { state: true },
     _failed: { state: true },
-    _all: { state: true },
   };
 
   /** An unknown programme (`data-service-course`) is a widget that is not available. */
-  static override errorCodes = { 'course-not-found': 'not-available' };
+  protected static override errorCodes = { 'course-not-found': 'not-available' } as const;
 
   /** Shows one programme's classes (its id, `data-service-course` on a placeholder); the visitor can choose another. */
   course = '';
@@ -130,8 +129,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   private _narrow = false;
   /** The month shown could not be loaded. */
   private _failed = false;
-  /** The visitor asked for everything (the view is no longer held to its reserved space). */
-  private _all = false;
+  /** The view, held to its reserved space until the visitor asks for everything (or chooses a view). */
+  #view = new FirstView(this);
   /** Each month's answer, by month and filters: fetched once. */
   #months = new Map<string, Promise<CalendarResponse>>();
   #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['BookingCart']>;
@@ -271,12 +270,10 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
         : nothing;
     const viewButton = (view: 'month' | 'list') =>
       // The visitor's choice: the view is no longer held to its reserved space.
-      html`<button class="secondary" aria-pressed=${list === (view === 'list')} @click=${() => Object.assign(this, { _view: view, _all: true })}>
+      html`<button class="secondary" aria-pressed=${list === (view === 'list')} @click=${() => ((this.#view.all = true), (this._view = view))}>
         ${t(locale, view)}
       </button>`;
-    return firstView(
-      this,
-      !this._all,
+    return this.#view.render(
       html`<div class="bar">
           <h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
           <div class="views" role="group" aria-label=${t(locale, 'view')}>${viewButton('month')}${viewButton('list')}</div>
@@ -331,7 +328,6 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
           </div>
         </div>`,
       t(locale, 'more'),
-      () => (this._all = true),
     );
   }
 
@@ -426,12 +422,9 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   }
 
   async #book(cls: CalendarClass) {
-    const cart = await this.#loadCart();
-    const { id, course_id, course_title, starts_at, ends_at, timezone, location, price } = cls;
-    cart.add({ class_id: id, course_id, course_title, starts_at, ends_at, timezone, location, price });
-    this.dispatchEvent(new ClassSelectedEvent({ class: id, course: course_id, starts_at }));
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
+    const booked = (await this.#loadCart()).book(cls, cls.course_id, cls.course_title);
+    this.dispatchEvent(new ClassSelectedEvent({ class: cls.id, course: cls.course_id, starts_at: cls.starts_at }));
+    await booked;
   }
 
   /** The visitor chose a programme or a place: the month shown, filtered. */
@@ -488,11 +481,6 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     super.disconnectedCallback();
     this.#resize.disconnect();
     removeEventListener('service-checkout-completed', this.#ordered);
-  }
-
-  protected override updated() {
-    fitFirstView(this.renderRoot, this);
-    super.updated();
   }
 }
 

@@ -4,18 +4,20 @@
  * reads the cart. What the visitor typed is kept in the page's cart while they pay on the provider's
  * page, so that a cancelled payment does not ask for it again.
  */
-import { html, nothing, type ReactiveController } from 'lit';
+import { html, nothing } from 'lit';
 import { COUNTRIES } from '../../contract/countries.ts';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
-import type { Order, OrderReadResponse, OrderRequest, OrderResponse } from '../../contract/api/index.ts';
+import type { Order, OrderReadResponse, OrderRequest, OrderResponse, QuoteResponse } from '../../contract/api/index.ts';
 import { ApiError } from '../shared/api.ts';
-import { ServiceEvent } from '../shared/base.ts';
-import { firstView } from '../shared/first-view.ts';
-import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
+import { ServiceEvent, toApiError, type ChunkHost } from '../shared/base.ts';
+import type { CartController } from '../shared/cart.ts';
+import type { FirstView } from '../shared/first-view.ts';
+import { consent, field, formDescribedBy, formError, FormState, formStyles, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
-import type { ServiceCheckout } from './checkout.ts';
+import type { CheckoutData } from './checkout.ts';
+import { stepsStyles } from './checkout-steps.styles.ts';
 
 /** Fired when an order is placed (and paid, where it is paid on the provider's page). */
 export class CheckoutCompletedEvent extends ServiceEvent<CheckoutCompletedDetail> {
@@ -88,25 +90,44 @@ const countries = (locale: Locale) =>
  */
 const attendee = (classId: string, seat: number, part: 'first_name' | 'last_name') => `attendee.${classId}.${seat}.${part}`;
 
+/** What the steps need of the checkout widget (and nothing else of it). */
+export interface StepsHost extends ChunkHost<CheckoutData> {
+  /** The page's cart, which the widget shows and prices. */
+  cart: CartController;
+  /** The widget's first view: the confirmation may be it (back from the provider's page). */
+  view: FirstView;
+  /** The service's quote of the cart, which the details are shown with. */
+  quote(): QuoteResponse;
+  /** Says a line above the cart: what became of the order the visitor came back from. */
+  notice(line: unknown): void;
+  /** The order is placed: the confirmation shows. */
+  done(): void;
+  /** Back to the cart, with a line that says why; resolves once it is priced again. */
+  showCart(notice?: string): Promise<unknown>;
+}
+
 /** The details form and the order, then the confirmation; the cart stays the widget's. */
-export class CheckoutSteps implements ReactiveController {
-  #form: FormController;
+export class CheckoutSteps {
+  #form: FormState;
   #session: SessionController;
   #order?: Order;
 
-  constructor(private readonly host: ServiceCheckout) {
-    host.addController(this);
-    this.#form = new FormController(host, (key) => t(host.resolvedLocale, key));
-    this.#session = new SessionController(host);
-    const root = host.shadowRoot!;
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!];
+  constructor(private readonly host: StepsHost) {
+    const { element } = host;
+    this.#form = new FormState(element, (key) => t(element.resolvedLocale, key));
+    this.#session = new SessionController(element);
+    const root = element.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!, stepsStyles.styleSheet!];
   }
 
-  hostConnected() {}
+  /** The widget's language. */
+  get #locale() {
+    return this.host.element.resolvedLocale;
+  }
 
   /** Opens the details: the words loaded, a signed-in participant's details in an untouched form. */
   async open() {
-    await t.load(this.host.resolvedLocale);
+    await t.load(this.#locale);
     const form = this.#form;
     form.message = '';
     // Back from the provider's page (a cancelled payment): what was typed before is there again.
@@ -125,25 +146,19 @@ export class CheckoutSteps implements ReactiveController {
 
   /**
    * The step's view. The confirmation may be the widget's first view (back from the provider's page):
-   * `held` to the reserved space then, its classes giving way, the rest on asking (`all`).
+   * held to the reserved space then, its classes giving way, the rest on asking.
    */
-  render(step: string, held: boolean, all: () => void) {
+  render(step: string) {
     return step === 'done'
-      ? firstView(
-          this.host,
-          held,
-          this.#renderDone(),
-          t(this.host.resolvedLocale, 'more', { count: this.#order!.items.length }),
-          all,
-        )
+      ? this.host.view.render(this.#renderDone(), t(this.#locale, 'more', { count: this.#order!.items.length }))
       : this.#renderDetails();
   }
 
   #renderDetails() {
     const { host } = this;
-    const locale = host.resolvedLocale;
+    const locale = this.#locale;
     const form = this.#form;
-    const quote = host._quote!;
+    const quote = host.quote();
     const total = formatMoney(locale, quote.total);
     const methods = quote.payment_methods;
     const method = (form.values.payment_method as string) || methods[0]?.id;
@@ -226,7 +241,7 @@ export class CheckoutSteps implements ReactiveController {
               </fieldset>`
             : nothing
         }
-        ${consent(form, t(locale, 'consent', { company: host.data!.widget.company.name }))} ${formError(form)}
+        ${consent(form, t(locale, 'consent', { company: host.element.data!.widget.company.name }))} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>
           ${form.sending ? t(locale, 'sending') : t(locale, methods.find((m) => m.id === method)?.kind === 'redirect' ? 'pay' : 'order', { total })}
         </button>
@@ -236,9 +251,9 @@ export class CheckoutSteps implements ReactiveController {
   #submit = async (event: Event) => {
     event.preventDefault();
     const { host } = this;
-    const locale = host.resolvedLocale;
+    const locale = this.#locale;
     const form = this.#form;
-    const quote = host._quote!;
+    const quote = host.quote();
     const { lines, voucher } = host.cart.cart;
     const value = (name: string) => ((form.values[name] as string | undefined) ?? '').trim();
     // Optional text left empty is left out (the service refuses an empty one).
@@ -292,7 +307,9 @@ export class CheckoutSteps implements ReactiveController {
           return ' ';
         }
         // Faults of what is not in this form (the voucher, a class) are said above the button.
-        const elsewhere = Object.entries(form.errors).filter(([name]) => !host.renderRoot.querySelector(`[name="${name}"]`));
+        const elsewhere = Object.entries(form.errors).filter(
+          ([name]) => !host.element.renderRoot.querySelector(`[name="${name}"]`),
+        );
         if (elsewhere.length) return elsewhere.map(([, message]) => message).join(' ');
       },
     );
@@ -304,7 +321,7 @@ export class CheckoutSteps implements ReactiveController {
       location.assign(order.payment.redirect_url!);
       return;
     }
-    host.complete(order);
+    this.#done(order);
   };
 
   /**
@@ -318,28 +335,28 @@ export class CheckoutSteps implements ReactiveController {
     let order: Order;
     try {
       [{ order }] = (await Promise.all([
-        host.api.request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
-        t.load(host.resolvedLocale),
+        host.api().request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
+        t.load(this.#locale),
       ])) as [OrderReadResponse, void];
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401) throw error;
       host.cart.set({ order: undefined });
-      host._notice = t(host.resolvedLocale, 'lost');
+      host.notice(t(this.#locale, 'lost'));
       return;
     }
-    const locale = host.resolvedLocale;
-    if (order.status === 'confirmed') return host.complete(order);
+    const locale = this.#locale;
+    if (order.status === 'confirmed') return this.#done(order);
     if (order.status === 'cancelled') {
       host.cart.set({ order: undefined });
-      host._notice = t(locale, 'cancelled');
+      host.notice(t(locale, 'cancelled'));
     } else {
-      host._notice = this.#unpaid(waiting, order.payment.redirect_url!);
+      host.notice(this.#unpaid(waiting, order.payment.redirect_url!));
     }
   }
 
   /** The order waits for its payment: a way back to paying, and a way to cancel it; `failed` says why the last cancel did not. */
   #unpaid(waiting: { id: string; token: string }, payUrl: string, failed?: string) {
-    const locale = this.host.resolvedLocale;
+    const locale = this.#locale;
     return html`${failed ? html`${failed} ` : nothing}${t(locale, 'unpaid')}
       <a class="link" href=${payUrl}>${t(locale, 'toPayment')}</a>
       <button class="link" @click=${() => this.#cancel(waiting, payUrl)}>${t(locale, 'changeOrder')}</button>`;
@@ -348,9 +365,9 @@ export class CheckoutSteps implements ReactiveController {
   /** The visitor gives up the payment they left: the order is cancelled, its seats free for the cart. */
   async #cancel(waiting: { id: string; token: string }, payUrl: string) {
     const { host } = this;
-    const locale = host.resolvedLocale;
+    const locale = this.#locale;
     try {
-      await host.api.request(`orders/${encodeURIComponent(waiting.id)}/cancel`, {
+      await host.api().request(`orders/${encodeURIComponent(waiting.id)}/cancel`, {
         body: {},
         headers: { 'X-Order-Token': waiting.token },
       });
@@ -358,7 +375,7 @@ export class CheckoutSteps implements ReactiveController {
       // Confirmed meanwhile (paid in another tab): read it back; unknown: let it go.
       if (error instanceof ApiError && error.code === 'not-pending') return this.pickUp(waiting);
       if (!(error instanceof ApiError) || error.status !== 401) {
-        host._notice = this.#unpaid(waiting, payUrl, host.toApiError(error).shown);
+        host.notice(this.#unpaid(waiting, payUrl, toApiError(error, locale).shown));
         return;
       }
     }
@@ -366,12 +383,14 @@ export class CheckoutSteps implements ReactiveController {
     await host.showCart(t(locale, 'cancelled'));
   }
 
-  /** The order is placed (and paid): the cart empties and the page is told. */
-  done(order: Order) {
+  /** The order is placed (and paid): the confirmation shows, the cart empties and the page is told. */
+  #done(order: Order) {
+    const { host } = this;
     this.#order = order;
     this.#form.reset();
-    this.host.cart.clear();
-    this.host.dispatchEvent(
+    host.cart.clear();
+    host.done();
+    host.element.dispatchEvent(
       new CheckoutCompletedEvent({
         id: order.id,
         number: order.number,
@@ -382,7 +401,7 @@ export class CheckoutSteps implements ReactiveController {
   }
 
   #renderDone() {
-    const locale = this.host.resolvedLocale;
+    const locale = this.#locale;
     const order = this.#order!;
     const { payment } = order;
     const paid = payment.status === 'paid' ? 'paid' : `due_${payment.method}`;

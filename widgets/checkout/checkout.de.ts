@@ -20,23 +20,8 @@ const de: typeof en & typeof sharedWordsDe = {
   next: 'Weiter',
   updating: 'Preise werden aktualisiert …',
   failed: 'Die Preise konnten nicht aktualisiert werden.',
-  fixCart: 'Ändern oder entfernen Sie die markierten Termine, um fortzufahren.',
   haveVoucher: 'Haben Sie einen Gutscheincode?',
   more: 'Alle {count} Termine zeigen',
-  'voucher.applied': 'Gutschein {code} eingelöst: Den Rabatt sehen Sie unten.',
-  'voucher.unknown': 'Es gibt keinen Gutschein {code}: Bitte prüfen Sie den Code.',
-  'voucher.invalid': 'Ein Gutscheincode besteht nur aus Buchstaben, Ziffern und Bindestrichen: Bitte prüfen Sie den Code.',
-  'voucher.expired': 'Der Gutschein {code} ist abgelaufen.',
-  'voucher.used-up': 'Der Gutschein {code} ist bereits aufgebraucht.',
-  'voucher.not-applicable': 'Der Gutschein {code} gilt nicht für die Termine in Ihrem Warenkorb.',
-  'voucher.not-checked':
-    'Von Ihrer Verbindung aus wurden zu viele falsche Codes versucht: {code} wurde nicht geprüft. Versuchen Sie es in {minutes} Min. erneut oder fahren Sie ohne Gutschein fort.',
-  'problem.unknown-class': 'Dieser Termin wird nicht mehr angeboten: Bitte entfernen Sie ihn aus dem Warenkorb.',
-  'problem.started': 'Dieser Termin hat bereits begonnen: Bitte entfernen Sie ihn aus dem Warenkorb.',
-  'problem.class-full': 'Dieser Termin ist ausgebucht: Bitte entfernen Sie ihn aus dem Warenkorb.',
-  'problem.not-enough-seats': 'Freie Plätze in diesem Termin: {count}. Buchen Sie höchstens so viele oder entfernen Sie ihn.',
-  'problem.held':
-    'Freie Plätze: {count}. Weitere sind für unbezahlte Bestellungen reserviert: Versuchen Sie es in {minutes} Min. erneut oder entfernen Sie den Termin.',
 };
 
 export default de;

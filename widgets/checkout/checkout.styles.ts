@@ -1,8 +1,8 @@
 import { css } from 'lit';
 
+/** The cart's styles; the later steps' are in their chunk (checkout-steps.styles.ts). */
 export const checkoutStyles = css`
-  .lines,
-  fieldset {
+  .lines {
     display: grid;
     gap: 1rem;
   }
@@ -38,8 +38,7 @@ export const checkoutStyles = css`
   .voucher p {
     flex: 1 1 100%;
   }
-  label,
-  legend {
+  label {
     font-weight: 600;
   }
   .hint {
@@ -64,28 +63,5 @@ export const checkoutStyles = css`
   }
   .fill {
     align-content: start;
-  }
-  fieldset {
-    margin: 0;
-    padding: 0;
-    border: 0;
-  }
-  legend {
-    padding: 0;
-    margin-bottom: 0.5rem;
-  }
-  .done {
-    display: grid;
-    gap: 0.75rem;
-  }
-  /* Held to the reserved space, the confirmation's classes give way (the rest on asking). */
-  .first .done {
-    display: flex;
-    flex-direction: column;
-    flex: 1 1 0;
-    min-height: 0;
-  }
-  .error {
-    color: var(--_danger);
   }
 `;

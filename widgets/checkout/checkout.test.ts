@@ -9,9 +9,11 @@ import {
   failOnWarnings,
   holdSeats,
   keyOf,
+  ownMethods,
   service,
   settled,
   textOf,
+  until,
 } from '../../test/browser/support.ts';
 import './checkout.ts';
 
@@ -48,12 +50,9 @@ const button = (el: Element, name: string | RegExp) =>
     const text = b.getAttribute('aria-label') ?? b.textContent!.trim();
     return typeof name === 'string' ? text === name : name.test(text);
   })!;
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
-const quoted = (el: HTMLElementTagNameMap['service-checkout']) => until(() => !!el._quote && !$(el, '[aria-busy=true]'));
+/** The service's last quote of the widget's cart: its private state, from which every price it shows comes. */
+const quoteOf = (el: HTMLElementTagNameMap['service-checkout']) => el['_quote'];
+const quoted = (el: HTMLElementTagNameMap['service-checkout']) => until(() => !!quoteOf(el) && !$(el, '[aria-busy=true]'));
 const cart = () => readState<Cart>('cart', service.url, COMPANY);
 
 /** Types into the details form as a person would (each field's input event). */
@@ -158,7 +157,7 @@ describe('service-checkout', () => {
     expect($(el, '.total').textContent).to.contain('€390.00');
     expect(cart()!.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([['cls_web_2', 1]]);
     // The class's time in its venue's zone, named.
-    const { starts_at, timezone } = el._quote!.items[0]!;
+    const { starts_at, timezone } = quoteOf(el)!.items[0]!;
     const zone = new Intl.DateTimeFormat('en', { timeZone: timezone!, timeZoneName: 'short' })
       .formatToParts(new Date(starts_at!))
       .find((part) => part.type === 'timeZoneName')!.value;
@@ -228,7 +227,7 @@ describe('service-checkout', () => {
     const apply = async (code: string) => {
       $<HTMLInputElement>(el, '#voucher').value = code;
       button(el, 'Apply').click();
-      await until(() => el._quote?.voucher?.code === code.toUpperCase());
+      await until(() => quoteOf(el)?.voucher?.code === code.toUpperCase());
       await el.updateComplete;
       return $(el, '#voucher-result');
     };
@@ -257,7 +256,7 @@ describe('service-checkout', () => {
     const seats = $<HTMLSelectElement>(el, '#s-cls_data_2');
     seats.value = '2';
     seats.dispatchEvent(new Event('change'));
-    await until(() => el._quote?.items[0]?.seats === 2);
+    await until(() => quoteOf(el)?.items[0]?.seats === 2);
     await toDetails(el);
     expect(el.shadowRoot!.activeElement).to.equal($(el, 'h2'));
     await expect(el).to.be.accessible();
@@ -301,7 +300,7 @@ describe('service-checkout', () => {
     const seats = $<HTMLSelectElement>(el, '#s-cls_lead_3');
     seats.value = '2';
     seats.dispatchEvent(new Event('change'));
-    await until(() => el._quote?.items[0]?.seats === 2);
+    await until(() => quoteOf(el)?.items[0]?.seats === 2);
     await toDetails(el);
     const buyer = BUYER();
     await fill(el, { ...attendees('cls_lead_3', ['Grace Hopper', 'Alan Turing']), ...buyer });
@@ -319,7 +318,7 @@ describe('service-checkout', () => {
     const one = $<HTMLSelectElement>(el, '#s-cls_lead_3');
     one.value = '1';
     one.dispatchEvent(new Event('change'));
-    await until(() => el._quote?.orderable === true);
+    await until(() => quoteOf(el)?.orderable === true);
     await toDetails(el);
     expect($<HTMLInputElement>(el, '[name="buyer.email"]').value).to.equal(buyer['buyer.email']);
     expect($<HTMLInputElement>(el, '[name="attendee.cls_lead_3.0.first_name"]').value).to.equal('Grace');
@@ -382,7 +381,7 @@ describe('service-checkout', () => {
     button(el, /Back to the cart/).click();
     await quoted(el);
     button(el, /^Remove Data/).click();
-    await until(() => el._quote?.items.length === 1);
+    await until(() => quoteOf(el)?.items.length === 1);
     await toDetails(el);
     const names = [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('fieldset input[name^="attendee."]')].map((i) => i.value);
     expect(names).to.deep.equal(['Edsger', 'Dijkstra']);
@@ -437,7 +436,7 @@ describe('service-checkout', () => {
     await quoted(el);
     expect(cart()?.order).to.equal(undefined);
     expect(await seatsLeft('cls_web_1')).to.equal(left);
-    expect(el._quote?.orderable).to.equal(true);
+    expect(quoteOf(el)?.orderable).to.equal(true);
     expect(button(el, 'Continue').disabled).to.equal(false);
     await expect(el).to.be.accessible();
   });
@@ -476,7 +475,7 @@ describe('service-checkout', () => {
     expect(textOf(again)).to.contain('Your cart is empty');
     expect(cart()!.lines).to.deep.equal([]);
     again.classes = 'cls_web_2 cls_data_2';
-    await until(() => !!again._quote);
+    await until(() => !!quoteOf(again));
     await quoted(again);
     expect(cart()!.lines.map((l) => l.class_id)).to.deep.equal(['cls_data_2']);
   });
@@ -496,7 +495,7 @@ describe('service-checkout', () => {
         await quoted(el);
         const line = $(el, '#p-cls_lead_2').textContent!.trim();
         expect(line).to.match(pattern);
-        expectMinutesUntil(Number(pattern.exec(line)![1]), el._quote!.items[0]!.held_until!);
+        expectMinutesUntil(Number(pattern.exec(line)![1]), quoteOf(el)!.items[0]!.held_until!);
         expect(button(el, locale === 'en' ? 'Continue' : 'Weiter').disabled).to.equal(true);
         await expect(el).to.be.accessible();
       }
@@ -566,7 +565,7 @@ describe('service-checkout', () => {
     await until(() => !!el.shadowRoot!.querySelector('#voucher'));
     $<HTMLInputElement>(el, '#voucher').value = 'nope';
     button(el, 'Einlösen').click();
-    await until(() => el._quote?.voucher?.code === 'NOPE');
+    await until(() => quoteOf(el)?.voucher?.code === 'NOPE');
     await el.updateComplete;
     expect($(el, '#voucher-result').textContent!.trim()).to.equal('Es gibt keinen Gutschein NOPE: Bitte prüfen Sie den Code.');
     $<HTMLInputElement>(el, '#voucher').value = 'straße';
@@ -581,9 +580,13 @@ describe('service-checkout', () => {
     expect(textOf(el)).to.contain('Ändern oder entfernen Sie die markierten Termine, um fortzufahren.');
     await expect(el).to.be.accessible();
     button(el, 'cls_gone entfernen').click();
-    await until(() => el._quote?.orderable === true);
+    await until(() => quoteOf(el)?.orderable === true);
     await toDetails(el, 'Weiter');
     expect(textOf(el)).to.contain('Rechnungsadresse');
     await expect(el).to.be.accessible();
+  });
+
+  it('has no public method for its steps: only the hooks of Lit and of the base (the steps get callbacks)', () => {
+    expect(ownMethods(customElements.get('service-checkout')!)).to.deep.equal([]);
   });
 });

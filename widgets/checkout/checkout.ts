@@ -1,9 +1,10 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import type { Order, QuoteResponse, Widget } from '../../contract/api/index.ts';
+import type { QuoteResponse, Widget } from '../../contract/api/index.ts';
+import type { PageScope } from '../../contract/page.ts';
 import type { ApiError } from '../shared/api.ts';
-import { ServiceElement, define } from '../shared/base.ts';
+import { ServiceElement, define, toApiError } from '../shared/base.ts';
 import { CartController, type CartLine } from '../shared/cart.ts';
-import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
+import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import { formatDateRange, formatMoney, minutesUntil, type Money } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -13,7 +14,10 @@ export interface CheckoutData {
   widget: Widget;
 }
 
-/** The cart's words; German is in checkout.de.ts. The later steps' are in their own chunk. */
+/**
+ * The cart's words; German is in checkout.de.ts. The later steps' are in their own chunk, and so are
+ * the words of the service's verdicts on a cart (checkout-verdicts.ts).
+ */
 export const en = {
   heading: 'Your cart',
   empty: 'Your cart is empty. Choose a class to book it here.',
@@ -31,28 +35,19 @@ export const en = {
   next: 'Continue',
   updating: 'Updating prices…',
   failed: 'The prices could not be updated.',
-  fixCart: 'Change or remove the marked classes to continue.',
   haveVoucher: 'Have a voucher code?',
   more: 'Show all {count} classes',
-  'voucher.applied': 'Voucher {code} applied: see the discount below.',
-  'voucher.unknown': 'There is no voucher {code}: check the code.',
-  'voucher.invalid': 'A voucher code has letters, digits and hyphens only: check the code.',
-  'voucher.expired': 'The voucher {code} has expired.',
-  'voucher.used-up': 'The voucher {code} has been used up.',
-  'voucher.not-applicable': 'The voucher {code} does not apply to the classes in your cart.',
-  'voucher.not-checked':
-    'Too many wrong codes were tried from your connection: {code} was not checked. Try again in {minutes} min, or go on without it.',
-  'problem.unknown-class': 'This class is no longer offered: remove it from the cart.',
-  'problem.started': 'This class has already started: remove it from the cart.',
-  'problem.class-full': 'This class is full: remove it from the cart.',
-  'problem.not-enough-seats': 'Seats left in this class: {count}. Book at most that many, or remove it.',
-  'problem.held': 'Seats left: {count}. Others are held for unpaid orders: try again in {minutes} min, or remove it.',
 };
 
 export const t = translator(en, { de: () => import('./checkout.de.ts') });
 
 /** The details, the order and its confirmation: a chunk of their own, fetched while the visitor reads the cart. */
 const stepsChunk = () => import('./checkout-steps.ts');
+/**
+ * The words of the service's verdicts (a voucher applied or why not, a class that cannot be ordered):
+ * a chunk of their own, loaded with the first answer that has one (most carts have none).
+ */
+const verdictsChunk = () => import('./checkout-verdicts.ts');
 
 type Steps = InstanceType<Awaited<ReturnType<typeof stepsChunk>>['CheckoutSteps']>;
 
@@ -87,29 +82,38 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     _failed: { state: true },
     _notice: { state: true },
     _step: { state: true },
-    _all: { state: true },
     _voucher: { state: true },
   };
 
   /** Classes to put into the cart, by id (`data-service-class`: one or more, separated by spaces or commas). */
   classes = '';
 
-  /** @internal The page's cart. */
-  readonly cart: CartController = new CartController(this, () => this.#changed());
+  /**
+   * The page's cart. The checkout answers the page bus for it (contract/page.ts): a widget that books
+   * into the cart asks whether a checkout is here (it is, unless it failed) and, to go to it, brings
+   * it into view with the focus on its heading.
+   */
+  readonly #cart: CartController = new CartController(
+    this,
+    () => this.#changed(),
+    (show) => this.loadState !== 'error' && (show && this.#focus(), true),
+  );
 
-  /** @internal The service's quote of the cart (undefined for an empty cart). */
-  _quote?: QuoteResponse;
+  /** The service's quote of the cart (undefined for an empty cart). */
+  private _quote?: QuoteResponse;
   private _quoting = false;
   /** Why the last quote failed. */
   private _failed?: ApiError;
-  /** @internal A line above the cart: what became of the order the visitor came back from, or why the cart changed. */
-  _notice: unknown = '';
+  /** A line above the cart: what became of the order the visitor came back from, or why the cart changed. */
+  private _notice: unknown = '';
   /** The step shown after the cart (`details`, `done`), drawn by the steps' chunk. */
   private _step = '';
-  private _all = false;
   /** The visitor asked for the voucher field. */
   private _voucher = false;
+  /** The cart, and the confirmation of an order, as the widget's first view. */
+  #view = new FirstView(this);
   #steps?: Steps;
+  #verdicts?: Awaited<ReturnType<typeof verdictsChunk>>['t'];
   #quotes = 0;
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'locale'];
@@ -122,34 +126,34 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     this._step = '';
     this.data = (await this.api.request('widget', { params: { type: 'checkout' }, signal })) as CheckoutData;
     this.#adopt();
-    const waiting = this.cart.cart.order;
+    const waiting = this.#cart.cart.order;
     // Back from the provider's page: what became of the order.
     if (waiting) await (await this.#loadSteps()).pickUp(waiting);
     // Most visitors with a cart go on: the later steps are fetched while they read it.
     (window.requestIdleCallback ?? setTimeout)(() => stepsChunk().catch(() => {}));
     // A service that cannot be reached fails the widget (with a retry); a cart it refuses shows why.
-    if (!(await this.quote()) && this._failed!.retryable) throw this._failed;
+    if (!(await this.#quote()) && this._failed!.retryable) throw this._failed;
     return this.data;
   }
 
   /** The cart changed (here or in another widget): priced again; emptied, it shows as the cart. */
   #changed() {
     if (this.loadState !== 'ready') return;
-    if (!this.cart.lines.length && this._step === 'details') this._step = '';
-    this.quote();
+    if (!this.#cart.lines.length && this._step === 'details') this._step = '';
+    this.#quote();
   }
 
   /** The classes of the `classes` option join the cart, once in the tab's session (removed, they stay out). */
   #adopt() {
-    this.cart.offer(this.classes.split(/[\s,]+/).filter(Boolean));
+    this.#cart.offer(this.classes.split(/[\s,]+/).filter(Boolean));
   }
 
   /**
-   * @internal Asks the service for the cart's prices (one request per change of the cart; an older
-   * answer that arrives late is dropped). Resolves false if it failed.
+   * Asks the service for the cart's prices (one request per change of the cart; an older answer that
+   * arrives late is dropped). Resolves false if it failed.
    */
-  async quote() {
-    const { lines, voucher } = this.cart.cart;
+  async #quote() {
+    const { lines, voucher } = this.#cart.cart;
     const n = ++this.#quotes;
     if (!lines.length) return !(this._quote = undefined);
     this._quoting = true;
@@ -157,36 +161,50 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       const quote = (await this.api.request('checkout/quote', {
         body: { items: lines.map(({ class_id, seats }) => ({ class_id, seats })), voucher },
       })) as QuoteResponse;
+      if (quote.voucher || !quote.orderable) await this.#loadVerdicts();
       if (n === this.#quotes) Object.assign(this, { _quote: quote, _failed: undefined });
       return true;
     } catch (error) {
+      const failed = toApiError(error, this.resolvedLocale);
+      // A voucher code the service cannot read is a verdict too (in the words of its chunk).
+      if (failed.fields.voucher) await this.#loadVerdicts().catch(() => {});
       // The last prices are not this cart's: none are shown, and nothing can be ordered, until a
       // quote of this cart comes (the visitor's details wait in the cart's step).
-      if (n === this.#quotes) Object.assign(this, { _failed: this.toApiError(error), _quote: undefined, _step: '' });
+      if (n === this.#quotes) Object.assign(this, { _failed: failed, _quote: undefined, _step: '' });
       return false;
     } finally {
       if (n === this.#quotes) this._quoting = false;
     }
   }
 
+  /** The steps' chunk, with what it needs of the widget (`StepsHost`). */
+  /** The verdicts' words, in the widget's language. */
+  async #loadVerdicts() {
+    const { t } = await verdictsChunk();
+    await t.load(this.resolvedLocale);
+    this.#verdicts = t;
+  }
+
   async #loadSteps() {
-    return (this.#steps ??= new (await stepsChunk()).CheckoutSteps(this));
+    return (this.#steps ??= new (await stepsChunk()).CheckoutSteps({
+      element: this,
+      api: () => this.api,
+      write: (path, body) => this.write(path, body),
+      cart: this.#cart,
+      view: this.#view,
+      quote: () => this._quote!,
+      notice: (line) => (this._notice = line),
+      done: () => (this._step = 'done'),
+      // Back to the cart (from the details), with a line that says why.
+      showCart: (notice = '') => {
+        Object.assign(this, { _step: '', _notice: notice });
+        return this.#quote();
+      },
+    }));
   }
 
-  /** @internal An order is placed (and paid): the confirmation shows, the cart empties, the page is told. */
-  complete(order: Order) {
-    this.#steps!.done(order);
-    this._step = 'done';
-  }
-
-  /** @internal Back to the cart (from the details), with a line that says why. */
-  async showCart(notice = '') {
-    Object.assign(this, { _step: '', _notice: notice });
-    await this.quote();
-  }
-
-  /** Moves the focus to the widget's heading (for "Go to checkout" elsewhere on the page). */
-  override focus() {
+  /** Brings the widget into view with the focus on its heading ("Go to checkout" in another widget). */
+  #focus() {
     this.scrollIntoView({ block: 'start' });
     this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus();
   }
@@ -196,22 +214,18 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   }
 
   override render() {
-    return this.renderState(() =>
-      this._step ? this.#steps!.render(this._step, !this._all, () => (this._all = true)) : this.#renderCart(),
-    );
+    return this.renderState(() => (this._step ? this.#steps!.render(this._step) : this.#renderCart()));
   }
 
   #renderCart() {
     const locale = this.resolvedLocale;
     const quote = this._quote;
-    const lines = this.cart.lines;
+    const lines = this.#cart.lines;
     const failed = this._failed;
     const money = (m: Money) => formatMoney(locale, m);
     const row = (label: string, amount: Money, cls = '') =>
       html`<div class=${cls}><dt>${label}</dt><dd>${money(amount)}</dd></div>`;
-    return firstView(
-      this,
-      !this._all,
+    return this.#view.render(
       html`<div>
           <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
           <div role="status">${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}</div>
@@ -237,14 +251,14 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                         name="voucher"
                         autocomplete="off"
                         maxlength="40"
-                        .value=${this.cart.cart.voucher ?? ''}
+                        .value=${this.#cart.cart.voucher ?? ''}
                         aria-describedby=${quote?.voucher ? 'voucher-result' : nothing}
                       />
                       <button class="secondary">${t(locale, 'apply')}</button>
                       <p id="voucher-result" role="status" class="hint ${quote?.voucher?.status === 'applied' ? '' : 'error'}">
                         ${
                           quote?.voucher
-                            ? t(locale, `voucher.${quote.voucher.status}`, {
+                            ? this.#verdicts!(locale, `voucher.${quote.voucher.status}`, {
                                 code: quote.voucher.code,
                                 // Only `not-checked` has one (and words with minutes).
                                 minutes: Math.ceil(quote.voucher.retry_after! / 60),
@@ -266,10 +280,10 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                       </dl>`
                     : nothing
                 }
-                <div role="status">${quote && !quote.orderable ? html`<p class="error">${t(locale, 'fixCart')}</p>` : nothing}</div>
+                <div role="status">${quote && !quote.orderable ? html`<p class="error">${this.#verdicts!(locale, 'fixCart')}</p>` : nothing}</div>
                 <button
                   part="button"
-                  ?disabled=${!quote?.orderable || this._quoting || !!this.cart.cart.order}
+                  ?disabled=${!quote?.orderable || this._quoting || !!this.#cart.cart.order}
                   @click=${this.#next}
                 >
                   ${this._quoting ? t(locale, 'updating') : t(locale, 'next')}
@@ -277,7 +291,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
             : nothing
         }`,
       t(locale, 'more', { count: lines.length }),
-      () => (this._all = true),
     );
   }
 
@@ -288,10 +301,10 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         failed.retryable
           ? t(locale, 'failed')
           : failed.fields.voucher
-            ? t(locale, 'voucher.invalid')
+            ? this.#verdicts!(locale, 'voucher.invalid')
             : [failed.shown, ...Object.values(failed.fields)].join(' ')
       }
-      ${failed.retryable ? html`<button class="link" @click=${() => this.quote()}>${t(locale, 'retry')}</button>` : nothing}
+      ${failed.retryable ? html`<button class="link" @click=${() => this.#quote()}>${t(locale, 'retry')}</button>` : nothing}
     </p>`;
   }
 
@@ -307,7 +320,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       ${
         quoted?.problem
           ? html`<p class="error" id="p-${id}">
-              ${t(locale, quoted.held_until ? 'problem.held' : `problem.${quoted.problem}`, {
+              ${this.#verdicts!(locale, quoted.held_until ? 'problem.held' : `problem.${quoted.problem}`, {
                 count: quoted.seats_left,
                 minutes: minutesUntil(quoted.held_until!),
               })}
@@ -319,7 +332,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         <select
           id="s-${id}"
           aria-describedby="l-${id}${quoted?.problem ? ` p-${id}` : ''}"
-          @change=${(e: Event) => this.cart.seats(id, +(e.target as HTMLSelectElement).value)}
+          @change=${(e: Event) => this.#cart.seats(id, +(e.target as HTMLSelectElement).value)}
         >
           ${Array.from({ length: max }, (_, i) => html`<option ?selected=${i + 1 === line.seats}>${i + 1}</option>`)}
         </select>
@@ -333,8 +346,8 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   }
 
   async #remove(id: string) {
-    const next = this.cart.lines[this.cart.lines.findIndex((l) => l.class_id === id) + 1]?.class_id;
-    this.cart.seats(id, 0);
+    const next = this.#cart.lines[this.#cart.lines.findIndex((l) => l.class_id === id) + 1]?.class_id;
+    this.#cart.seats(id, 0);
     await this.updateComplete;
     // The focus goes to the next line's seats, or the cart's heading.
     this.renderRoot.querySelector<HTMLElement>(next ? `#s-${next}` : '[data-focus]')?.focus();
@@ -350,7 +363,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   #applyVoucher = (event: Event) => {
     event.preventDefault();
     const code = new FormData(event.target as HTMLFormElement).get('voucher') as string;
-    this.cart.set({ voucher: code.trim() || undefined });
+    this.#cart.set({ voucher: code.trim() || undefined });
   };
 
   #next = async () => {
@@ -359,18 +372,33 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       Object.assign(this, { _step: 'details', _notice: '' });
     } catch (error) {
       // The steps' code could not come (the connection dropped): said above the cart; Continue tries again.
-      this._notice = this.toApiError(error).shown;
+      this._notice = toApiError(error, this.resolvedLocale).shown;
     }
   };
 
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('classes') && this.data) this.#adopt();
+    // Its answer to the page bus follows its state (it knows its company once ready, and a checkout
+    // that failed takes no classes).
+    if (changed.has('loadState')) this.#changedOnPage();
     super.willUpdate(changed);
   }
 
-  protected override updated() {
-    fitFirstView(this.renderRoot, this);
-    super.updated();
+  // Put on the page or taken off it (its cart answers only while it is on it).
+  override connectedCallback() {
+    super.connectedCallback();
+    this.#changedOnPage();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#changedOnPage();
+  }
+
+  /** Its answer to `service-checkout-find` may have changed: the widgets that asked before ask again. */
+  #changedOnPage() {
+    const { baseUrl, company } = this.#cart;
+    dispatchEvent(new CustomEvent<PageScope>('service-checkout-change', { detail: { baseUrl, company } }));
   }
 }
 

@@ -1,11 +1,11 @@
 import { css } from 'lit';
 
 /**
- * The form fills the space reserved for it (its div's min-height, inherited): the message box takes
- * what the other fields leave, so that the first view is as tall as the reservation at any width.
+ * The form fills the space reserved for it (its host's min-height: the loader hands it the div's,
+ * contract/page.ts): the message box takes what the other fields leave, so that the first view is as
+ * tall as the reservation at any width.
  */
 export const contactStyles = css`
-  :host,
   [part='base'] {
     min-height: inherit;
   }

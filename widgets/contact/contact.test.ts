@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
+import { darkPage, dev, failOnWarnings, keyOf, ownMethods, service, settled, textOf, until } from '../../test/browser/support.ts';
 import './contact.ts';
 import type { ContactSentEvent, ServiceContact } from './contact.ts';
 
@@ -37,12 +37,6 @@ const fill = async (el: ServiceContact, values: Record<string, string | boolean>
 };
 
 const submit = (el: ServiceContact) => $<HTMLButtonElement>(el, 'form > button[part=button]').click();
-
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
 
 /** The service's form token is older than its minimum fill time once its clock has moved on. */
 const ageFormToken = () => dev('clock', { advance_s: 5 });
@@ -450,5 +444,9 @@ describe('service-contact', () => {
     await until(() => textOf(el).includes('Your message is kept.'));
     expect(fetcher.posts).to.have.length(7);
     expect(fetcher.posts.at(-1)!.key).not.to.equal(fetcher.posts[0]!.key);
+  });
+
+  it('has no public method: only the hooks of Lit and of the base', () => {
+    expect(ownMethods(customElements.get('service-contact')!)).to.deep.equal([]);
   });
 });

@@ -3,7 +3,7 @@ import type { ContactSentDetail } from '../../contract/index.ts';
 import type { ContactMessageResponse, WidgetResponse } from '../../contract/api/index.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
-import { consent, field, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
+import { consent, field, formDescribedBy, formError, FormState, formStyles, input } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -91,7 +91,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
 
   /** The address the last message was sent from: the confirmation shows while set. */
   private _sentTo?: string;
-  #form = new FormController(this, (key) => t(this.resolvedLocale, key));
+  #form = new FormState(this, (key) => t(this.resolvedLocale, key));
   #session = new SessionController(this);
 
   protected override loadWords(locale: Locale) {

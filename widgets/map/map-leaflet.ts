@@ -26,9 +26,10 @@ export interface MapHost {
 }
 
 /**
- * The marker is the element Leaflet positions (with `transform`), so its look is drawn by a pin
- * inside it: a rotation or a scale on the marker itself would move it off its place. The pin is a
- * square turned about its square corner, which is the point: it stands centred above the point.
+ * Ours for what only the map draws: markers, popups and the tiles' attribution. The marker is the
+ * element Leaflet positions (with `transform`), so its look is drawn by a pin inside it: a rotation
+ * or a scale on the marker itself would move it off its place. The pin is a square turned about its
+ * square corner, which is the point: it stands centred above the point.
  */
 const OWN_CSS = `
 .marker {
@@ -57,6 +58,10 @@ const OWN_CSS = `
   outline: 3px solid var(--_link);
   outline-offset: 2px;
 }
+.popup {
+  display: grid;
+  gap: 0.25rem;
+}
 .popup .classes {
   font-size: 0.8125rem;
 }
@@ -65,6 +70,16 @@ const OWN_CSS = `
 }
 .popup h3:focus-visible {
   outline: 3px solid var(--_link);
+}
+.attribution {
+  position: absolute;
+  right: 0;
+  bottom: 0;
+  z-index: 1000;
+  padding: 0 0.375rem;
+  font-size: 0.75rem;
+  background: Canvas;
+  color: CanvasText;
 }
 `;
 

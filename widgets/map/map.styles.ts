@@ -1,18 +1,16 @@
 import { css } from 'lit';
 
 /**
- * The widget fills the space reserved for it (its div's min-height, inherited): the heading, then
+ * The widget fills the space reserved for it (its host's min-height: the loader hands it the div's,
+ * contract/page.ts): the heading, then
  * the map and the list side by side where there is room, the map above the list where there is not;
  * the list scrolls within its part. The map's box is there from the first render, empty until
- * Leaflet draws in it, so that nothing moves. Leaflet's own CSS, and that of the markers and popups,
- * comes with the map (map-leaflet.ts).
+ * Leaflet draws in it, so that nothing moves. Leaflet's own CSS, and that of the markers, popups and
+ * attribution, comes with the map (map-leaflet.ts).
  */
 export const mapStyles = css`
-  :host,
   [part='base'] {
     min-height: inherit;
-  }
-  [part='base'] {
     display: flex;
     flex-direction: column;
     container-type: inline-size;
@@ -58,16 +56,6 @@ export const mapStyles = css`
     border: 1px solid var(--_border);
     font-size: 0.875rem;
   }
-  .attribution {
-    position: absolute;
-    right: 0;
-    bottom: 0;
-    z-index: 1000;
-    padding: 0 0.375rem;
-    font-size: 0.75rem;
-    background: Canvas;
-    color: CanvasText;
-  }
   .places {
     display: grid;
     gap: 0.75rem;
@@ -76,12 +64,9 @@ export const mapStyles = css`
     min-height: 0;
     padding: 2px;
   }
-  .place,
-  .popup {
+  .place {
     display: grid;
     gap: 0.25rem;
-  }
-  .place {
     padding: 0.75rem;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);

@@ -9,6 +9,7 @@ import {
   service,
   settled,
   textOf,
+  until,
 } from '../../test/browser/support.ts';
 import './map.ts';
 import type { MapData, ServiceMap } from './map.ts';
@@ -28,11 +29,6 @@ const changed =
     return Response.json(data);
   };
 const box = (el: Element) => el.getBoundingClientRect();
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
 const markers = (el: ServiceMap) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('.leaflet-marker-icon')];
 
 describe('service-map', () => {

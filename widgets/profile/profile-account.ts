@@ -1,18 +1,19 @@
 /**
  * The profile widget's signed-in view: details (a new email confirmed by the PIN sent to it),
  * registrations, cancelling, signing out. A chunk of its own, fetched together with the participant's
- * data, so signed-out visitors never load it. It keeps its own state and talks to the widget through
- * its public side: `data`, `session`, `notice`, `signOut()`, `write()`, its events.
+ * data, so signed-out visitors never load it. It keeps its own state and gets what it needs of the
+ * widget as callbacks (`ProfileHost`).
  */
-import { html, nothing, type ReactiveController } from 'lit';
+import { html, nothing } from 'lit';
 import type { RegistrationCancelledDetail } from '../../contract/index.ts';
 import type { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
-import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
-import { formError, FormController, input } from '../shared/form.ts';
+import { FirstView, firstViewStyles } from '../shared/first-view.ts';
+import { formError, FormState, input } from '../shared/form.ts';
 import { dateFormat, formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
-import type { ProfileData, ProfileRegistration, ServiceProfile } from './profile.ts';
+import type { ProfileData, ProfileHost, ProfileRegistration } from './profile.ts';
+import { accountStyles } from './profile-account.styles.ts';
 
 /** A registration was cancelled in the profile widget. */
 export class RegistrationCancelledEvent extends ServiceEvent<RegistrationCancelledDetail> {
@@ -78,44 +79,33 @@ const withName = (text: string, name: string) => {
   return html`${before}<bdi>${name}</bdi>${after}`;
 };
 
-export class ProfileAccount implements ReactiveController {
+export class ProfileAccount {
   /**
-   * Everything shows: after a sign-in on this page, or when the visitor asked. A returning visitor's
-   * first view is held to the space reserved for the widget (first-view.ts).
+   * A returning visitor's first view, held to the space reserved for the widget until they ask for
+   * everything; everything shows after a sign-in on this page.
    */
-  #all = false;
+  #view: FirstView;
   /** The details form is open. */
   #editing = false;
   /** The registration whose cancelling asks for confirmation. */
   #confirming = '';
-  #form: FormController;
+  #form: FormState;
 
-  constructor(private readonly host: ServiceProfile) {
-    host.addController(this);
-    this.#form = new FormController(host, (key) => this.#t(key));
-    const root = host.shadowRoot!;
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, firstViewStyles.styleSheet!];
-  }
-
-  hostConnected() {}
-
-  hostUpdated() {
-    fitFirstView(this.host.renderRoot, this.host);
+  constructor(private readonly host: ProfileHost) {
+    const { element } = host;
+    this.#view = new FirstView(element);
+    this.#form = new FormState(element, (key) => this.#t(key));
+    const root = element.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, firstViewStyles.styleSheet!, accountStyles.styleSheet!];
   }
 
   /** Shows everything (the visitor signed in on this page: what follows is their doing). */
   expand() {
-    this.#all = true;
+    this.#view.all = true;
   }
 
-  #showAll = async () => {
-    this.#all = true;
-    this.host.requestUpdate();
-    await this.#focus('#details');
-  };
-
   #t(key: keyof typeof en, params: Record<string, string | number> = {}) {
-    return t(this.host.resolvedLocale, key, params);
+    return t(this.host.element.resolvedLocale, key, params);
   }
 
   /**
@@ -128,38 +118,49 @@ export class ProfileAccount implements ReactiveController {
     );
   }
 
+  /** The participant's data, as the widget shows it. */
+  get #data() {
+    return this.host.element.data!;
+  }
+
   /** Shows what changed, for this widget and the page. */
   #take(answer: Pick<ProfileData, 'participant' | 'email_change'>) {
-    const { host } = this;
-    host.data = { ...host.data!, ...answer };
-    host.session.write({ token: host.data.token!, participant: answer.participant });
+    const data = { ...this.#data, ...answer };
+    this.host.show(data);
+    this.host.session.write({ token: data.token!, participant: answer.participant });
   }
 
   /** Runs the next render's focus change: the element that had it may be gone. */
   async #focus(selector: string) {
-    await this.host.updateComplete;
-    this.host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+    const { element } = this.host;
+    await element.updateComplete;
+    element.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
   #logout = async () => {
     const { host } = this;
-    await this.#send(() => host.api.request('participant/logout', { body: {}, token: host.data!.token }).catch(() => null));
+    await this.#send(() =>
+      host
+        .api()
+        .request('participant/logout', { body: {}, token: this.#data.token })
+        .catch(() => null),
+    );
     host.signOut();
   };
 
   /** Opens or closes the details form; the focus goes into the form, or back to the details' heading. */
   #edit(open: boolean) {
     this.#editing = open;
-    if (open) this.#all = true;
+    if (open) this.#view.all = true;
     this.#form.reset();
-    this.host.notice = '';
+    this.host.say('');
     return this.#focus(open ? '#first_name' : '#details');
   }
 
   #save = async (event: Event) => {
     event.preventDefault();
     const { host } = this;
-    const p = host.data!.participant!;
+    const p = this.#data.participant!;
     const values = this.#form.values as Record<string, string | undefined>;
     const body = Object.fromEntries(
       (['first_name', 'last_name', 'email', 'phone'] as const).map((name) => [name, (values[name] ?? p[name] ?? '').trim()]),
@@ -168,12 +169,12 @@ export class ProfileAccount implements ReactiveController {
     const page = new URL(location.href);
     page.hash = '';
     const answer = await this.#send(() =>
-      host.write<ProfileData>('participant/profile', { ...body, return_url: page.href }, host.data!.token),
+      host.write<ProfileData>('participant/profile', { ...body, return_url: page.href }, this.#data.token),
     );
     if (!answer) return;
     this.#take(answer);
     await this.#edit(false);
-    host.notice = this.#t('saved');
+    host.say(this.#t('saved'));
     if (answer.email_change) await this.#focus('#pin');
   };
 
@@ -182,9 +183,9 @@ export class ProfileAccount implements ReactiveController {
     event.preventDefault();
     const { host } = this;
     const pin = (((this.#form.values.pin as string | undefined) ?? '').match(/\d/g) ?? []).join('');
-    host.notice = '';
+    host.say('');
     const answer = await this.#send(
-      () => host.api.request('participant/email/confirm', { body: { pin }, token: host.data!.token }) as Promise<ProfileData>,
+      () => host.api().request('participant/email/confirm', { body: { pin }, token: this.#data.token }) as Promise<ProfileData>,
       (error) => {
         if (!(error.code in en)) return;
         this.#form.errors = { pin: '' };
@@ -194,39 +195,41 @@ export class ProfileAccount implements ReactiveController {
     if (!answer) return;
     this.#take(answer);
     this.#form.reset();
-    host.notice = this.#t('emailChanged', { email: answer.participant!.email });
+    host.say(this.#t('emailChanged', { email: answer.participant!.email }));
     await this.#focus('#details');
   };
 
   /** Asks before cancelling (`id`), or keeps the place (`''`) with the focus back on its button. */
   #confirm(id: string) {
-    this.#all = true;
+    this.#view.all = true;
     const kept = this.#confirming;
     this.#confirming = id;
-    this.host.requestUpdate();
+    this.host.element.requestUpdate();
     return this.#focus(id ? '[role=group] button' : `[aria-describedby="r-${kept}"]`);
   }
 
   async #cancel(registration: ProfileRegistration) {
     const { host } = this;
+    const { element } = host;
     const answer = await this.#send(
-      () => host.write(`participant/registrations/${encodeURIComponent(registration.id)}/cancel`, {}, host.data!.token),
+      () => host.write(`participant/registrations/${encodeURIComponent(registration.id)}/cancel`, {}, this.#data.token),
       (error) => error.shown,
     );
     this.#confirming = '';
-    host.requestUpdate();
+    element.requestUpdate();
     if (!answer) return;
-    host.data = { ...host.data!, registrations: host.data!.registrations!.filter((r) => r.id !== registration.id) };
-    host.notice = this.#t('cancelled', { course: registration.course.title });
+    const data = this.#data;
+    host.show({ ...data, registrations: data.registrations!.filter((r) => r.id !== registration.id) });
+    host.say(this.#t('cancelled', { course: registration.course.title }));
     await this.#focus('#upcoming');
-    host.dispatchEvent(
+    element.dispatchEvent(
       new RegistrationCancelledEvent({ id: registration.id, course: registration.course.id, class: registration.class.id }),
     );
   }
 
   render({ participant, registrations = [], orders = [], email_change: change, widget }: ProfileData) {
     const { host } = this;
-    const locale = host.resolvedLocale;
+    const locale = host.element.resolvedLocale;
     const form = this.#form;
     const p = participant!;
     // What went wrong is said in the form that is open, else under the notice.
@@ -262,14 +265,12 @@ export class ProfileAccount implements ReactiveController {
             )}
           </ul>`
         : html`<p>${this.#t(empty)}</p>`;
-    return firstView(
-      host,
-      !this.#all,
+    return this.#view.render(
       html`<div class="bar">
         <h2 tabindex="-1" data-focus>${withName(this.#t('hello', { name: '\u0000' }), p.first_name)}</h2>
         <button class="secondary" ?disabled=${form.sending} @click=${this.#logout}>${this.#t('logout')}</button>
       </div>
-        ${host.renderNotice()} ${where === 'top' ? line : nothing}
+        ${host.notice()} ${where === 'top' ? line : nothing}
         <div class="fill">
       <h3 id="details" tabindex="-1">${this.#t('details')}</h3>
       ${
@@ -332,7 +333,7 @@ export class ProfileAccount implements ReactiveController {
       }
         </div>`,
       this.#t('showAll'),
-      this.#showAll,
+      () => this.#focus('#details'),
     );
   }
 }

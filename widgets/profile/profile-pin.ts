@@ -2,11 +2,11 @@
  * The profile widget's PIN step: the emailed PIN, a new one, or another email. A chunk of its own,
  * fetched when the browser is idle after the email step, or when a PIN is asked for.
  */
-import { html, type ReactiveController, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { ApiError } from '../shared/api.ts';
 import { formError, input } from '../shared/form.ts';
 import { translator } from '../shared/i18n.ts';
-import type { ServiceProfile } from './profile.ts';
+import type { ProfileHost } from './profile.ts';
 
 /** The PIN step's words; German is in profile-pin.de.ts. */
 export const en = {
@@ -29,39 +29,35 @@ const t = translator(en, { de: () => import('./profile-pin.de.ts') });
 /** Loads the step's words with the chunk, so the step never flashes English. */
 export const loadWords = t.load;
 
-export class ProfilePin implements ReactiveController {
+export class ProfilePin {
   /**
    * The token the PIN gave: a PIN works once, so when the account could not be fetched after it,
    * the next try uses its token.
    */
   #token?: string;
 
-  constructor(private readonly host: ServiceProfile) {
-    host.addController(this);
-  }
-
-  hostConnected() {}
+  constructor(private readonly host: ProfileHost) {}
 
   /** A PIN was sent (`again`: a new one, from this step): the old PIN's token is no use. */
   sent(again: boolean) {
     this.#token = undefined;
-    if (again) this.host.notice = t(this.host.resolvedLocale, 'newPinSent');
+    if (again) this.host.say(t(this.host.element.resolvedLocale, 'newPinSent'));
   }
 
   render(): TemplateResult {
     const { host } = this;
-    const locale = host.resolvedLocale;
+    const locale = host.element.resolvedLocale;
     const form = host.form;
     return html`<h2 tabindex="-1" data-focus>${t(locale, 'checkEmail')}</h2>
-      <p>${t(locale, 'pinSent', { email: host.pinSentTo })}</p>
-      ${host.renderNotice()}
+      <p>${t(locale, 'pinSent', { email: host.email() })}</p>
+      ${host.notice()}
       <form @submit=${this.#verify} @input=${form.edit}>
         ${input(form, 'pin', t(locale, 'pin'), { autocomplete: 'one-time-code', maxlength: 12, inputmode: 'numeric' })} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>${t(locale, 'signIn')}</button>
       </form>
       <p class="bar">
         <button class="link" ?disabled=${form.sending} @click=${host.requestPin}>${t(locale, 'newPin')}</button>
-        <button class="link" @click=${() => (host.pinSentTo = host.notice = '')}>${t(locale, 'otherEmail')}</button>
+        <button class="link" @click=${host.otherEmail}>${t(locale, 'otherEmail')}</button>
       </p>`;
   }
 
@@ -69,7 +65,7 @@ export class ProfilePin implements ReactiveController {
   #refused = (error: ApiError) => {
     if (!(error.code in en)) return;
     this.host.form.errors = { pin: '' };
-    return t(this.host.resolvedLocale, error.code as keyof typeof en, { left: String(error.details?.attempts_left) });
+    return t(this.host.element.resolvedLocale, error.code as keyof typeof en, { left: String(error.details?.attempts_left) });
   };
 
   #verify = async (event: Event) => {
@@ -77,10 +73,10 @@ export class ProfilePin implements ReactiveController {
     const { host } = this;
     const form = host.form;
     const pin = (((form.values.pin as string | undefined) ?? '').match(/\d/g) ?? []).join('');
-    host.notice = '';
+    host.say('');
     this.#token ??= (
       await form.send(
-        () => host.api.request('participant/verify', { body: { email: host.pinSentTo, pin } }) as Promise<{ token: string }>,
+        () => host.api().request('participant/verify', { body: { email: host.email(), pin } }) as Promise<{ token: string }>,
         this.#refused,
       )
     )?.token;

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { readSession, writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
+import { darkPage, dev, failOnWarnings, keyOf, ownMethods, service, settled, textOf, until } from '../../test/browser/support.ts';
 // The page-wide journey needs a registration widget beside the profile, as on a customer's page.
 import '../registration/registration.ts';
 import type { ServiceRegistration } from '../registration/registration.ts';
@@ -34,15 +34,6 @@ const focused = (el: Root) => {
   return active && (active.id ? `#${active.id}` : active.textContent!.trim());
 };
 
-const until = (check: () => boolean, what = 'a condition') =>
-  new Promise<void>((resolve, reject) => {
-    const end = Date.now() + 6000;
-    (function wait() {
-      if (check()) resolve();
-      else if (Date.now() > end) reject(new Error(`Timed out waiting for ${what}`));
-      else requestAnimationFrame(wait);
-    })();
-  });
 const untilText = (el: Root, text: string) => until(() => textOf(el).includes(text), `“${text}” in: ${textOf(el)}`);
 
 /** Types into a field as a person would (an `input` event). */
@@ -908,5 +899,9 @@ describe('service-profile', () => {
     expect(buttonNamed(el, 'Abmelden')).not.to.equal(undefined);
     expect(buttonNamed(el, 'Platz stornieren')).not.to.equal(undefined);
     await expect(el).to.be.accessible();
+  });
+
+  it('has no public method for its PIN step and signed-in view: only the hooks of Lit and of the base (the chunks get callbacks)', () => {
+    expect(ownMethods(customElements.get('service-profile')!)).to.deep.equal([]);
   });
 });

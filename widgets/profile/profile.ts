@@ -1,8 +1,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ProfileLoginDetail, ProfileLogoutDetail } from '../../contract/index.ts';
 import { ApiError } from '../shared/api.ts';
-import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
-import { formError, FormController, formStyles, input } from '../shared/form.ts';
+import { ServiceElement, ServiceEvent, define, toApiError, type ChunkHost } from '../shared/base.ts';
+import { formError, FormState, formStyles, input } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import type { ParticipantMeResponse, ParticipantRegistration } from '../../contract/api/index.ts';
 import { SessionController, type SessionChange } from '../shared/session.ts';
@@ -47,7 +47,31 @@ const accountChunk = () => import('./profile-account.ts');
 const pinChunk = () => import('./profile-pin.ts');
 
 /** Events of other widgets on the page after which the participant's data is read again. */
-const CHANGES = ['service-registration-created', 'service-checkout-completed'];
+const CHANGES = ['service-registration-created', 'service-checkout-completed'] as const;
+
+/** What the PIN step and the signed-in view need of the widget (and nothing else of it). */
+export interface ProfileHost extends ChunkHost<ProfileData> {
+  /** The sign-in form: the email, then the PIN. */
+  form: FormState;
+  /** The page's sign-in, shared with every widget on it. */
+  session: SessionController;
+  /** The line above the step: what just happened (announced politely). */
+  notice(): TemplateResult;
+  /** Says a line above the step (`''`: none). */
+  say(line: string): void;
+  /** The email the PIN was sent to. */
+  email(): string;
+  /** Sends the email a new PIN; the PIN step shows again, with the focus in its field. */
+  requestPin(): void;
+  /** Back to the email step, for another email. */
+  otherEmail(): void;
+  /** Signs in with a token (the PIN's): resolves true once the signed-in view shows. */
+  enter(token: string): Promise<boolean>;
+  /** Ends the session here and everywhere on the page, with a line saying why (a code of the widget's words). */
+  signOut(why?: string): void;
+  /** Shows the participant's data as it is now (after a change of theirs). */
+  show(data: ProfileData): void;
+}
 
 /**
  * @tagname service-profile
@@ -70,17 +94,17 @@ const CHANGES = ['service-registration-created', 'service-checkout-completed'];
 export class ServiceProfile extends ServiceElement<ProfileData> {
   static override styles = [baseStyles, formStyles, profileStyles];
   static override properties = {
-    pinSentTo: { state: true },
-    notice: { state: true },
+    _pinSentTo: { state: true },
+    _notice: { state: true },
   };
 
   /** The email a PIN was sent to, while the PIN step shows. */
-  pinSentTo = '';
+  private _pinSentTo = '';
   /** A line above the current step: what just happened (announced politely). */
-  notice = '';
+  private _notice = '';
 
-  /** @internal The sign-in of the page, shared with every widget on it. */
-  readonly session = new SessionController(
+  /** The sign-in of the page, shared with every widget on it. */
+  readonly #session = new SessionController(
     this,
     (change) => this.#followSession(change),
     // Another widget asks for the sign-in (a participants-only video): its field (the email's or the
@@ -91,8 +115,8 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       return !!field;
     },
   );
-  /** @internal The sign-in form (the email, then the PIN). */
-  readonly form: FormController = new FormController(this, (key) => t(this.resolvedLocale, key));
+  /** The sign-in form (the email, then the PIN). */
+  readonly #form: FormState = new FormState(this, (key) => t(this.resolvedLocale, key));
   #account?: InstanceType<Awaited<ReturnType<typeof accountChunk>>['ProfileAccount']>;
   #pin?: InstanceType<Awaited<ReturnType<typeof pinChunk>>['ProfilePin']>;
   /** A token being turned into the signed-in view (after the PIN, or from another widget's sign-in). */
@@ -112,7 +136,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     }
     // An old emailed link must not end a session that still works: the stored token is tried next.
     let refused;
-    for (const token of new Set([linkToken, this.session.session?.token])) {
+    for (const token of new Set([linkToken, this.#session.session?.token])) {
       if (!token) continue;
       try {
         const data = await this.#me(token, signal);
@@ -123,7 +147,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
         refused = 1;
       }
     }
-    if (refused) this.signOut('invalid-token');
+    if (refused) this.#signOut('invalid-token');
     const data = (await this.api.request('widget', { params: { type: 'profile' }, signal })) as ProfileData;
     // Signed out: the PIN step's code is fetched while the visitor types their email.
     (window.requestIdleCallback ?? setTimeout)(() => pinChunk().catch(() => {}));
@@ -136,20 +160,39 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       this.api.request('participant/me', { body: {}, token, signal }) as Promise<ProfileData>,
       accountChunk().then(async (chunk) => (await chunk.loadWords(this.resolvedLocale), chunk)),
     ]);
-    this.#account ??= new chunk.ProfileAccount(this);
-    this.session.write({ token, participant: data.participant }, data.widget.company.id);
+    this.#account ??= new chunk.ProfileAccount(this.#host());
+    this.#session.write({ token, participant: data.participant }, data.widget.company.id);
     return { ...data, token };
+  }
+
+  /** What the PIN step and the signed-in view get of the widget. */
+  #host(): ProfileHost {
+    return {
+      element: this,
+      api: () => this.api,
+      write: (path, body, token) => this.write(path, body, token),
+      form: this.#form,
+      session: this.#session,
+      notice: () => this.#renderNotice(),
+      say: (line) => (this._notice = line),
+      email: () => this._pinSentTo,
+      requestPin: () => this.#requestPin(),
+      otherEmail: () => (this._pinSentTo = this._notice = ''),
+      enter: (token) => this.#enter(token),
+      signOut: (why) => this.#signOut(why),
+      show: (data) => (this.data = data),
+    };
   }
 
   override connectedCallback() {
     super.connectedCallback();
     // A registration or an order made on this page shows here without a reload.
-    for (const name of CHANGES) document.addEventListener(name, this.#refresh);
+    for (const name of CHANGES) addEventListener(name, this.#refresh);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    for (const name of CHANGES) document.removeEventListener(name, this.#refresh);
+    for (const name of CHANGES) removeEventListener(name, this.#refresh);
   }
 
   /** Loads the signed-in view again (the participant's data changed elsewhere). */
@@ -176,32 +219,32 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     const data = this.data;
     if (!data || token === data.token || (token && token === this.#pending)) return;
     this.keepFocus();
-    this.pinSentTo = this.notice = '';
+    this._pinSentTo = this._notice = '';
     if (!token) return void (this.data = { widget: data.widget });
     this.#pending = token;
     await this.#signIn(token, true);
     this.#pending = undefined;
   }
 
-  /** @internal Ends the session here and everywhere on the page, with a line saying why (a code of `en`). */
-  signOut(why = '') {
+  /** Ends the session here and everywhere on the page, with a line saying why (a code of `en`). */
+  #signOut(why = '') {
     const wasIn = !!this.data?.token;
     if (this.data) this.data = { widget: this.data.widget };
-    this.session.write();
+    this.#session.write();
     this.#pending = undefined;
-    this.pinSentTo = '';
-    this.notice = why && t(this.resolvedLocale, why as keyof typeof en);
+    this._pinSentTo = '';
+    this._notice = why && t(this.resolvedLocale, why as keyof typeof en);
     if (wasIn || why) this.dispatchEvent(new ProfileLogoutEvent());
   }
 
   /** A failure outside a form: a 401 ends the session; anything else is said above the step. */
   #failed(error: unknown) {
-    if (error instanceof ApiError && error.code === 'invalid-token') return this.signOut('invalid-token');
-    this.notice = this.toApiError(error).shown!;
+    if (error instanceof ApiError && error.code === 'invalid-token') return this.#signOut('invalid-token');
+    this._notice = toApiError(error, this.resolvedLocale).shown!;
   }
 
   protected override step() {
-    return this.data?.token ? 'account' : this.pinSentTo ? 'pin' : 'email';
+    return this.data?.token ? 'account' : this._pinSentTo ? 'pin' : 'email';
   }
 
   override render(): TemplateResult {
@@ -209,66 +252,66 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       (data): unknown =>
         data.token
           ? this.#account!.render(data)
-          : this.pinSentTo
+          : this._pinSentTo
             ? this.#pin!.render()
             : this.#renderEmail(data.widget.company.name),
       2,
     );
   }
 
-  /** @internal The line above the step: what just happened. */
-  renderNotice() {
-    return html`<div role="status">${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}</div>`;
+  /** The line above the step: what just happened. */
+  #renderNotice() {
+    return html`<div role="status">${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}</div>`;
   }
 
   #renderEmail(company: string): TemplateResult {
     const locale = this.resolvedLocale;
-    const form = this.form;
+    const form = this.#form;
     return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company })}</h2>
       <p>${t(locale, 'intro')}</p>
-      ${this.renderNotice()}
-      <form @submit=${this.requestPin} @input=${form.edit}>
+      ${this.#renderNotice()}
+      <form @submit=${this.#requestPin} @input=${form.edit}>
         ${input(form, 'email', t(locale, 'email'), { type: 'email', autocomplete: 'email', maxlength: 254 })} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>${t(locale, 'sendPin')}</button>
       </form>`;
   }
 
-  /** @internal Sends the email a PIN (again, from the PIN step), then shows the PIN step with the focus in its field. */
-  requestPin = async (event?: Event) => {
+  /** Sends the email a PIN (again, from the PIN step), then shows the PIN step with the focus in its field. */
+  #requestPin = async (event?: Event) => {
     event?.preventDefault();
     this.#pending = undefined;
-    const form = this.form;
+    const form = this.#form;
     const email = ((form.values.email as string | undefined) ?? '').trim();
     const page = new URL(location.href);
     page.hash = '';
-    this.notice = '';
+    this._notice = '';
     const [sent, chunk] = await Promise.all([
       form.send(() => this.api.request('participant/login', { body: { email, return_url: page.href } })),
       pinChunk().then(async (chunk) => (await chunk.loadWords(this.resolvedLocale), chunk)),
     ]);
     if (!sent) return;
-    this.#pin ??= new chunk.ProfilePin(this);
-    this.#pin.sent(!!this.pinSentTo);
-    this.pinSentTo = email;
+    this.#pin ??= new chunk.ProfilePin(this.#host());
+    this.#pin.sent(!!this._pinSentTo);
+    this._pinSentTo = email;
     form.set('pin', '');
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLInputElement>('#pin')!.focus();
   };
 
   /**
-   * @internal Signs in with a token (the PIN's): resolves true once the signed-in view shows. Until then the
+   * Signs in with a token (the PIN's): resolves true once the signed-in view shows. Until then the
    * token is this widget's, so that the page's session changing to it is no news.
    */
-  async enter(token: string) {
+  async #enter(token: string) {
     this.#pending = token;
-    const data = await this.form.send(
+    const data = await this.#form.send(
       () => this.#me(token),
-      (error: ApiError) => (error.code === 'invalid-token' ? (this.signOut('invalid-token'), '') : undefined),
+      (error: ApiError) => (error.code === 'invalid-token' ? (this.#signOut('invalid-token'), '') : undefined),
     );
     if (!data) return false;
     this.#account!.expand();
     this.data = data;
-    this.pinSentTo = '';
+    this._pinSentTo = '';
     this.#pending = undefined;
     this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
     return true;

@@ -2,15 +2,15 @@
  * The registration widget's form step and its confirmation: a chunk of its own, fetched when the
  * browser is idle after the list (or when a class is chosen), so that the list shows sooner.
  */
-import { html, nothing, type ReactiveController } from 'lit';
+import { html, nothing } from 'lit';
 import type { RegistrationCreatedDetail } from '../../contract/index.ts';
 import type { RegistrationResponse } from '../../contract/api/index.ts';
-import { ServiceEvent } from '../shared/base.ts';
-import { consent, formDescribedBy, formError, FormController, formStyles, input } from '../shared/form.ts';
+import { ServiceEvent, type ChunkHost } from '../shared/base.ts';
+import { consent, formDescribedBy, formError, FormState, formStyles, input } from '../shared/form.ts';
 import { formatDateRange, minutesUntil } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
-import type { Chosen, ClassInfo, ServiceRegistration } from './registration.ts';
+import type { Chosen, ClassInfo, WidgetData } from './registration.ts';
 
 /** Fired when a registration has been made (or the visitor joined a waitlist). */
 export class RegistrationCreatedEvent extends ServiceEvent<RegistrationCreatedDetail> {
@@ -46,27 +46,33 @@ export const en = {
 
 const t = translator(en, { de: () => import('./registration-form.de.ts') });
 
+/** What the form needs of the registration widget (and nothing else of it). */
+export interface FormHost extends Pick<ChunkHost<WidgetData>, 'element' | 'write'> {
+  /** A class's price as the list shows it. */
+  price(cls: ClassInfo): string;
+  /** Back to the list, from the form or the confirmation. */
+  back(): void;
+}
+
 /** The form of the chosen class, then its confirmation; back to the list from either. */
-export class RegistrationForm implements ReactiveController {
-  #form: FormController;
+export class RegistrationForm {
+  #form: FormState;
   #session: SessionController;
   /** The registration made, and the email it was made with. */
   #done?: { registration: Registration; email: string };
 
-  constructor(private readonly host: ServiceRegistration) {
-    host.addController(this);
-    this.#form = new FormController(host, (key) => t(host.resolvedLocale, key));
-    this.#session = new SessionController(host);
+  constructor(private readonly host: FormHost) {
+    const { element } = host;
+    this.#form = new FormState(element, (key) => t(element.resolvedLocale, key));
+    this.#session = new SessionController(element);
     // The form's styles join the widget's once the form is needed.
-    const root = host.shadowRoot!;
+    const root = element.shadowRoot!;
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!];
   }
 
-  hostConnected() {}
-
   /** Opens the form: its words loaded, a participant signed in on the page filling an untouched form. */
   async open() {
-    await t.load(this.host.resolvedLocale);
+    await t.load(this.host.element.resolvedLocale);
     this.#done = undefined;
     const form = this.#form;
     const who = this.#session.session?.participant;
@@ -83,19 +89,19 @@ export class RegistrationForm implements ReactiveController {
 
   #renderForm({ course, cls }: Chosen) {
     const { host } = this;
-    const locale = host.resolvedLocale;
+    const locale = host.element.resolvedLocale;
     const form = this.#form;
     const book = t(locale, cls.status === 'waitlist' ? 'joinWaitlist' : 'book');
     const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string, maxlength = 100) =>
       input(form, name, t(locale, name), { type, autocomplete, maxlength, required: name !== 'phone' });
-    return html`<p><button class="link" @click=${() => host.showList()}>← ${t(locale, 'back')}</button></p>
+    return html`<p><button class="link" @click=${() => host.back()}>← ${t(locale, 'back')}</button></p>
       <h2 tabindex="-1" data-focus>${t(locale, 'formHeading', { course: course.title })}</h2>
       <p class="facts">${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location} · ${host.price(cls)}</p>
       ${cls.status === 'waitlist' ? html`<p class="notice">${t(locale, 'waitlistNotice')}</p>` : nothing}
       <form @submit=${(e: Event) => this.#submit(e, course.id, cls)} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
         <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
         <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
-        ${consent(form, t(locale, 'consent', { company: host.data!.widget.company.name }))} ${formError(form)}
+        ${consent(form, t(locale, 'consent', { company: host.element.data!.widget.company.name }))} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>${form.sending ? t(locale, 'sending') : book}</button>
       </form>`;
   }
@@ -104,6 +110,7 @@ export class RegistrationForm implements ReactiveController {
     // The browser's own validation has passed (the form has no `novalidate`); a double click lands here once.
     event.preventDefault();
     const { host } = this;
+    const { element } = host;
     const { first_name, last_name, email, phone = '', consent } = this.#form.values as Record<string, string>;
     const body = {
       class_id: cls.id,
@@ -121,13 +128,13 @@ export class RegistrationForm implements ReactiveController {
           const held = (error.details?.held_until as string | undefined) ?? null;
           Object.assign(cls, { status: 'full', seats_left: 0, held_until: held });
           return held
-            ? t(host.resolvedLocale, 'classHeld', { minutes: minutesUntil(held) })
-            : t(host.resolvedLocale, 'classFull');
+            ? t(element.resolvedLocale, 'classHeld', { minutes: minutesUntil(held) })
+            : t(element.resolvedLocale, 'classFull');
         }
         // The class itself is no field of the form (it started, or is gone): said above the button.
         const { class_id, ...fields } = error.fields;
         if (class_id)
-          return [class_id, Object.keys((this.#form.errors = fields)).length && t(host.resolvedLocale, 'fixFields')]
+          return [class_id, Object.keys((this.#form.errors = fields)).length && t(element.resolvedLocale, 'fixFields')]
             .filter(Boolean)
             .join(' ');
       },
@@ -137,18 +144,20 @@ export class RegistrationForm implements ReactiveController {
     Object.assign(cls, answer.class);
     this.#done = { registration, email };
     this.#form.reset();
-    host.requestUpdate();
-    host.dispatchEvent(new RegistrationCreatedEvent({ id: registration.id, course, class: cls.id, status: registration.status }));
+    element.requestUpdate();
+    element.dispatchEvent(
+      new RegistrationCreatedEvent({ id: registration.id, course, class: cls.id, status: registration.status }),
+    );
   }
 
   #renderDone({ course, cls }: Chosen) {
-    const locale = this.host.resolvedLocale;
+    const locale = this.host.element.resolvedLocale;
     const { registration, email } = this.#done!;
     return html`<div class="done" role="status">
       <h2 tabindex="-1" data-focus>${t(locale, registration.status)}</h2>
       <p>${course.title} · ${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location}</p>
       <p>${t(locale, 'confirmation', { email })}</p>
-      <p><button part="button" class="secondary" @click=${() => this.host.showList()}>${t(locale, 'back')}</button></p>
+      <p><button part="button" class="secondary" @click=${() => this.host.back()}>${t(locale, 'back')}</button></p>
     </div>`;
   }
 }

@@ -6,9 +6,11 @@ import {
   failOnWarnings,
   holdSeats,
   keyOf,
+  ownMethods,
   service,
   settled,
   textOf,
+  until,
 } from '../../test/browser/support.ts';
 import './registration.ts';
 import '../checkout/checkout.ts';
@@ -344,13 +346,11 @@ describe('service-registration', () => {
     await created;
     expect(keys.at(-1)).to.equal(keys[1]); // the retried submission keeps its idempotency key
   });
-});
 
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
+  it('has no public method for its form: only the hooks of Lit and of the base (the form gets callbacks)', () => {
+    expect(ownMethods(customElements.get('service-registration')!)).to.deep.equal([]);
   });
+});
 
 describe('service-registration, seats held meanwhile', () => {
   it('a class whose seats an unpaid order takes while the visitor registers: says for how long, keeps what was typed', async () => {
@@ -437,21 +437,31 @@ describe('service-registration with a participant signed in on the page', () => 
 });
 
 describe('service-registration with a checkout on the page', () => {
-  let checkout: HTMLElement;
-  beforeEach(() => {
-    checkout = Object.assign(document.createElement('div'), { hidden: true });
-    checkout.dataset.serviceWidget = 'checkout';
-    document.body.append(checkout);
-  });
+  /** A checkout of the page's cart (Acme Academy's), ready, hidden as a page may keep it until used. */
+  const mountCheckout = async (key = keyOf('checkout'), parent: ParentNode = document.body) => {
+    const checkout = Object.assign(document.createElement('service-checkout'), { key, baseUrl: service.url });
+    parent.append(checkout);
+    return checkout;
+  };
+  const labelsOf = (el: ServiceRegistration, course: string) => [
+    ...$$(el, '.course')
+      .find((c) => c.querySelector('h3')!.textContent === course)!
+      .querySelectorAll('button'),
+  ];
+  const labels = (el: ServiceRegistration, course = 'Web accessibility in practice') =>
+    labelsOf(el, course).map((b) => b.textContent!.trim());
+  let checkout: HTMLElementTagNameMap['service-checkout'] | undefined;
   afterEach(() => {
-    checkout.remove();
+    checkout?.remove();
+    checkout = undefined;
     writeState('cart', service.url, 'c_acme');
   });
 
   it('puts a paid class with seats into the page’s cart instead of the form; a free class keeps its form', async () => {
+    checkout = await settled(await mountCheckout());
+    checkout.hidden = true;
     const el = await settled(await mount());
-    const card = $$(el, '.course').find((c) => c.querySelector('h3')!.textContent === 'Web accessibility in practice')!;
-    const add = [...card.querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Add to cart')!;
+    const add = labelsOf(el, 'Web accessibility in practice').find((b) => b.textContent!.trim() === 'Add to cart')!;
     const id = add.getAttribute('aria-describedby')!.split(' class-')[1]!;
     add.click();
     await until(() => el.shadowRoot!.activeElement?.id === `in-${id}`);
@@ -468,22 +478,64 @@ describe('service-registration with a checkout on the page', () => {
     expect(el.shadowRoot!.querySelector('form')).not.to.equal(null);
   });
 
+  it('“Go to checkout” takes the focus to the checkout’s heading, wherever it stands (here in a host’s shadow root)', async () => {
+    const host = await fixture<HTMLElement>(html`<div></div>`);
+    const root = host.attachShadow({ mode: 'open' });
+    checkout = await settled(await mountCheckout(keyOf('checkout'), root));
+    const el = await settled(await mount());
+    labelsOf(el, 'Web accessibility in practice')
+      .find((b) => b.textContent!.trim() === 'Add to cart')!
+      .click();
+    await until(() => labels(el).includes('Go to checkout'), 'the way to the checkout');
+    labelsOf(el, 'Web accessibility in practice')
+      .find((b) => b.textContent!.trim() === 'Go to checkout')!
+      .click();
+    // (Booleans: a failed comparison of elements would have the test runner serialise the whole page.)
+    expect(root.activeElement === checkout, 'the focus is in the checkout').to.equal(true);
+    expect(checkout.shadowRoot!.activeElement!.textContent).to.equal('Your cart');
+    await until(() => textOf(checkout!).includes('Web accessibility in practice'), 'the class in the checkout');
+  });
+
   it('a checkout that fails (a key of another type) takes no classes: paid classes keep their form', async () => {
+    const failing = (checkout = await mountCheckout(keyOf('registration')));
+    const el = await settled(await mount());
+    await until(() => failing.loadState === 'error');
+    await el.updateComplete;
+    expect(labels(el)).not.to.include('Add to cart');
+    await choose(el, 'Web accessibility in practice');
+    expect(el.shadowRoot!.querySelector('form')).not.to.equal(null);
+  });
+
+  it('follows a checkout that comes, goes and comes back, and one that fails later (each says so on the page bus)', async () => {
+    const el = await settled(await mount());
+    expect(labels(el)).to.include('Register');
+    checkout = await mountCheckout();
+    await until(() => labels(el).includes('Add to cart'), '“Add to cart” once the checkout is ready');
     checkout.remove();
-    const failing = document.createElement('service-checkout');
-    Object.assign(failing, { key: keyOf('registration'), baseUrl: service.url });
-    document.body.append(failing);
+    await until(() => !labels(el).includes('Add to cart'), '“Register” once the checkout has gone');
+    document.body.append(checkout);
+    await until(() => labels(el).includes('Add to cart'), '“Add to cart” once the checkout is back');
+    checkout.key = keyOf('registration');
+    await until(() => !labels(el).includes('Add to cart'), '“Register” once the checkout has failed');
+    expect(labels(el)).to.include('Register');
+  });
+
+  it('a checkout of another company takes none of its classes', async () => {
+    checkout = await settled(await mountCheckout('wk_globex_checkout'));
+    const el = await settled(await mount());
+    expect(labels(el)).not.to.include('Add to cart');
+  });
+
+  it('a checkout of another copy of the package counts: the page bus is the contract, not a tag', async () => {
+    const other = (event: WindowEventMap['service-checkout-find']) => {
+      if (event.detail.baseUrl === service.url && event.detail.company === 'c_acme') event.preventDefault();
+    };
+    addEventListener('service-checkout-find', other);
     try {
       const el = await settled(await mount());
-      await until(() => failing.loadState === 'error');
-      await el.updateComplete;
-      const card = $$(el, '.course').find((c) => c.querySelector('h3')!.textContent === 'Web accessibility in practice')!;
-      const labels = [...card.querySelectorAll('button')].map((b) => b.textContent!.trim());
-      expect(labels).not.to.include('Add to cart');
-      await choose(el, 'Web accessibility in practice');
-      expect(el.shadowRoot!.querySelector('form')).not.to.equal(null);
+      expect(labels(el)).to.include('Add to cart');
     } finally {
-      failing.remove();
+      removeEventListener('service-checkout-find', other);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { ServiceElement, define } from '../shared/base.ts';
-import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
+import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import type { Class, Course, WidgetResponse } from '../../contract/api/index.ts';
 import { formatDateRange, formatMoney, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
@@ -52,11 +52,6 @@ const formChunk = () => import('./registration-form.ts');
 
 /** The page's cart: with a checkout on the page, paid classes go there instead of to the form. */
 const cartChunk = () => import('../shared/cart-badge.ts');
-/** A checkout on the page that has not failed (one that cannot show, a wrong key, takes no classes). */
-const checkoutOnPage = () =>
-  [...document.querySelectorAll<HTMLElement>('service-checkout,[data-service-widget=checkout]')].some(
-    (el) => el.dataset.serviceState !== 'error' && (el as { loadState?: string }).loadState !== 'error',
-  );
 
 const idle = (run: () => unknown) => (window.requestIdleCallback ?? setTimeout)(() => run());
 
@@ -91,36 +86,35 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     course: {},
     _query: { state: true },
     _chosen: { state: true },
-    _all: { state: true },
   };
 
   /** An unknown programme (`data-service-course`) is a widget that is not available. */
-  static override errorCodes = { 'course-not-found': 'not-available' };
+  protected static override errorCodes = { 'course-not-found': 'not-available' } as const;
 
   /** Shows one programme only (its id, `data-service-course` on a placeholder). */
   course = '';
 
-  /** A checkout's state changed (it failed, say): paid classes go to it, or to the form again. */
-  #checkoutState = (event: Event) => {
-    if ((event.target as Element).localName === 'service-checkout') this.requestUpdate();
-  };
+  /**
+   * A checkout came, went or failed (contract/page.ts): paid classes go to it, or to the form again;
+   * with one here, the page's cart comes, so that a class in it says so.
+   */
+  #checkoutChanged = () => (this.#checkout() ? this.#loadCart().catch(() => {}) : this.requestUpdate());
 
   override connectedCallback() {
     super.connectedCallback();
-    // `service-state` does not bubble: heard on its way down to its checkout.
-    document.addEventListener('service-state', this.#checkoutState, true);
+    addEventListener('service-checkout-change', this.#checkoutChanged);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    document.removeEventListener('service-state', this.#checkoutState, true);
+    removeEventListener('service-checkout-change', this.#checkoutChanged);
   }
 
   private _query = '';
   /** The class whose form is open. */
   private _chosen?: Chosen;
-  /** The visitor asked to see every programme (the list is no longer held to its reserved space). */
-  private _all = false;
+  /** The list, held to its reserved space until the visitor asks for every programme. */
+  #view = new FirstView(this);
   #form?: InstanceType<Awaited<ReturnType<typeof formChunk>>['RegistrationForm']>;
   #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['BookingCart']>;
 
@@ -137,7 +131,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     })) as WidgetData;
     // Most visitors who stay choose a class: its form is fetched while they read (and the page's
     // cart, with a checkout on the page, so that a class in it says so).
-    idle(() => (checkoutOnPage() ? this.#loadCart() : formChunk()).catch(() => {}));
+    idle(() => (this.#checkout() ? this.#loadCart() : formChunk()).catch(() => {}));
     return data;
   }
 
@@ -161,9 +155,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         )
       : courses;
     const searchable = courses.length > SEARCH_FROM;
-    return firstView(
-      this,
-      !this._all,
+    return this.#view.render(
       html`<div class="row">
           <h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
           ${
@@ -195,7 +187,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
           ${matching.map((course) => this.#renderCourse(locale, course))}
         </ul>`,
       t(locale, 'showAll', { count: courses.length }),
-      this.#showAll,
+      this.#focusHeading,
     );
   }
 
@@ -216,7 +208,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
       <span class="facts" id="class-${cls.id}">
         <span class="when">${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)}</span>
         <span>${cls.location}</span>
-        <span>${this.price(cls)}</span>
+        <span>${this.#price(cls)}</span>
         <span class="seats ${status} ${cls.seats_left <= 3 ? 'low' : ''}"
           >${seatsText(cls, (key, params) => t(locale, key, params))}</span
         >
@@ -232,14 +224,31 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     </li>`;
   }
 
-  /** @internal A class's price in the widget's locale ("Free", "€490.00"). */
-  price(cls: ClassInfo) {
+  /** A class's price in the widget's locale ("Free", "€490.00"). */
+  #price(cls: ClassInfo) {
     return cls.price.amount ? formatMoney(this.resolvedLocale, cls.price) : t(this.resolvedLocale, 'free');
   }
 
   /** A paid class with seats goes into the page's cart when a checkout is on the page. */
   #toCart(cls: ClassInfo) {
-    return cls.price.amount > 0 && cls.status === 'open' && checkoutOnPage();
+    return cls.price.amount > 0 && cls.status === 'open' && this.#checkout();
+  }
+
+  /**
+   * Whether a checkout of this service and company is on the page and takes classes (it answers the
+   * page bus, contract/page.ts, whatever copy of the package drew it and wherever it stands).
+   */
+  #checkout() {
+    const company = this.data?.widget.company.id;
+    return (
+      !!company &&
+      !dispatchEvent(
+        new CustomEvent('service-checkout-find', {
+          cancelable: true,
+          detail: { baseUrl: this.baseUrl || location.origin, company, show: false },
+        }),
+      )
+    );
   }
 
   async #loadCart() {
@@ -250,29 +259,20 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   async #choose(course: Course, cls: ClassInfo) {
-    if (this.#toCart(cls)) {
-      const { id, starts_at, ends_at, timezone, location, price } = cls;
-      (await this.#loadCart()).add({
-        class_id: id,
-        course_id: course.id,
-        course_title: course.title,
-        starts_at,
-        ends_at,
-        timezone,
-        location,
-        price,
-      });
-      await this.updateComplete;
-      return this.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
-    }
+    if (this.#toCart(cls)) return (await this.#loadCart()).book(cls, course.id, course.title);
     const { RegistrationForm } = await formChunk();
-    this.#form ??= new RegistrationForm(this);
+    this.#form ??= new RegistrationForm({
+      element: this,
+      write: (path, body) => this.write(path, body),
+      price: (cls) => this.#price(cls),
+      back: () => this.#showList(),
+    });
     await this.#form.open();
     this._chosen = { course, cls };
   }
 
-  /** @internal Back to the list, with the focus on the button of the class that was open (or the list's heading). */
-  async showList() {
+  /** Back to the list, with the focus on the button of the class that was open (or the list's heading). */
+  async #showList() {
     const id = this._chosen?.cls.id;
     this._chosen = undefined;
     this.keepFocus();
@@ -280,8 +280,8 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     this.renderRoot.querySelector<HTMLElement>(`[aria-describedby$="class-${id}"]`)?.focus();
   }
 
-  #showAll = async () => {
-    this._all = true;
+  /** Everything shows: the focus goes to the list's heading (the button it was on is gone). */
+  #focusHeading = async () => {
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('h2')?.focus();
   };
@@ -296,11 +296,6 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     // Another programme: the form or confirmation of the previous one goes.
     if (changed.has('course')) this._chosen = undefined;
     super.willUpdate(changed);
-  }
-
-  protected override updated() {
-    fitFirstView(this.renderRoot, this);
-    super.updated();
   }
 }
 

@@ -1,9 +1,11 @@
 import { LitElement, html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { ErrorCode } from '../../contract/index.ts';
+import type { WidgetElement, WidgetLoadState } from '../../contract/page.ts';
 import { ApiError, WidgetApi } from './api.ts';
 import { errorText, resolveLocale, sharedText, type Locale } from './i18n.ts';
 import { newId } from './ids.ts';
 
-export type LoadState = 'loading' | 'ready' | 'error';
+export type LoadState = WidgetLoadState;
 
 /**
  * A page the site owner is building (`localhost`, `127.0.0.1`, `[::1]`, `*.localhost`, a file): there
@@ -16,14 +18,15 @@ const developmentPage = () =>
 /**
  * What every widget shares: the public attributes the loader sets (`key`, `base-url`, `locale`), the
  * API client, the resolved locale, the widget's data load with its three states drawn alike in every
- * widget (`renderState`), and the focus moving to each new step's heading.
+ * widget (`renderState`) and each outcome told to the loader (`service-state`: the element handshake
+ * of contract/page.ts, `WidgetElement`), and the focus moving to each new step's heading.
  *
  * A widget implements `load()` (its one first-render request) and names in `loadArgs` the properties
- * that, changed, load again; its writes go through `_write()`; `step()` names what it shows. This
+ * that, changed, load again; its writes go through `write()`; `step()` names what it shows. This
  * replaces `@lit/task`, which costs 1.1 KB gzip of a 14 KB budget for what these few lines do; for the
  * same reason reactive properties are declared in `static properties` rather than with decorators.
  */
-export abstract class ServiceElement<Data = unknown> extends LitElement {
+export abstract class ServiceElement<Data = unknown> extends LitElement implements WidgetElement {
   static override properties: PropertyDeclarations = {
     key: {},
     baseUrl: { attribute: 'base-url' },
@@ -34,10 +37,10 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   };
 
   /**
-   * @internal Codes of the service that this widget reports to the loader as another of the contract's codes
+   * Codes of the service that this widget reports to the loader as another of the contract's codes
    * (contract/index.ts, ERROR_CODES), for example an unknown `course` option as `not-available`.
    */
-  static errorCodes: Record<string, string> = {};
+  protected static errorCodes?: Record<string, ErrorCode>;
 
   /** The public widget key (`data-service-id` on a placeholder). */
   key = '';
@@ -51,17 +54,17 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
   /** @internal Injected `fetch` (tests); the browser's own by default. */
   fetch?: typeof fetch;
 
-  /** The state of the data load; `service-state` (not bubbling) announces each outcome to the loader. */
+  /** The state of the data load; `service-state` (not bubbling) tells the loader each outcome. */
   loadState: LoadState = 'loading';
   data?: Data;
   error?: ApiError;
 
   /** The error code for the loader (contract/index.ts): a service that failed or answered nonsense is `network`. */
-  get errorCode() {
+  get errorCode(): ErrorCode | undefined {
     const code = this.error?.code;
     return (
-      (this.constructor as typeof ServiceElement).errorCodes[code!] ??
-      (this.error?.retryable || code === 'unexpected' ? 'network' : code)
+      (this.constructor as typeof ServiceElement).errorCodes?.[code!] ??
+      (this.error?.retryable || code === 'unexpected' ? 'network' : (code as ErrorCode))
     );
   }
 
@@ -88,16 +91,16 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     return '';
   }
 
-  /** @internal The next step change leaves the focus where it is (it happened elsewhere on the page). */
-  keepFocus() {
+  /** The next step change leaves the focus where it is (it happened elsewhere on the page). */
+  protected keepFocus() {
     this.#step = '';
   }
 
   /**
-   * @internal A write (POST with an idempotency key): sent again with the same contents, after a failure, it
+   * A write (POST with an idempotency key): sent again with the same contents, after a failure, it
    * keeps its key, so that the service makes one record however often it is retried.
    */
-  async write<T>(path: string, body: object, token?: string): Promise<T> {
+  protected async write<T>(path: string, body: object, token?: string): Promise<T> {
     const payload = JSON.stringify([path, body]);
     if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
     const answer = await this.api.request(path, { body, token, idempotencyKey: this.#submission.key });
@@ -110,8 +113,8 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     return resolveLocale(this.locale, this.closest('[lang]')?.getAttribute('lang'), navigator.language);
   }
 
-  /** @internal The widget API client for this widget's service and key. */
-  get api() {
+  /** The widget API client for this widget's service and key. */
+  protected get api() {
     return new WidgetApi({ baseUrl: this.baseUrl || location.origin, key: this.key, fetch: this.fetch });
   }
 
@@ -144,10 +147,10 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
     this.loadState = 'loading';
-    const done = (state: LoadState, data?: Data, error?: ApiError) => {
+    const done = (state: 'ready' | 'error', data?: Data, error?: ApiError) => {
       if (abort.signal.aborted) return;
       Object.assign(this, { loadState: state, data, error });
-      this.dispatchEvent(new Event('service-state'));
+      this.dispatchEvent(new CustomEvent('service-state', { detail: { state, code: this.errorCode, message: error?.shown } }));
     };
     const words = this.loadWords(this.resolvedLocale);
     return Promise.all([
@@ -156,16 +159,8 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
     ]).then(
       ([data]) => done('ready', data),
       // The message is shown in the visitor's language: wait for its words.
-      (error: unknown) => words.then(() => done('error', undefined, this.toApiError(error))),
+      (error: unknown) => words.then(() => done('error', undefined, toApiError(error, this.resolvedLocale))),
     );
-  }
-
-  /** @internal Turns anything thrown into an ApiError; its `shown` is the line for the visitor, in their language. */
-  toApiError(error: unknown) {
-    const apiError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-    return Object.assign(apiError, {
-      shown: errorText(this.resolvedLocale, apiError.code, apiError.details) ?? apiError.message,
-    });
   }
 
   /**
@@ -198,6 +193,26 @@ export abstract class ServiceElement<Data = unknown> extends LitElement {
 }
 
 const MISSING_KEY = 'The widget key is missing: set data-service-id (or key).';
+
+/** Turns anything thrown into an ApiError; its `shown` is the line for the visitor, in their language. */
+export const toApiError = (error: unknown, locale: Locale) => {
+  const apiError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
+  return Object.assign(apiError, { shown: errorText(locale, apiError.code, apiError.details) ?? apiError.message });
+};
+
+/**
+ * What a widget hands a chunk it loads on demand (a step, a view, the video's player), with the
+ * chunk's own callbacks: the element's public side (its language, data, render root, controllers
+ * and events) and its calls to the service. A chunk gets nothing else of its widget.
+ */
+export interface ChunkHost<Data> {
+  /** The widget: the chunk's controllers are its own, and the chunk draws in it and speaks its language. */
+  element: ServiceElement<Data>;
+  /** The widget API client for the widget's service and key as they are now. */
+  api(): WidgetApi;
+  /** A write to the service, made once however often it is tried (ServiceElement's `write()`). */
+  write<T>(path: string, body: object, token?: string): Promise<T>;
+}
 
 /** True in development (the tests' build); the production build replaces it with false and drops what it guards. */
 declare const __DEV__: boolean;

@@ -4,19 +4,52 @@
  * cart its own way, does not carry it in its first render.
  */
 import { html, nothing } from 'lit';
+import type { Class } from '../../contract/api/index.ts';
+import type { PageRequest } from '../../contract/page.ts';
 import { CartController } from './cart.ts';
 
 export class BookingCart extends CartController {
   /**
+   * Books a class into the cart (one seat), with what the cart shows of it before the quote; then the
+   * focus goes to what the host says of it (`#in-<class>`, below).
+   */
+  async book({ id, starts_at, ends_at, timezone, location, price }: Class, course_id: string, course_title: string) {
+    const { host } = this;
+    this.add({ class_id: id, course_id, course_title, starts_at, ends_at, timezone, location, price });
+    await host.updateComplete;
+    host.renderRoot.querySelector<HTMLElement>(`#in-${id}`)?.focus();
+  }
+
+  /**
    * For a widget that books into the cart: "In your cart" for a class in it (its `#in-<class>` takes
-   * the focus after booking), with a way to the checkout when one is on the page.
+   * the focus after booking), with a way to the checkout when one of this cart is on the page (it
+   * answers the page bus: contract/page.ts), which then takes the focus.
    */
   inCart(classId: string, [inCart, toCheckout]: string[]) {
-    const checkout = document.querySelector('service-checkout');
     return this.has(classId)
       ? html`<p class="in-cart" id="in-${classId}" tabindex="-1">
-          ✓ ${inCart} ${checkout ? html`<button class="link" @click=${() => checkout.focus()}>${toCheckout}</button>` : nothing}
+          ✓ ${inCart}
+          ${this.#checkout(false) ? html`<button class="link" @click=${() => this.#checkout(true)}>${toCheckout}</button>` : nothing}
         </p>`
       : undefined;
+  }
+
+  /** Asks the page bus for the checkout of this cart: whether one is on the page; with `show`, it takes the focus. */
+  #checkout(show: boolean) {
+    const { baseUrl, company } = this;
+    return !dispatchEvent(
+      new CustomEvent<PageRequest>('service-checkout-find', { cancelable: true, detail: { baseUrl, company, show } }),
+    );
+  }
+
+  // A checkout that comes or goes adds or takes away the way to it.
+  override hostConnected() {
+    super.hostConnected();
+    addEventListener('service-checkout-change', this);
+  }
+
+  override hostDisconnected() {
+    super.hostDisconnected();
+    removeEventListener('service-checkout-change', this);
   }
 }

@@ -6,33 +6,20 @@
  * on one page agree. A line holds what the cart shows before the service's quote comes; prices,
  * discounts and totals always come from the quote, never from here.
  */
-import type { Class } from '../../contract/api/index.ts';
+import type { Cart, CartLine } from '../../contract/page.ts';
 import { PageState } from './page-state.ts';
 
-/** A class in the cart: its seats, and what the cart shows of it before the quote (unknown for a class given by id only). */
-export interface CartLine extends Partial<Pick<Class, 'starts_at' | 'ends_at' | 'timezone' | 'location' | 'price'>> {
-  class_id: string;
-  course_id?: string;
-  course_title?: string;
-  seats: number;
-}
+export type { Cart, CartLine };
 
-export interface Cart {
-  lines: CartLine[];
-  /** The voucher code the visitor entered. */
-  voucher?: string;
-  /** An order waiting for its payment on the provider's page: read back when the visitor returns. */
-  order?: { id: string; token: string };
-  /** What the visitor typed into the checkout's details before leaving for the provider's page. */
-  details?: Record<string, string | boolean>;
-  /** The classes a checkout's options (`data-service-class`) put in once: removed or bought, they stay out. */
-  offered?: string[];
-}
-
-/** The cart of the host's service and company; the host updates when it changes anywhere on the page. */
+/**
+ * The cart of the host's service and company; the host updates when it changes anywhere on the page.
+ * The checkout, which orders it, passes `checkout`: asked by the page bus whether a checkout of this
+ * cart is on the page (`service-checkout-find`), it says whether it takes classes now and, with
+ * `show`, takes the focus.
+ */
 export class CartController extends PageState<Cart> {
-  constructor(host: ConstructorParameters<typeof PageState>[0], changed?: () => void) {
-    super(host, 'cart', changed);
+  constructor(host: ConstructorParameters<typeof PageState>[0], changed?: () => void, checkout?: (show: boolean) => boolean) {
+    super(host, 'cart', 'service-checkout-find', changed, checkout);
   }
 
   get cart(): Cart {

@@ -5,9 +5,9 @@
  * widget without a form (video, map) never loads it, and the registration widget only once a class is
  * chosen.
  */
-import { css, html, nothing, type ReactiveController, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import type { ApiError } from './api.ts';
-import type { ServiceElement } from './base.ts';
+import { toApiError, type ServiceElement } from './base.ts';
 
 type Host = ServiceElement<unknown>;
 
@@ -15,11 +15,12 @@ type Host = ServiceElement<unknown>;
 export type FormWords = (key: 'fixFields' | 'kept') => string;
 
 /**
- * A form's state, kept for the host. `send()` runs a call with the button disabled; on failure the
- * service's field messages go beside their fields, the line above the button says what to do, what
- * was typed stays, and the focus goes to the first field at fault.
+ * A form's state, kept for the host (which it updates: it needs none of the host's life cycle).
+ * `send()` runs a call with the button disabled; on failure the service's field messages go beside
+ * their fields, the line above the button says what to do, what was typed stays, and the focus goes
+ * to the first field at fault.
  */
-export class FormController implements ReactiveController {
+export class FormState {
   /** What was typed, by field name (a field not in here shows its default or prefill). */
   values: Record<string, string | boolean> = {};
   /** The service's message for each field at fault. */
@@ -31,11 +32,7 @@ export class FormController implements ReactiveController {
   constructor(
     private readonly host: Host,
     private readonly words: FormWords,
-  ) {
-    host.addController(this);
-  }
-
-  hostConnected() {}
+  ) {}
 
   /** The form's `@input`: what a field holds now is kept, and its error goes. */
   edit = (event: Event) => {
@@ -69,7 +66,7 @@ export class FormController implements ReactiveController {
     try {
       return await call();
     } catch (failure) {
-      const error = this.host.toApiError(failure);
+      const error = toApiError(failure, this.host.resolvedLocale);
       const fields = Object.keys(error.fields).length;
       if (fields) this.errors = error.fields;
       this.message = explain(error) ?? (fields ? this.words('fixFields') : `${error.shown} ${this.words('kept')}`);
@@ -95,7 +92,7 @@ export interface Wiring {
  * the wiring; the hint (`#<name>-hint`) and the service's error (`#<name>-error`) describe it.
  */
 export const field = (
-  form: FormController,
+  form: FormState,
   name: string,
   label: unknown,
   control: (wiring: Wiring) => TemplateResult,
@@ -123,7 +120,7 @@ export interface InputOptions {
 }
 
 /** A labelled text input; its value is kept by the form's `@input=${form.edit}`. */
-export const input = (form: FormController, name: string, label: unknown, options: InputOptions = {}) => {
+export const input = (form: FormState, name: string, label: unknown, options: InputOptions = {}) => {
   const { type = 'text', value = '', autocomplete = 'off', maxlength = 100, required = true, inputmode } = options;
   return field(
     form,
@@ -145,7 +142,7 @@ export const input = (form: FormController, name: string, label: unknown, option
 };
 
 /** The consent box: required, its error beside it. */
-export const consent = (form: FormController, label: unknown) => {
+export const consent = (form: FormState, label: unknown) => {
   const error = form.errors.consent;
   return html`<div class="field">
     <div class="consent">
@@ -165,11 +162,11 @@ export const consent = (form: FormController, label: unknown) => {
 };
 
 /** The line above the button, announced when it appears; the form names it in `aria-describedby`. */
-export const formError = (form: FormController) =>
+export const formError = (form: FormState) =>
   html`<div id="form-error" role="alert">${form.message ? html`<p class="notice error">${form.message}</p>` : nothing}</div>`;
 
 /** The form's `aria-describedby`: its error line, while there is one. */
-export const formDescribedBy = (form: FormController) => (form.message ? 'form-error' : nothing);
+export const formDescribedBy = (form: FormState) => (form.message ? 'form-error' : nothing);
 
 export const formStyles = css`
   form,

@@ -7,34 +7,17 @@
  * `#session = new SessionController(this)` (page-state.ts: the checkout's cart is another such state).
  */
 import type { Participant } from '../../contract/api/index.ts';
+import type { Session, SessionChange } from '../../contract/page.ts';
 import { PageState, read, readState, store, writeState, type Host } from './page-state.ts';
 
-export type { Participant };
-
-export interface Session {
-  token: string;
-  participant?: Participant;
-}
-
-/** `detail` of the window event `service-session-change`: whose session changed, and to what. */
-export interface SessionChange {
-  baseUrl: string;
-  company: string;
-  session?: Session;
-}
+export type { Participant, Session, SessionChange };
 
 /**
- * A widget that needs the participant (a participants-only video) asks the page's sign-in through a
- * cancelable window event: the widget that offers it (the profile) answers with preventDefault() and,
- * with `show`, shows it. No widget reaches into another.
+ * A widget that needs the participant (a participants-only video) asks for the page's sign-in with
+ * this request of the page bus (contract/page.ts): the widget that offers it (the profile) answers
+ * and, with `show`, shows it. No widget reaches into another.
  */
 export const SIGN_IN_EVENT = 'service-session-sign-in';
-
-export interface SignInRequest {
-  baseUrl: string;
-  company: string;
-  show: boolean;
-}
 
 /** The page's sign-in with a service (its base URL) and company, if any. */
 export const readSession = (baseUrl: string, company: string) => readState<Session>('session', baseUrl, company);
@@ -50,30 +33,8 @@ export const writeSession = (baseUrl: string, company: string, session?: Session
  * it offers it now and, with `show`, shows it.
  */
 export class SessionController extends PageState<Session, SessionChange> {
-  constructor(
-    host: Host,
-    changed?: (change: SessionChange) => void,
-    private readonly signIn?: (show: boolean) => boolean,
-  ) {
-    super(host, 'session', changed);
-  }
-
-  // The listener is the controller itself (`handleEvent`): a host already connected connects it
-  // inside super(), before this class's fields exist.
-  override hostConnected() {
-    super.hostConnected();
-    addEventListener(SIGN_IN_EVENT, this);
-  }
-
-  override hostDisconnected() {
-    super.hostDisconnected();
-    removeEventListener(SIGN_IN_EVENT, this);
-  }
-
-  /** Another widget asks for the sign-in of this service and company. */
-  handleEvent(event: Event) {
-    const { baseUrl, company, show } = (event as CustomEvent<SignInRequest>).detail;
-    if (baseUrl === this.baseUrl && company === this.company && this.signIn?.(show)) event.preventDefault();
+  constructor(host: Host, changed?: (change: SessionChange) => void, signIn?: (show: boolean) => boolean) {
+    super(host, 'session', SIGN_IN_EVENT, changed, signIn);
   }
 
   override get company(): string {

@@ -13,7 +13,16 @@ import '../map/map.ts';
 import '../calendar/calendar.ts';
 import '../checkout/checkout.ts';
 import type { ServiceElement } from './base.ts';
-import { expectLoadingState, failOnWarnings, flakyFetch, keyOf, service, settled, textOf } from '../../test/browser/support.ts';
+import {
+  expectLoadingState,
+  failOnWarnings,
+  flakyFetch,
+  keyOf,
+  service,
+  settled,
+  textOf,
+  until,
+} from '../../test/browser/support.ts';
 
 failOnWarnings();
 
@@ -46,11 +55,6 @@ const mount = (
 const alertOf = (el: Element) => el.shadowRoot!.querySelector<HTMLElement>('[role=alert]')!;
 const buttons = (el: Element, name: string) =>
   [...el.shadowRoot!.querySelectorAll('button')].filter((b) => b.textContent!.trim() === name);
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
 
 for (const { type, skeletons, ready, other } of WIDGETS) {
   describe(`service-${type}: load states`, () => {

@@ -7,12 +7,14 @@
  */
 import { html, type ReactiveController, type TemplateResult } from 'lit';
 import type { VideoMediaResponse } from '../../contract/api/index.ts';
+import type { PageRequest } from '../../contract/page.ts';
 import { ApiError } from '../shared/api.ts';
-import type { ServiceElement } from '../shared/base.ts';
+import { toApiError, type ChunkHost } from '../shared/base.ts';
 import { translator } from '../shared/i18n.ts';
 import { read, store } from '../shared/page-state.ts';
-import { SessionController, SIGN_IN_EVENT, type SignInRequest } from '../shared/session.ts';
+import { SessionController, SIGN_IN_EVENT } from '../shared/session.ts';
 import type { Held, Video, VideoData, VideoMedia } from './video.ts';
+import { playerStyles } from './video-player.styles.ts';
 
 /** The player's words, and the sign-in's it asks for; German is in video-player.de.ts. */
 export const en = {
@@ -40,9 +42,7 @@ const t = translator(en, { de: () => import('./video-player.de.ts') });
 export const loadWords = t.load;
 
 /** What the player needs of its widget (and nothing else of it). */
-export interface PlayerHost {
-  /** The widget: the player is its controller, draws in it, speaks its language, asks its service. */
-  element: ServiceElement<VideoData>;
+export interface PlayerHost extends Pick<ChunkHost<VideoData>, 'element' | 'api'> {
   /** A path of the service's answer as a URL of the service. */
   url(path: string): string;
   /** A duration as the widget writes it (`0:06`). */
@@ -98,6 +98,8 @@ export class VideoPlayer implements ReactiveController {
   readonly #session: SessionController;
 
   constructor(private readonly host: PlayerHost) {
+    const root = host.element.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, playerStyles.styleSheet!];
     host.element.addController(this);
     this.#session = new SessionController(host.element, ({ session }) => session && host.signedIn());
   }
@@ -111,7 +113,9 @@ export class VideoPlayer implements ReactiveController {
     const token = this.#session.session?.token;
     if (token) {
       try {
-        const { media, now } = (await element.api.request(`videos/${video.id}/media`, { body: {}, token })) as VideoMediaResponse;
+        const { media, now } = (await this.host
+          .api()
+          .request(`videos/${video.id}/media`, { body: {}, token })) as VideoMediaResponse;
         this.#skew = Date.parse(now) - Date.now();
         return media;
       } catch (error) {
@@ -124,7 +128,7 @@ export class VideoPlayer implements ReactiveController {
           });
         }
         if (!(error instanceof ApiError && error.code === 'invalid-token')) {
-          return void this.host.failed(video, element.toApiError(error).shown!);
+          return void this.host.failed(video, toApiError(error, element.resolvedLocale).shown!);
         }
         // The service ended the sign-in: the page's session goes, and the sign-in is asked for again.
         this.#session.write();
@@ -148,9 +152,7 @@ export class VideoPlayer implements ReactiveController {
    */
   #askSignIn(show: boolean) {
     const { baseUrl, company } = this.#session;
-    return !dispatchEvent(
-      new CustomEvent<SignInRequest>(SIGN_IN_EVENT, { cancelable: true, detail: { baseUrl, company, show } }),
-    );
+    return !dispatchEvent(new CustomEvent<PageRequest>(SIGN_IN_EVENT, { cancelable: true, detail: { baseUrl, company, show } }));
   }
 
   /** Back on the page: the links are renewed in time again. */

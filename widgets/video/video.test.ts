@@ -1,6 +1,15 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
-import { failOnWarnings, keyOf, ownMethods, participantToken, service, settled, textOf } from '../../test/browser/support.ts';
+import {
+  failOnWarnings,
+  keyOf,
+  ownMethods,
+  participantToken,
+  service,
+  settled,
+  textOf,
+  until,
+} from '../../test/browser/support.ts';
 import { writeSession } from '../shared/session.ts';
 import '../profile/profile.ts';
 import './video.ts';
@@ -13,11 +22,6 @@ const mount = (video = '', locale = 'en') =>
     html`<service-video key=${keyOf('video')} base-url=${service.url} locale=${locale} video=${video}></service-video>`,
   );
 const $ = <T extends Element = HTMLElement>(el: ServiceVideo, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
-const until = (check: () => boolean) =>
-  new Promise<void>(function wait(resolve) {
-    if (check()) resolve();
-    else requestAnimationFrame(() => wait(resolve));
-  });
 /** Presses a key on the focused element, as a person would (a real key press, which lets a video play). */
 const press = (key: string) => sendKeys({ press: key });
 /** The page's next `times` requests for `path` fail, as on a dropped network. */

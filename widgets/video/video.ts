@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import type { VideoDetail } from '../../contract/index.ts';
 import type { Video, VideoMedia, WidgetResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
-import { firstView, firstViewStyles, fitFirstView } from '../shared/first-view.ts';
+import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { videoStyles } from './video.styles.ts';
@@ -93,11 +93,10 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     video: {},
     _playing: { state: true },
     _held: { state: true },
-    _all: { state: true },
   };
 
   /** An unknown video (`data-service-video`) is a widget that is not available. */
-  static override errorCodes = { 'video-not-found': 'not-available' };
+  protected static override errorCodes = { 'video-not-found': 'not-available' } as const;
 
   /** Shows one video only (its id, `data-service-video` on a placeholder). */
   video = '';
@@ -106,8 +105,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
   private _playing?: string;
   /** A video that cannot play now, and why (the sign-in it waits for, a failure). */
   private _held?: Held;
-  /** The visitor asked to see every video, or to play one (the list is no longer held to its reserved space). */
-  private _all = false;
+  /** The list, held to its reserved space until the visitor asks to see every video, or plays one. */
+  #view = new FirstView(this);
   #player?: InstanceType<Awaited<ReturnType<typeof playerChunk>>['VideoPlayer']>;
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'video', 'locale'];
@@ -141,9 +140,7 @@ export class ServiceVideo extends ServiceElement<VideoData> {
 
   #renderList({ widget, videos }: VideoData) {
     const locale = this.resolvedLocale;
-    return firstView(
-      this,
-      !this._all,
+    return this.#view.render(
       html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
         ${videos.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
         <ul class="videos fill">
@@ -161,7 +158,7 @@ export class ServiceVideo extends ServiceElement<VideoData> {
           )}
         </ul>`,
       t(locale, 'showAll', { count: videos.length }),
-      this.#showAll,
+      this.#focusHeading,
     );
   }
 
@@ -214,6 +211,7 @@ export class ServiceVideo extends ServiceElement<VideoData> {
       await chunk.loadWords(this.resolvedLocale);
       player = this.#player ??= new chunk.VideoPlayer({
         element: this,
+        api: () => this.api,
         url: this.#url,
         clock,
         announce: (what, id) =>
@@ -231,14 +229,16 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     const media = video.media ?? (await player.signedMedia(video));
     if (!media) return;
     player.open(video, media);
-    Object.assign(this, { _playing: video.id, _all: true });
+    this.#view.all = true;
+    this._playing = video.id;
     await this.updateComplete;
     player.start();
   }
 
   /** A video that cannot play now: its poster says why, and the focus goes to what the visitor can do. */
   async #hold(held: Held) {
-    Object.assign(this, { _held: held, _playing: undefined, _all: true });
+    this.#view.all = true;
+    Object.assign(this, { _held: held, _playing: undefined });
     await this.updateComplete;
     const box = this.renderRoot.querySelector<HTMLElement>('.held');
     (box?.querySelector('button') ?? box)?.focus();
@@ -249,8 +249,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     return this.#hold({ id: video.id, line, action: [t(this.resolvedLocale, 'retry'), () => void this.#play(video)] });
   }
 
-  #showAll = async () => {
-    this._all = true;
+  /** Everything shows: the focus goes to the list's heading (the button it was on is gone). */
+  #focusHeading = async () => {
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('h2')?.focus();
   };
@@ -259,11 +259,6 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     // New data (another video, key, service or locale): the open player and what held a video go.
     if (changed.has('data')) Object.assign(this, { _playing: undefined, _held: undefined });
     super.willUpdate(changed);
-  }
-
-  protected override updated() {
-    fitFirstView(this.renderRoot, this);
-    super.updated();
   }
 }
 

@@ -1,0 +1,32 @@
+import { css } from 'lit';
+
+/** The signed-in view's details, registrations and orders: adopted with its chunk (most visitors are signed out). */
+export const accountStyles = css`
+  .card {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .fill {
+    display: grid;
+    gap: 1rem;
+    align-content: start;
+  }
+  dt {
+    font-weight: 600;
+  }
+  dd {
+    margin: 0 0 0.5rem;
+  }
+  ul {
+    display: grid;
+    gap: 0.5rem;
+  }
+  .card {
+    padding: 0.75rem 1rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .card button {
+    justify-self: start;
+  }
+`;
