@@ -28,11 +28,13 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     // A customer's plain-http site on another host name (not a secure context).
-    launchOptions: chromiumLaunchOptions({ args: ['--host-resolver-rules=MAP shop.example 127.0.0.1'] }),
+    launchOptions: chromiumLaunchOptions({
+      args: ['--host-resolver-rules=MAP shop.example 127.0.0.1,MAP www.acme.example 127.0.0.1'],
+    }),
   },
   webServer: [
     {
-      command: 'node node_modules/tsx/dist/cli.mjs service/main.ts',
+      command: 'node node_modules/tsx/dist/cli.mjs service/main.ts --development',
       url: `${SERVICE_URL}/dev/seed`,
       env: { PORT: String(servicePort), DATA_DIR: process.env.E2E_DATA_DIR },
       reuseExistingServer: false,

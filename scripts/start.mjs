@@ -44,28 +44,35 @@ step('build', `loaders v1 and v2, ${built} widgets and the demo into dist/`, per
 const { register } = await import('tsx/esm/api');
 register();
 const { runService } = await import('../service/run.ts');
-const service = await runService({ quiet: true });
+const service = await runService({ quiet: true, development: true });
 const { seed, startup } = service;
 const inside = relative(root, service.dataFile);
 const data = inside.startsWith('..') || isAbsolute(inside) ? service.dataFile : inside;
+const migrated = service.migrated.length ? `, migrated (${service.migrated.join(', ')})` : '';
 step(
-  'seed',
-  seed.status === 'created'
+  service.dev ? 'seed' : 'store',
+  (seed.status === 'created'
     ? `${data} created and seeded now`
     : seed.status === 'kept'
       ? `${data}, seeded ${new Date(seed.seededAt).toISOString().slice(0, 10)}`
-      : `${data} re-seeded now: ${seed.reason}`,
+      : seed.status === 'moved'
+        ? `${data}: its classes moved ${seed.weeks} week${seed.weeks === 1 ? '' : 's'} forward, to today`
+        : seed.status === 'new'
+          ? `${data} created now, empty (production)`
+          : `${data} (production)`) + migrated,
   startup.storeMs,
 );
 const base = service.publicUrl;
 step('serve', `running at ${base}/`, startup.listenMs);
 
 const v1 = `${base}/widgets/v1/loader.js`;
-console.log(`
+console.log(
+  service.dev
+    ? `
 Ready in ${seconds(performance.now() - started)}.
 
   Demo     ${base}/
-  ${service.dev ? `Outbox   ${base}/demo/outbox.html   (the emails the service “sends”: PINs, links)` : 'Outbox   (development mode only: NODE_ENV is production)'}
+  Outbox   ${base}/demo/outbox.html   (the emails the service “sends”: PINs, links)
   API      ${base}/openapi.json
 
 Paste into any page served from localhost or 127.0.0.1 (the seeded keys serve every port):
@@ -74,4 +81,13 @@ Paste into any page served from localhost or 127.0.0.1 (the seeded keys serve ev
   <script async src="${v1}"></script>
 
 {base_url} is ${base} here. For a page on another origin, see "Try it" in README.md.
-Ctrl+C stops the service.`);
+Ctrl+C stops the service.`
+    : `
+Ready in ${seconds(performance.now() - started)}, in production (SERVICE_MODE or PUBLIC_URL says so):
+no demo, no outbox, no demo keys. "Run it for real" in README.md says what support runs next.
+
+  API      ${base}/openapi.json
+  Health   ${base}/healthz, ${base}/readyz
+
+Ctrl+C stops the service.`,
+);

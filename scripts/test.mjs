@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: installs what is missing, then type-checks, lints, builds, checks the size budgets,
-// and runs the docs, service, browser (on Lit's development build, then on the Lit that ships) and
+// and runs the docs, service (on SQLite, and on PostgreSQL: scripts/postgres.mjs), browser (on Lit's development build, then on the Lit that ships) and
 // end-to-end tests. The service tests run alone; the other steps that do not depend on each other
 // run side by side, two at a time (TEST_JOBS=n for more or fewer); each step's output is printed
 // whole when it ends. It ends with
@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
+import { ensurePostgres } from './postgres.mjs';
 import { ensureChromium, ensureCurl, ensureDependencies, root, versionOf } from './setup.mjs';
 
 const install = await ensureDependencies();
@@ -24,9 +25,9 @@ const bin = (name) => `${root}node_modules/.bin/${name}`;
 const jobs = Math.max(1, Number(process.env.TEST_JOBS) || Math.min(2, availableParallelism()));
 
 /** Runs a command, keeping its output (stdout and stderr in the order written), and resolves with its exit code and output. */
-const run = (command, args) =>
+const run = (command, args, more = {}) =>
   new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: root, env: { ...env, ...more }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -53,6 +54,14 @@ const freePort = () =>
       server.close(() => resolve(port));
     });
   });
+
+/** The service tests (SQLite), one file each. */
+const serviceTests = () =>
+  readdirSync(`${root}service/test`)
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => `service/test/${f}`);
+/** Service tests about SQLite's files and one machine's processes (the store's file, a full disk, the support tool's DATA_DIR). */
+const SQLITE_ONLY = ['store.test.ts', 'operations.test.ts', 'production.test.ts'];
 
 const lastMatch = (text, pattern) => [...text.matchAll(pattern)].at(-1);
 
@@ -130,11 +139,34 @@ const steps = [
     // which must take under a second). Beside the end-to-end tests it took 1.1 to 1.8 s rather than
     // 0.2 to 0.3 s, and failed.
     alone: true,
-    run: () => {
-      const files = readdirSync(`${root}service/test`)
-        .filter((f) => f.endsWith('.test.ts'))
-        .map((f) => `service/test/${f}`);
-      return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
+    run: () =>
+      run(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=120000', '--test-reporter=spec', ...serviceTests()]),
+    count: nodeTestCount,
+  },
+  {
+    // The same suite on PostgreSQL (each service on a database of its own), but for what is about
+    // SQLite's files and processes on one machine; and what is about PostgreSQL alone.
+    name: 'service, PostgreSQL',
+    run: async () => {
+      const server = await ensurePostgres();
+      try {
+        const files = [
+          ...serviceTests().filter((file) => !SQLITE_ONLY.some((name) => file.endsWith(`/${name}`))),
+          ...readdirSync(`${root}service/test/postgres`)
+            .filter((f) => f.endsWith('.test.ts'))
+            .map((f) => `service/test/postgres/${f}`),
+        ];
+        const outcome = await run(
+          process.execPath,
+          ['--import', 'tsx', '--test', '--test-timeout=120000', '--test-reporter=spec', ...files],
+          {
+            SERVICE_TEST_DATABASE_URL: server.url,
+          },
+        );
+        return { ...outcome, output: `PostgreSQL: ${server.what}\n${outcome.output}` };
+      } finally {
+        server.stop();
+      }
     },
     count: nodeTestCount,
   },
@@ -171,6 +203,7 @@ const steps = [
 const startOrder = [
   'service tests',
   'build',
+  'service, PostgreSQL',
   'type check',
   'size budgets',
   'docs tests',

@@ -61,7 +61,7 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
             {
               name: 'Development',
               description:
-                'Development mode only (not with NODE_ENV=production): the outbox, the clock, tokens, login links, reset, map tiles, and a fake payment provider (`/dev/pay`) for card orders.',
+                'Development mode only (npm start, or SERVICE_MODE=development; never in production): the outbox, the clock, tokens, login links, reset, map tiles, and a fake payment provider (`/dev/pay`) for card orders.',
             },
           ]
         : []),

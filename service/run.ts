@@ -1,54 +1,74 @@
 /**
- * The reference service as a program: its settings from the environment (PORT, default 8787; HOST,
- * DATA_DIR, PUBLIC_URL, where its links point; TRUST_PROXY, comma-separated addresses of reverse
- * proxies whose X-Forwarded-For is believed), running until SIGINT (Ctrl+C), SIGTERM, or the end of
- * the process that started it. `npm run serve` (main.ts) and `npm start` (scripts/start.mjs, which
- * tells the start in its own words) run it.
+ * The reference service as a program: its settings from the environment (config.ts, read once; a
+ * missing or wrong one stops the start, named), running until SIGINT (Ctrl+C), SIGTERM, or the end
+ * of the process that started it. A stop answers the requests in flight first (SHUTDOWN_GRACE_MS).
+ * `npm run serve` (main.ts) and `npm start` (scripts/start.mjs, which tells the start in its own
+ * words) run it in development; `node --import tsx service/main.ts` alone runs in production.
  */
+import { ConfigError, readConfig } from './config.ts';
+import { StoreOpenError } from './db/database.ts';
 import { startService, type RunningService } from './server.ts';
 
-export async function runService(opts: { quiet?: boolean } = {}): Promise<RunningService> {
-  const port = Number(process.env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`PORT must be a port number (0-65535), not "${process.env.PORT}".`);
+export async function runService(opts: { quiet?: boolean; development?: boolean } = {}): Promise<RunningService> {
+  let config;
+  try {
+    config = readConfig(process.env, { development: opts.development ?? process.argv.includes('--development') });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
     process.exit(1);
   }
 
+  // The signals are taken from the first moment: a stop asked for while the service starts waits
+  // for the start, then stops it as any other.
+  let service: RunningService | undefined;
+  let stopping = false;
+  const stop = () => {
+    // A second Ctrl+C does not wait for the first to finish.
+    if (stopping) process.exit(130);
+    stopping = true;
+    if (service) void service.stop(config.shutdownGraceMs).then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
-    const service = await startService({
-      port,
+    service = await startService({
+      port: config.port,
+      host: config.host,
+      dev: config.mode === 'development',
+      logFormat: config.logFormat,
+      trustProxy: config.trustProxy,
       ...(opts.quiet ? { quiet: true } : {}),
-      ...(process.env.HOST ? { host: process.env.HOST } : {}),
-      ...(process.env.DATA_DIR ? { dataDir: process.env.DATA_DIR } : {}),
-      ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
-      ...(process.env.TRUST_PROXY ? { trustProxy: process.env.TRUST_PROXY.split(',') } : {}),
+      ...(config.dataDir ? { dataDir: config.dataDir } : {}),
+      ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+      ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+      ...(config.smtp ? { smtp: config.smtp } : {}),
     });
-    if (process.env.NODE_ENV === 'production' && !process.env.PUBLIC_URL) {
-      console.warn(
-        `PUBLIC_URL is not set: emailed links point to ${service.publicUrl}. Set it to the address people reach the service at.`,
-      );
+    if (stopping) {
+      await service.stop(config.shutdownGraceMs);
+      process.exit(0);
     }
-    let stopping = false;
-    const stop = () => {
-      // A second Ctrl+C does not wait for the first to finish.
-      if (stopping) process.exit(130);
-      stopping = true;
-      void service.close().then(() => process.exit(0));
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
     // `kill <pid of npm>` ends npm and its shell, but no signal reaches this process: it is handed to
     // init instead. Noticing the new parent, it stops as on SIGTERM and frees the port.
     const parent = process.ppid;
     setInterval(() => {
-      if (process.ppid !== parent) stop();
+      if (process.ppid !== parent && !stopping) stop();
     }, 250).unref();
     return service;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(`Port ${port} is already in use: stop the other server, or start with PORT=<another port>.`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      console.error(`Port ${config.port} is already in use: stop the other server, or start with PORT=<another port>.`);
+    } else if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN') {
+      console.error(
+        `HOST ${config.host} is no address of this machine: use 127.0.0.1 (behind a proxy on this machine, the default) or 0.0.0.0 (every interface).`,
+      );
+    } else if (code === 'EACCES') {
+      console.error(`Port ${config.port} needs more rights than this user has: use a port above 1023 behind a proxy.`);
+    } else if (err instanceof StoreOpenError) {
+      console.error(`The service cannot start: ${err.message}`);
     } else {
-      console.error(err instanceof Error && err.message.startsWith('PUBLIC_URL') ? err.message : err);
+      console.error(err);
     }
     process.exit(1);
   }

@@ -1,6 +1,6 @@
 /**
  * The reference service: one Hono app on Node's HTTP server, one SQLite file.
- * `startService` is what `main.ts`, the tests and other harnesses call.
+ * `startService` is what `run.ts` (the program), the tests and other harnesses call.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,10 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { methodNotAllowed as allowedMethods } from 'hono/method-not-allowed';
+import { randomUUID } from 'node:crypto';
+import { normalisePublicUrl } from './config.ts';
 import { Clock } from './core/clock.ts';
 import { Jobs } from './core/jobs.ts';
-import { RateLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit.ts';
-import { openStore, type SeedState } from './db/database.ts';
+import { createLogger } from './core/log.ts';
+import { MailWorker, type MailSettings } from './core/mail.ts';
+import { MemoryLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit.ts';
+import { StoreUnavailable, openStore, type SeedState } from './db/database.ts';
+import { PostgresLimiter } from './db/postgres-limiter.ts';
+import type { Migration } from 'kysely';
 import { calendarRoutes } from './features/calendar/routes.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
 import { fakePaymentRoutes } from './features/checkout/pay.ts';
@@ -42,7 +48,12 @@ export interface StartOptions {
   host?: string;
   /** Where `service.sqlite` lives. Default `<repo>/data`. */
   dataDir?: string;
-  /** Serve /dev/*. Default: true unless NODE_ENV=production. */
+  /** A PostgreSQL database (`DATABASE_URL`) instead of the SQLite file of `dataDir`. */
+  databaseUrl?: string;
+  /**
+   * Development (default here, for tests and harnesses; the program decides by its settings,
+   * config.ts): the demo seed, `/dev/*`, the outbox, the fake payment provider. Production has none.
+   */
   dev?: boolean;
   /** Default `<repo>/dist` (the widgets are under `<distDir>/widgets/`). */
   distDir?: string;
@@ -61,6 +72,14 @@ export interface StartOptions {
   limits?: LimitOverrides;
   /** How long a request body may take to arrive (default 10 s), then 408. */
   bodyTimeoutMs?: number;
+  /** JSON lines (production's default) or plain lines. */
+  logFormat?: 'json' | 'text';
+  /** Where the log goes (default stdout). */
+  logDestination?: NodeJS.WritableStream;
+  /** The schema's migrations (default: service/db/migrations; a test adds one). */
+  migrations?: Record<string, Migration>;
+  /** Where mail goes (`SMTP_URL`, `SMTP_FROM`); without it, development keeps mail in the outbox. */
+  smtp?: MailSettings;
 }
 
 export interface RunningService {
@@ -70,7 +89,7 @@ export interface RunningService {
   publicUrl: string;
   port: number;
   close(): Promise<void>;
-  /** The SQLite file. */
+  /** The SQLite file (or the PostgreSQL database's URL, without its password). */
   dataFile: string;
   seed: SeedState;
   /** The work done after answers (login emails); tests hold it to see that answers do not wait for it. */
@@ -79,6 +98,15 @@ export interface RunningService {
   dev: boolean;
   /** How long opening (and, when needed, seeding) the data took, and then listening, in ms: `npm start` tells. */
   startup: { storeMs: number; listenMs: number };
+  /** The migrations applied at this start. */
+  migrated: string[];
+  /** The mail worker (`run()` sends what is due now). */
+  mail: MailWorker;
+  /**
+   * Stops as on SIGTERM: no new connection is taken, the requests in flight are answered (for at most
+   * `graceMs`, then their connections are closed), queued work is done, the store is closed.
+   */
+  stop(graceMs: number): Promise<void>;
 }
 
 /**
@@ -118,9 +146,36 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
+    const started = performance.now();
+    const id = randomUUID();
     c.set('bodyTimeoutMs', deps.bodyTimeoutMs);
     await next();
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    c.res.headers.set('X-Request-Id', id);
+    // Stopping: the connection closes after this answer rather than wait for another request.
+    if (deps.stopping) c.res.headers.set('Connection', 'close');
+    // The path without its query: a query may hold a widget key or an emailed link's token.
+    deps.logger.request({
+      id,
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+    });
+  });
+  // The process answers (liveness), and the store answers (readiness): for a load balancer.
+  app.get('/healthz', () => sendJson({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
+  app.get('/readyz', async () => {
+    try {
+      await deps.store.check();
+      return sendJson({ status: 'ready' }, 200, { 'Cache-Control': 'no-store' });
+    } catch (err) {
+      deps.logError('not ready', err);
+      return sendJson(errorBody('not-ready', 'The service cannot use its store: the operator must look at its log.'), 503, {
+        'Cache-Control': 'no-store',
+        'Retry-After': '30',
+      });
+    }
   });
   if (deps.dev) {
     // DNS rebinding: a page on a site whose name is made to resolve to this machine would reach the
@@ -141,6 +196,14 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
     });
   }
 
+  if (deps.dev && deps.store.dialect === 'postgres') {
+    // Several processes on one database share one development clock: each request takes its offset.
+    app.use('*', async (_c, next) => {
+      const row = await deps.store.db.selectFrom('meta').select('v').where('k', '=', 'clock_offset_ms').executeTakeFirst();
+      deps.clock.setOffset(Number(row?.v ?? 0));
+      await next();
+    });
+  }
   widgetApiCors(app, deps);
   registerOrderExpiry(app, deps);
   // One sub-app per feature, mounted at its base. In this order: it is the order of /openapi.json's
@@ -191,6 +254,16 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   app.onError((err, c) => {
     const answer = answerOf(err);
     if (answer) return sendJson(answer.toBody(), answer.status, answer.headers);
+    if (storeFault(err)) {
+      // The disk is full, the file read-only or gone: nothing was written; the visitor may try again
+      // later, and the operator reads the real cause here.
+      deps.logError(`${c.req.method} ${new URL(c.req.url).pathname}: the store cannot be written`, err);
+      return sendJson(
+        errorBody('unavailable', 'The service cannot save anything just now. Nothing was changed: try again in a few minutes.'),
+        503,
+        { 'Retry-After': '30' },
+      );
+    }
     // A client gone mid-request is no failure of the service, and nobody reads the answer.
     if (c.req.raw.signal.aborted) return sendJson(errorBody('bad-request', 'The request was cut off.'), 400);
     deps.logError(`${c.req.method} ${new URL(c.req.url).pathname} failed`, err);
@@ -202,14 +275,21 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   return app;
 }
 
+/** An error of the store itself (SQLite's codes for a full disk, a read-only or vanished file, I/O), not of the request. */
+function storeFault(err: unknown): boolean {
+  if (err instanceof StoreUnavailable) return true;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM)/.test(code);
+}
+
 /**
  * Bytes Node's HTTP parser refuses (a body longer than its Content-Length spilling into a "next
  * request", oversized headers) never reach the app: answer them in the one error shape too.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): number | undefined {
   if (!socket.writable) {
     socket.destroy();
-    return;
+    return undefined;
   }
   const [status, reason, code, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
@@ -222,6 +302,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  return status as number;
 }
 
 /** The settings and services every route module gets, from the start options. */
@@ -230,21 +311,33 @@ export function serviceDeps(
   clock: Clock,
   opts: StartOptions & { distDir: string; demoDir: string; publicUrl: string },
 ): ServiceDeps {
-  const logError = (message: string, err: unknown) => console.error(`[service] ${message}:`, err);
-  const limiter = new RateLimiter(clock);
+  const logger = createLogger({
+    format: opts.logFormat ?? 'text',
+    ...(opts.quiet ? { quiet: true } : {}),
+    ...(opts.logDestination ? { destination: opts.logDestination } : {}),
+  });
+  const logError = (message: string, err: unknown) => logger.error(message, err);
+  const limits = mergeLimits(opts.limits);
+  // On PostgreSQL the limits are the database's, shared by every process; else this process's memory.
+  const longestWindowMs = Math.max(
+    ...Object.values(limits).flatMap((rules) => Object.values(rules).map((rule) => (rule as { windowMs: number }).windowMs)),
+  );
+  const limiter = opts.databaseUrl ? new PostgresLimiter(opts.databaseUrl, clock, longestWindowMs) : new MemoryLimiter(clock);
   return {
     store,
     clock,
-    dev: opts.dev ?? process.env.NODE_ENV !== 'production',
+    dev: opts.dev ?? true,
+    stopping: false,
+    logger,
     distDir: opts.distDir,
     demoDir: opts.demoDir,
     publicUrl: opts.publicUrl,
     trustProxy: (opts.trustProxy ?? []).map((a) => a.trim().toLowerCase()).filter(Boolean),
-    limits: mergeLimits(opts.limits),
+    limits,
     limiter,
     jobs: new Jobs(logError),
     bodyTimeoutMs: opts.bodyTimeoutMs ?? 10_000,
-    log: opts.quiet ? () => {} : (message) => console.log(message),
+    log: (message) => logger.info(message),
     logError,
     onReset: new Set([() => limiter.reset()]),
     api: new ApiRoutes(),
@@ -260,26 +353,19 @@ const badHost = () =>
     { Connection: 'close' },
   );
 
-/** `https://Example.com/base/` → `https://example.com/base`; a clear error for anything but an http(s) URL. */
-export function normalisePublicUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://booking.example.com, not "${value}".`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
-    throw new Error(`PUBLIC_URL must be an http(s) URL without user, query or fragment, not "${value}".`);
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
+export { normalisePublicUrl };
 
 export async function startService(opts: StartOptions = {}): Promise<RunningService> {
   const publicUrl = opts.publicUrl === undefined ? undefined : normalisePublicUrl(opts.publicUrl);
   const clock = new Clock();
   const dataDir = resolve(opts.dataDir ?? join(REPO_ROOT, 'data'));
   const opening = performance.now();
-  const store = await openStore(dataDir, clock);
+  const store = await openStore(dataDir, clock, {
+    mode: opts.dev === false ? 'production' : 'development',
+    exclusive: true,
+    ...(opts.migrations ? { migrations: opts.migrations } : {}),
+    ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+  });
   const storeMs = performance.now() - opening;
   const listening = performance.now();
   const distDir = resolve(opts.distDir ?? join(REPO_ROOT, 'dist'));
@@ -290,10 +376,15 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
     publicUrl: publicUrl ?? '', // set below, once the port is known
   });
   const app = buildApp(deps);
+  const mail = new MailWorker({ store, clock, smtp: opts.smtp, logError: deps.logError, keepSecrets: deps.dev });
 
   // Node answers a request without Host itself, with an empty body: it comes to badHost instead.
   const server = createServer({ requireHostHeader: false }, getRequestListener(app.fetch, { errorHandler: () => badHost() }));
-  server.on('clientError', answerClientError);
+  // Refused before the app (Node's HTTP parser): answered in the error shape, and logged like any answer.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const status = answerClientError(err, socket);
+    if (status) deps.logger.request({ id: randomUUID(), method: '-', path: '-', status, ms: 0 });
+  });
   const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolveListen, reject) => {
@@ -317,13 +408,48 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
       ? 'created and seeded now'
       : seed.status === 'kept'
         ? `seeded ${new Date(seed.seededAt).toISOString()}`
-        : `re-seeded now: ${seed.reason}`;
+        : seed.status === 'moved'
+          ? `its classes moved ${seed.weeks} week${seed.weeks === 1 ? '' : 's'} forward`
+          : seed.status === 'new'
+            ? 'created now, empty: `npm run support -- company create` adds a company'
+            : 'production store';
   const shownHost = urlHost === '127.0.0.1' ? 'localhost' : urlHost;
   deps.publicUrl = publicUrl ?? `http://${shownHost}:${port}`;
-  deps.log(`Service widgets running at http://${shownHost}:${port}/`);
+  deps.log(
+    `Service widgets running at http://${shownHost}:${port}/ (${deps.dev ? 'development' : 'production'})${publicUrl ? `, reached at ${publicUrl}/` : ''}.`,
+  );
+  if (store.migrated.length) deps.log(`Migrated the store: ${store.migrated.join(', ')}.`);
   deps.log(`Data: ${store.file} (${seedLine}).${deps.dev ? ` Demo credentials: http://${shownHost}:${port}/dev/seed` : ''}`);
 
+  mail.start();
   let closed: Promise<void> | undefined;
+  /** Stops taking connections, answers what is in flight (closing what remains after `graceMs`), then closes the store. */
+  const shutDown = (graceMs: number) =>
+    (closed ??= new Promise<void>((resolveClose) => {
+      deps.stopping = true;
+      const force = setTimeout(() => {
+        deps.log('Stopping: the requests still in flight are cut off.');
+        server.closeAllConnections();
+      }, graceMs);
+      server.close(() => {
+        clearTimeout(force);
+        // Work still queued after the last answers (login emails) is done before the store closes;
+        // mail not sent yet waits in the queue for the next start.
+        void deps.jobs
+          .release()
+          .then(() => mail.stop(Math.min(graceMs, 5000)))
+          .then(() => deps.limiter.close())
+          .then(() => store.close())
+          .then(() => {
+            if (graceMs > 0) deps.log('Stopped.');
+            resolveClose();
+          });
+      });
+      // Connections between requests go now; each one with a request in flight when that is answered.
+      server.closeIdleConnections();
+      // Said once the port is closed: whoever reads it and connects is refused, not reset.
+      if (graceMs > 0) deps.log(`Stopping: no new connections; the requests in flight are answered (for at most ${graceMs} ms).`);
+    }));
   return {
     url: `http://${urlHost}:${port}`,
     publicUrl: deps.publicUrl,
@@ -333,18 +459,9 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
     jobs: deps.jobs,
     dev: deps.dev,
     startup: { storeMs, listenMs },
-    close() {
-      closed ??= new Promise<void>((resolveClose) => {
-        server.close(() => {
-          // Work still queued after the last answers (login emails) is done before the data file closes.
-          void deps.jobs
-            .release()
-            .then(() => store.close())
-            .then(() => resolveClose());
-        });
-        server.closeAllConnections();
-      });
-      return closed;
-    },
+    migrated: store.migrated,
+    mail,
+    stop: shutDown,
+    close: () => shutDown(0),
   };
 }

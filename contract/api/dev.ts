@@ -96,6 +96,13 @@ export const OutboxResponse = named(
         link: z.string().nullable(),
         pin: z.string().nullable(),
         sent_at: isoTime(),
+        /** queued: waits for the mail worker; sent: handed to the SMTP server; failed: given up; outbox: kept here only (no SMTP_URL). */
+        status: z.enum(['queued', 'sent', 'failed', 'outbox']),
+        /** The language it is written in. */
+        locale: z.enum(['en', 'de']),
+        /** Tries to hand it to the SMTP server so far, and the server's last refusal. */
+        attempts: z.int(),
+        last_error: z.string().nullable(),
       }),
     ),
   }),
@@ -132,6 +139,11 @@ const originPattern = (secureOnly: boolean) =>
         ctx.addIssue({ code: 'custom', message: `"*" would let any site use the key: name the origin, ${ORIGIN_RULE}.` });
       } else if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !/^https?:\/\//i.test(base)) {
         ctx.addIssue({ code: 'custom', message: `"${value.slice(0, 60)}" is no origin: send ${ORIGIN_RULE}.` });
+      } else if (url.hostname.includes('*')) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `A key serves named hosts, not a pattern of them: name each one, such as ${url.protocol}//www.${url.hostname.replace(/^(\*\.)+/, '').replace(/\*/g, 'x')}.`,
+        });
       } else if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || /[?#]$/.test(base)) {
         ctx.addIssue({
           code: 'custom',

@@ -29,7 +29,7 @@ export const LoginRequest = named(
         .string({ error: 'Send client_secret (the client secret of your application) with verification_method "client_secret".' })
         .max(200, 'This is not the client secret of your application: check client_secret.')
         .optional()
-        .meta({ description: 'With verification_method `client_secret` only', examples: ['cs_demo_acme_secret'] }),
+        .meta({ description: 'With verification_method `client_secret` only', examples: ['cs_3vQm…'] }),
     })
     .meta({ description: '`client_secret` is required with `verification_method: "client_secret"` and refused with `"email"`.' }),
 );

@@ -44,7 +44,8 @@ async function refresh() {
   try {
     const response = await fetch(`/dev/outbox${to ? `?to=${encodeURIComponent(to)}` : ''}`);
     if (!response.ok) {
-      count.textContent = 'The outbox is there in development mode only (the service runs with NODE_ENV=production).';
+      count.textContent =
+        'The outbox is there in development mode only (this service runs in production, where mail goes out through SMTP).';
       return;
     }
     emails = ((await response.json()) as OutboxResponse).emails;

@@ -26,4 +26,9 @@ export class Clock {
   reset(): void {
     this.#offsetMs = 0;
   }
+
+  /** Takes another process's offset (the development clock of a service on PostgreSQL is the database's). */
+  setOffset(offsetMs: number): void {
+    this.#offsetMs = offsetMs;
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * Sliding-window rate limits on the service clock (so a test passes a window with /dev/clock).
- * In memory: a restart or /dev/reset forgets them. The limits are settings (`StartOptions.limits`);
+ * In memory for one process (a restart or /dev/reset forgets them); in the database on PostgreSQL,
+ * shared by every process (db/postgres-limiter.ts). The limits are settings (`StartOptions.limits`);
  * the defaults below are documented in docs/service.md's security section and the OpenAPI document.
  */
 import type { Clock } from './clock.ts';
@@ -84,9 +85,9 @@ export function seatGuard(limiter: RateLimiter, limits: Limits, companyId: numbe
   const hours = rule.windowMs / HOUR;
   const per = hours === 1 ? 'an hour' : `in ${humanWait(rule.windowMs / 1000)}`;
   return {
-    check(seats: number) {
-      const left = limiter.room(limit(seats));
-      limiter.check([limit(seats)], 'seats', 'from here', (wait) =>
+    async check(seats: number) {
+      const left = await limiter.room(limit(seats));
+      await limiter.check([limit(seats)], 'seats', 'from here', (wait) =>
         left > 0
           ? `At most ${rule.max} seats ${per} may be booked from here: ${left} more can be booked now (this booking has ${seats}), or more in ${wait}.`
           : `At most ${rule.max} seats ${per} may be booked from here: try again in ${wait}.`,
@@ -107,13 +108,13 @@ export function pinChecks(limiter: RateLimiter, rules: Limits['verify'], keys: {
   const perAddress = { key: keys.address, ...rules.perAddress };
   const perEmail = { key: keys.email, ...rules.perEmail };
   return {
-    check() {
-      limiter.check([perAddress], 'PIN checks');
-      limiter.check([perEmail], 'wrong PINs', 'for this email');
-      limiter.count([perAddress]);
+    async check() {
+      await limiter.check([perAddress], 'PIN checks');
+      await limiter.check([perEmail], 'wrong PINs', 'for this email');
+      await limiter.count([perAddress]);
     },
-    judged(wrong: boolean) {
-      if (wrong) limiter.count([perEmail]);
+    async judged(wrong: boolean) {
+      if (wrong) await limiter.count([perEmail]);
     },
   };
 }
@@ -141,93 +142,138 @@ export function humanWait(seconds: number): string {
   return `${hours} hour${hours === 1 ? '' : 's'}`;
 }
 
-export class RateLimiter {
-  readonly #clock: Clock;
-  readonly #hits = new Map<string, number[]>();
-  #calls = 0;
+/**
+ * The rate limits' policy, over a store of hits: in memory (one process: SQLite's service) or in the
+ * database (PostgreSQL, shared by every process: `PostgresLimiter`). Every method is async, and
+ * `take()` checks and counts at once, so that two requests never both pass the last unit.
+ */
+export abstract class RateLimiter {
+  protected readonly clock: Clock;
 
   constructor(clock: Clock) {
-    this.#clock = clock;
+    this.clock = clock;
   }
+
+  /**
+   * The wait until every limit has room for its attempt's weight (0: now); `count` counts the
+   * attempt whatever the wait, `take` counts it only when the wait is 0, `peek` never.
+   */
+  protected abstract apply(limits: Limit[], mode: 'peek' | 'count' | 'take'): Promise<number>;
+  /** How many of a limit's units are free now. */
+  abstract room(limit: Limit): Promise<number>;
+  /** Forgets every hit (`/dev/reset`). */
+  abstract reset(): Promise<void>;
+  /** Lets go of what it holds (a connection pool). */
+  async close(): Promise<void> {}
 
   /**
    * Counts one attempt against every limit, or refuses (`too-many`, `rate-limited`, with `retryAfter`
    * and `retry_after` in seconds in the error object) when any of them is used up; a refused attempt is
    * not counted. `what` names what was counted, for the message ("registrations").
    */
-  take(limits: Limit[], what = 'attempts'): void {
-    this.check(limits, what);
-    this.count(limits);
+  async take(limits: Limit[], what = 'attempts'): Promise<void> {
+    refuseAfter(await this.apply(limits, 'take'), what, 'from here');
   }
 
   /**
    * Refuses as `take()` does when a limit is used up; counts nothing. The message
    * says "Too many <what> <where>" ("from here", "for this email"), or `message(wait)` when given.
    */
-  check(limits: Limit[], what = 'attempts', where = 'from here', message?: (wait: string) => string): void {
-    const wait = this.waitMs(limits);
-    if (wait > 0) {
-      const seconds = Math.max(1, Math.ceil(wait / 1000));
-      throw new Refusal(
-        'too-many',
-        'rate-limited',
-        message?.(humanWait(seconds)) ?? `Too many ${what} ${where}. Try again in ${humanWait(seconds)}.`,
-        { retryAfter: seconds, extra: { retry_after: seconds } },
-      );
-    }
+  async check(limits: Limit[], what = 'attempts', where = 'from here', message?: (wait: string) => string): Promise<void> {
+    refuseAfter(await this.apply(limits, 'peek'), what, where, message);
   }
 
-  /** How many of a limit's units are free now. */
-  room(limit: Limit): number {
-    return Math.max(0, limit.max - this.#recent(limit.key, this.#clock.now(), limit.windowMs).length);
+  /** Counts the attempt against every limit, room or not. */
+  async count(limits: Limit[]): Promise<void> {
+    await this.apply(limits, 'count');
   }
 
   /** Counts the attempt if every limit has room; false (and nothing counted) if one is used up. */
-  tryTake(limits: Limit[]): boolean {
-    if (this.waitMs(limits) > 0) return false;
-    this.count(limits);
-    return true;
-  }
-
-  reset(): void {
-    this.#hits.clear();
+  async tryTake(limits: Limit[]): Promise<boolean> {
+    return (await this.apply(limits, 'take')) === 0;
   }
 
   /** How long until every limit has room again for its attempt's weight (0: now). */
-  waitMs(limits: Limit[]): number {
-    const now = this.#clock.now();
-    if (++this.#calls % 1000 === 0) this.#sweep(now);
-    let wait = 0;
-    for (const limit of limits) {
-      const weight = limit.weight ?? 1;
-      // More than the limit allows at all (an operator's limit below an order's size): a window's wait.
-      if (weight > limit.max) return limit.windowMs;
-      const hits = this.#recent(limit.key, now, limit.windowMs);
-      // Room for `weight` more once the oldest hits beyond `max - weight` have left the window.
-      const over = hits.length + weight - limit.max;
-      if (over > 0) wait = Math.max(wait, hits[over - 1]! + limit.windowMs - now);
+  waitMs(limits: Limit[]): Promise<number> {
+    return this.apply(limits, 'peek');
+  }
+}
+
+function refuseAfter(wait: number, what: string, where: string, message?: (wait: string) => string): void {
+  if (wait <= 0) return;
+  const seconds = Math.max(1, Math.ceil(wait / 1000));
+  throw new Refusal(
+    'too-many',
+    'rate-limited',
+    message?.(humanWait(seconds)) ?? `Too many ${what} ${where}. Try again in ${humanWait(seconds)}.`,
+    { retryAfter: seconds, extra: { retry_after: seconds } },
+  );
+}
+
+/**
+ * The wait until every limit has room for its weight, given each key's hits inside its window (oldest
+ * first): room for `weight` more once the oldest hits beyond `max - weight` have left the window.
+ */
+export function waitFor(limits: readonly Limit[], hitsOf: (limit: Limit) => number[], now: number): number {
+  let wait = 0;
+  for (const limit of limits) {
+    const weight = limit.weight ?? 1;
+    // More than the limit allows at all (an operator's limit below an order's size): a window's wait.
+    if (weight > limit.max) return limit.windowMs;
+    const hits = hitsOf(limit);
+    const over = hits.length + weight - limit.max;
+    if (over > 0) wait = Math.max(wait, hits[over - 1]! + limit.windowMs - now);
+  }
+  return wait;
+}
+
+/** The limits in one process's memory: a restart forgets them (SQLite's service, one process). */
+export class MemoryLimiter extends RateLimiter {
+  /** Per key: its hits (times, oldest first) and how long they count. */
+  readonly #buckets = new Map<string, { hits: number[]; windowMs: number }>();
+  #nextSweep = 0;
+
+  /** How many keys are remembered now (each with a hit inside its window, or since the last sweep). */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  protected async apply(limits: Limit[], mode: 'peek' | 'count' | 'take'): Promise<number> {
+    const now = this.clock.now();
+    if (now >= this.#nextSweep) this.#sweep(now);
+    const wait = mode === 'count' ? 0 : waitFor(limits, (limit) => this.#recent(limit.key, now, limit.windowMs), now);
+    if (mode === 'count' || (mode === 'take' && wait === 0)) {
+      for (const limit of limits) {
+        const hits = this.#recent(limit.key, now, limit.windowMs);
+        for (let i = 0; i < (limit.weight ?? 1); i++) hits.push(now);
+      }
     }
     return wait;
   }
 
-  count(limits: Limit[]): void {
-    const now = this.#clock.now();
-    for (const limit of limits) {
-      const hits = this.#recent(limit.key, now, limit.windowMs);
-      for (let i = 0; i < (limit.weight ?? 1); i++) hits.push(now);
-    }
+  async room(limit: Limit): Promise<number> {
+    return Math.max(0, limit.max - this.#recent(limit.key, this.clock.now(), limit.windowMs).length);
+  }
+
+  async reset(): Promise<void> {
+    this.#buckets.clear();
   }
 
   #recent(key: string, now: number, windowMs: number): number[] {
-    const hits = (this.#hits.get(key) ?? []).filter((t) => t > now - windowMs && t <= now);
-    this.#hits.set(key, hits);
+    const bucket = this.#buckets.get(key);
+    const hits = (bucket?.hits ?? []).filter((t) => t > now - windowMs && t <= now);
+    this.#buckets.set(key, { hits, windowMs: Math.max(windowMs, bucket?.windowMs ?? 0) });
     return hits;
   }
 
-  /** Forgets buckets with no hit in the last day, so memory stays bounded. */
+  /**
+   * Forgets, once a minute, every key with no hit inside its window: memory follows the writers of
+   * the last window (an hour at most), not of the day.
+   */
   #sweep(now: number): void {
-    for (const [key, hits] of this.#hits) {
-      if (hits.every((t) => t <= now - 24 * 60 * 60 * 1000)) this.#hits.delete(key);
+    this.#nextSweep = now + 60_000;
+    for (const [key, { hits, windowMs }] of this.#buckets) {
+      if (!hits.some((t) => t > now - windowMs && t <= now)) this.#buckets.delete(key);
     }
   }
 }

@@ -1,6 +1,5 @@
 /** Tables of the service's own machinery: its settings, the idempotency records, the outbox. */
-import type { Generated, Kysely } from 'kysely';
-import { TIME, autoId } from '../db/dialect.ts';
+import type { Generated } from 'kysely';
 
 export interface CoreTables {
   meta: { k: string; v: string };
@@ -13,6 +12,7 @@ export interface CoreTables {
     response: string;
     created_at: number;
   };
+  /** The mail queue (core/outbox.ts, core/mail.ts). */
   outbox: {
     id: Generated<number>;
     to_addr: string;
@@ -20,34 +20,17 @@ export interface CoreTables {
     text: string;
     link: string | null;
     pin: string | null;
+    /** When it was queued (the name is older than the queue). */
     sent_at: number;
+    status: 'queued' | 'sent' | 'failed' | 'outbox';
+    attempts: number;
+    /** When the worker tries it (next); null once sent or given up. */
+    next_attempt_at: number | null;
+    last_error: string | null;
+    /** When the mail server took it. */
+    delivered_at: number | null;
+    from_name: string | null;
+    html: string | null;
+    locale: string;
   };
-}
-
-export async function createCoreTables(db: Kysely<never>): Promise<void> {
-  await db.schema
-    .createTable('meta')
-    .addColumn('k', 'text', (c) => c.primaryKey())
-    .addColumn('v', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createTable('idempotency')
-    .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('request_hash', 'text', (c) => c.notNull())
-    .addColumn('status', 'integer', (c) => c.notNull())
-    .addColumn('response', 'text', (c) => c.notNull())
-    .addColumn('created_at', TIME, (c) => c.notNull())
-    .addPrimaryKeyConstraint('idempotency_pk', ['scope', 'key'])
-    .execute();
-  await db.schema
-    .createTable('outbox')
-    .addColumn('id', 'integer', autoId)
-    .addColumn('to_addr', 'text', (c) => c.notNull())
-    .addColumn('subject', 'text', (c) => c.notNull())
-    .addColumn('text', 'text', (c) => c.notNull())
-    .addColumn('link', 'text')
-    .addColumn('pin', 'text')
-    .addColumn('sent_at', TIME, (c) => c.notNull())
-    .execute();
 }

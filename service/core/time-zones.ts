@@ -60,3 +60,13 @@ export function offsetMinutes(ms: number, timeZone: string): number {
   const asUtc = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
 }
+
+/** Whether the platform knows this IANA time zone (`Europe/Berlin`). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.includes('/') || zone === 'UTC';
+  } catch {
+    return false;
+  }
+}

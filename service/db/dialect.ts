@@ -1,11 +1,16 @@
 /**
- * The SQL dialect of the store. SQLite (better-sqlite3) is the embedded default; the stores are
- * written with Kysely so that PostgreSQL adds a dialect here, not a rewrite. What differs between
- * the two lives in this file: how a transaction starts, and the column types of ids and times.
+ * The SQL dialects of the store: SQLite (better-sqlite3), the embedded default, and PostgreSQL (pg),
+ * for several processes on one database. The stores are written once, with Kysely; what differs
+ * between the two lives in this file: how a write transaction starts, and the column types of ids
+ * and times.
  */
 import type Database from 'better-sqlite3';
 import {
   CompiledQuery,
+  PostgresAdapter,
+  PostgresDriver,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
   SqliteAdapter,
   SqliteDriver,
   SqliteIntrospector,
@@ -15,9 +20,11 @@ import {
   type Dialect,
   type Kysely,
   type SqliteDatabase,
+  type TransactionSettings,
 } from 'kysely';
+import pg from 'pg';
 
-export type DialectName = 'sqlite';
+export type DialectName = 'sqlite' | 'postgres';
 
 /**
  * SQLite has one connection, which Kysely lends to one query or transaction at a time. A
@@ -28,35 +35,118 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  /**
+   * SQLite rolls a transaction back itself on some errors (a full disk, an I/O error): the rollback
+   * that follows then fails with "no transaction is active", which would hide the real cause.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (err) {
+      if (!/no transaction is active/i.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+/**
+ * SQLite changes its schema inside a transaction as well as its rows (Kysely's adapter says it does
+ * not, to be safe): the migrations of a start run in one transaction, so a migration that fails
+ * leaves the store exactly as it was, not half-changed.
+ */
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
 }
 
 /**
  * better-sqlite3 behind Kysely, with its prepared statements kept: the query builder asks to
  * prepare each query every time, and preparing is most of a small query's cost.
  */
-export function sqliteDialect(raw: Database.Database): Dialect {
-  const statements = new Map<string, Database.Statement>();
+export function sqliteDialect(raw: Database.Database, beforeWrite: () => void = () => {}): Dialect {
+  const statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
   const database: SqliteDatabase = {
     close: () => raw.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= 1000) statements.clear();
-        statement = raw.prepare(sql);
+        const prepared = raw.prepare(sql);
+        // Every statement that writes asks first whether it may (the store's file is still there):
+        // inside a transaction or not, nothing is written into a deleted file.
+        statement = (prepared.reader
+          ? prepared
+          : {
+              reader: false,
+              all: (parameters: readonly unknown[]) => (beforeWrite(), prepared.all(...parameters)),
+              run: (parameters: readonly unknown[]) => (beforeWrite(), prepared.run(...parameters)),
+              iterate: (parameters: readonly unknown[]) => (beforeWrite(), prepared.iterate(...parameters)),
+            }) as unknown as ReturnType<SqliteDatabase['prepare']>;
         statements.set(sql, statement);
       }
-      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
+      return statement;
     },
   };
   return {
-    createAdapter: () => new SqliteAdapter(),
+    createAdapter: () => new TransactionalSqliteAdapter(),
     createDriver: () => new ImmediateSqliteDriver({ database }),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };
 }
 
-/** An integer primary key the database numbers (`serial` on PostgreSQL). */
-export const autoId = (column: ColumnDefinitionBuilder) => column.primaryKey().autoIncrement();
+/**
+ * The one write lock of a PostgreSQL store, held by every transaction from its start to its end
+ * (`pg_advisory_xact_lock`): writes are taken one at a time, across every process on the database,
+ * as SQLite's `BEGIN IMMEDIATE` takes them on one file. A seat counted inside a transaction cannot be
+ * taken by another process before it commits; reads outside transactions never wait for it.
+ */
+export const WRITE_LOCK = 72_010_001;
+
+class LockingPostgresDriver extends PostgresDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await super.beginTransaction(connection, settings);
+    await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK})`));
+  }
+}
+
+// Numbers come back as numbers: times are bigint (int8), and count() and sum() answer int8 or numeric,
+// which pg would give as strings. Every value the service keeps fits a double exactly.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+/** A pool of connections to a PostgreSQL database (`postgres://user:password@host:port/database`). */
+export function postgresPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  // A connection the server ends (a restart, a dropped database) fails its query, if it has one, and
+  // is replaced: its error event, idle or in use, is never the end of the process.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+export function postgresDialect(pool: pg.Pool): Dialect {
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new LockingPostgresDriver({ pool }),
+    createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  };
+}
+
+/** Which dialect a query builder speaks (a migration's `db`). */
+export const dialectOf = (db: Kysely<unknown>): DialectName =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+
+/**
+ * An integer primary key the database numbers: `autoincrement` on SQLite, an identity column on
+ * PostgreSQL. `db` is the migration's.
+ */
+export const autoId = (db: Kysely<unknown>) => (column: ColumnDefinitionBuilder) =>
+  dialectOf(db) === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey().autoIncrement();
 /** Times are epoch milliseconds of the service clock: 64-bit integers. */
 export const TIME = 'bigint' as const;
+
+/** A floating-point column of 8 bytes (SQLite's `real` is; PostgreSQL's is 4, `double precision` 8). */
+export const REAL = (db: Kysely<unknown>) => (dialectOf(db) === 'postgres' ? 'double precision' : 'real');

@@ -147,7 +147,7 @@ export const LECTURER_CLASSES: Record<number, string[]> = {
   104: ['cls_lead_1', 'cls_lead_2', 'cls_lead_3'],
 };
 
-interface SeedParticipant extends Omit<Tables['participants'], 'created_at'> {
+interface SeedParticipant extends Omit<Tables['participants'], 'created_at' | 'locale'> {
   bookings: { class_id: string; status: 'confirmed' | 'waitlisted' }[];
   note: string;
 }
@@ -852,13 +852,13 @@ export async function seed(tx: Tx, now: number): Promise<void> {
 
   const companyOfClass = new Map(SEED_CLASSES.map((cl) => [cl.id, companyOfCourse.get(cl.course_id)!]));
   const createdAt = day0 - 20 * DAY;
-  const participants: Tables['participants'][] = [];
+  const participants: Omit<Tables['participants'], 'locale'>[] = [];
   const registrations: Tables['registrations'][] = [];
-  const person = (p: Omit<Tables['participants'], 'created_at'>) => participants.push({ ...p, created_at: createdAt });
+  const person = (p: Omit<Tables['participants'], 'created_at' | 'locale'>) => participants.push({ ...p, created_at: createdAt });
   const book = (
     id: string,
     class_id: string,
-    p: Omit<Tables['participants'], 'created_at' | 'company_id'>,
+    p: Omit<Tables['participants'], 'created_at' | 'company_id' | 'locale'>,
     status: 'confirmed' | 'waitlisted',
   ) =>
     registrations.push({
@@ -924,8 +924,10 @@ export async function seed(tx: Tx, now: number): Promise<void> {
   await tx
     .insertInto('widget_keys')
     .values(
-      SEED_WIDGET_KEYS.map((k) => ({
+      SEED_WIDGET_KEYS.map((k, i) => ({
         key: k.key,
+        // A millisecond apart, in the seed's order: the order lists show them in.
+        created_at: createdAt + i,
         company_id: k.company_id,
         type: k.type,
         origins: JSON.stringify(k.origins),

@@ -9,7 +9,8 @@ import { queueEmail } from '../core/outbox.ts';
 import type { Limits, RateLimiter } from '../core/rate-limit.ts';
 import { Refusal } from '../core/refusal.ts';
 import type { Db, Tx } from '../db/database.ts';
-import { findParticipant, participantAccount, upcomingRegistrations, type ParticipantRow } from './participants.ts';
+import { addressChangedEmail, addressTakenEmail, changeAskedEmail, confirmAddressEmail } from './emails.ts';
+import { findParticipant, localeOf, participantAccount, upcomingRegistrations, type ParticipantRow } from './participants.ts';
 import {
   LINK_TTL_MS,
   PIN_MAX_ATTEMPTS,
@@ -56,14 +57,13 @@ export async function requestEmailChange(
   returnUrl: string | undefined,
   { limiter, limits }: { limiter: RateLimiter; limits: Limits['emailChange'] },
 ): Promise<void> {
-  limiter.take(
+  await limiter.take(
     [
       { key: `email-change:participant:${p.id}`, ...limits.perParticipant },
       { key: `email-change:to:${email}`, ...limits.perRecipient },
     ],
     'changes of email',
   );
-  const expires = now + EMAIL_CHANGE_TTL_MS;
   const taken = (await findParticipant(tx, p.company_id, email)) !== undefined;
   // Only the newest request counts (a new PIN replaces the ones waiting). Taken: a PIN nobody knows,
   // so that the requester sees the same as for a free address.
@@ -71,56 +71,23 @@ export async function requestEmailChange(
   const issued = taken ? undefined : await issuePin(tx, now, changePins(p), pending);
   if (!issued) await issueDecoyPin(tx, now, changePins(p), pending);
   const company = key.company_name;
+  const locale = await localeOf(tx, p.id);
   if (!issued) {
-    await queueEmail(tx, now, {
-      to: email,
-      subject: `Someone asked to use this address at ${company}`,
-      text: [
-        'Hello,',
-        '',
-        `someone signed in at ${company} asked to make ${email} the address of their account.`,
-        'This address already belongs to an account there, so nothing has changed.',
-        '',
-        'If you did not expect this, you can ignore this email.',
-      ].join('\n'),
-    });
+    await queueEmail(tx, now, addressTakenEmail(locale, { to: email, company }));
   } else {
-    let link: string | undefined;
+    let link: string | null = null;
     if (returnUrl !== undefined) {
       const url = new URL(returnUrl);
       url.searchParams.set('key', await issueToken(tx, now, participantAccount(p), { emailed: true, confirmsPin: issued.id }));
       link = url.href;
     }
-    await queueEmail(tx, now, {
-      to: email,
-      subject: `Confirm your new email address at ${company}`,
-      text: [
-        `Hello ${p.first_name},`,
-        '',
-        `to make ${email} the address of your account at ${company}, enter this PIN where you changed it: ${issued.pin}`,
-        ...(link ? ['or open this link:', link] : []),
-        '',
-        `Both work for an hour (until ${isoTime(expires)}); the PIN for 5 tries.`,
-        `Until then your account keeps its current address.`,
-        '',
-        'If you did not ask for this, ignore this email: nothing changes.',
-      ].join('\n'),
-      link: link ?? null,
-      pin: issued.pin,
-    });
+    await queueEmail(
+      tx,
+      now,
+      confirmAddressEmail(locale, { to: email, first_name: p.first_name, company, link, pin: issued.pin }),
+    );
   }
-  await queueEmail(tx, now, {
-    to: p.email,
-    subject: `A change of your email address at ${company} was asked for`,
-    text: [
-      `Hello ${p.first_name},`,
-      '',
-      `someone signed in to your account at ${company} asked to change its email address to ${email}.`,
-      'Nothing changes until that is confirmed from the new mailbox.',
-      '',
-      `If this was not you, sign in, check your details and sign out; or contact ${company}.`,
-    ].join('\n'),
-  });
+  await queueEmail(tx, now, changeAskedEmail(locale, { to: p.email, first_name: p.first_name, company, newAddress: email }));
 }
 
 /** The PIN sent to a new address, judged like a sign-in PIN; right, it confirms the change. */
@@ -172,17 +139,15 @@ export async function applyEmailChange(
   await retirePins(tx, now, { audience: 'participant', realm: p.company_id, purpose: 'sign-in', email: p.email });
   await tx.updateTable('participants').set({ email: pin.email }).where('id', '=', p.id).execute();
   await upcomingRegistrations(tx, p.id, now).set({ email: pin.email }).execute();
-  await queueEmail(tx, now, {
-    to: p.email,
-    subject: `Your email address at ${key.company_name} has changed`,
-    text: [
-      `Hello ${p.first_name},`,
-      '',
-      `the email address of your account at ${key.company_name} is now ${pin.email}, confirmed from that mailbox.`,
-      'This address no longer signs in to it.',
-      '',
-      `If you did not make this change, contact ${key.company_name} at once.`,
-    ].join('\n'),
-  });
+  await queueEmail(
+    tx,
+    now,
+    addressChangedEmail(await localeOf(tx, p.id), {
+      to: p.email,
+      first_name: p.first_name,
+      company: key.company_name,
+      newAddress: pin.email,
+    }),
+  );
   return { ...p, email: pin.email };
 }

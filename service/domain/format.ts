@@ -1,11 +1,15 @@
-/** Money and times as people read them in the service's emails and pages (English). */
+/** Money and times as people read them in the service's emails and pages, in English or German. */
 
-/** An amount of minor units as people read it in an English text ("€490.00"). */
-export function formatMoney(amount: number, currency: string): string {
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount / 100);
+export type MailLocale = 'en' | 'de';
+
+const TAG: Record<MailLocale, string> = { en: 'en-GB', de: 'de-DE' };
+
+/** An amount of minor units as people read it ("€490.00"; "490,00 €"). */
+export function formatMoney(amount: number, currency: string, locale: MailLocale = 'en'): string {
+  return new Intl.NumberFormat(TAG[locale], { style: 'currency', currency }).format(amount / 100);
 }
 
-/** A class's start as people read it, in the venue's time zone ("Monday, 1 December 2026 at 10:00"). */
-export function formatClassStart(startsAt: number, timezone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(startsAt);
+/** A class's start in the venue's time zone ("Monday, 1 December 2026 at 10:00"; "Dienstag, 1. Dezember 2026 um 10:00"). */
+export function formatClassStart(startsAt: number, timezone: string, locale: MailLocale = 'en'): string {
+  return new Intl.DateTimeFormat(TAG[locale], { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(startsAt);
 }

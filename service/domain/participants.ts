@@ -4,10 +4,11 @@
  */
 import { randomId } from '../core/ids.ts';
 import type { Db, Tables, Tx } from '../db/database.ts';
+import type { MailLocale } from './format.ts';
 import type { Account } from './sign-in.ts';
 import type { Participant } from '../../contract/api/participants.ts';
 
-export type ParticipantRow = Omit<Tables['participants'], 'created_at'>;
+export type ParticipantRow = Omit<Tables['participants'], 'created_at' | 'locale'>;
 
 export const PARTICIPANT_COLUMNS = ['id', 'company_id', 'email', 'first_name', 'last_name', 'phone'] as const;
 
@@ -28,15 +29,15 @@ export async function participantFor(
   tx: Tx,
   now: number,
   companyId: number,
-  person: { email: string; first_name: string; last_name: string; phone: string | null },
+  person: { email: string; first_name: string; last_name: string; phone: string | null; locale: string },
 ): Promise<string> {
   const existing = await findParticipant(tx, companyId, person.email);
   if (existing) return existing.id;
   const id = randomId('p');
-  const { email, first_name, last_name, phone } = person;
+  const { email, first_name, last_name, phone, locale } = person;
   await tx
     .insertInto('participants')
-    .values({ id, company_id: companyId, email, first_name, last_name, phone, created_at: now })
+    .values({ id, company_id: companyId, email, first_name, last_name, phone, locale, created_at: now })
     .execute();
   return id;
 }
@@ -60,3 +61,14 @@ export const upcomingRegistrations = (tx: Tx, participantId: string, now: number
     .where('participant_id', '=', participantId)
     .where('status', '<>', 'cancelled')
     .where('class_id', 'in', (eb) => eb.selectFrom('classes').select('id').where('starts_at', '>', now));
+
+/** The language a participant is written to in: the widget's they last signed in or changed their details through. */
+export async function localeOf(db: Db, participantId: string): Promise<MailLocale> {
+  const row = await db.selectFrom('participants').select('locale').where('id', '=', participantId).executeTakeFirst();
+  return row?.locale === 'de' ? 'de' : 'en';
+}
+
+/** Keeps the language of a signed-in participant's widget (never of an anonymous form: anybody can type anybody's email). */
+export async function rememberLocale(db: Db, participantId: string, locale: MailLocale): Promise<void> {
+  await db.updateTable('participants').set({ locale }).where('id', '=', participantId).execute();
+}

@@ -7,8 +7,10 @@
  * once: how long a token lives, how it is spelt, and whether answers name why a PIN failed.
  */
 import { randomInt } from 'node:crypto';
-import { isoTime, randomToken, sameHash, sha256Hex } from '../core/ids.ts';
+import { randomToken, sameHash, sha256Hex } from '../core/ids.ts';
 import { queueEmail } from '../core/outbox.ts';
+import { signInEmail } from './emails.ts';
+import type { MailLocale } from './format.ts';
 import { Refusal } from '../core/refusal.ts';
 import type { Db, Tx } from '../db/database.ts';
 
@@ -341,30 +343,34 @@ export async function judgePin(tx: Tx, now: number, pins: Pins, pin: string): Pr
 }
 
 /**
- * The sign-in email, the same for REST users and participants: the link (its `key` is a token) and
- * the PIN, valid for 5 minutes from `now`. `place` completes "sign in to …".
+ * The sign-in email, the same for REST users and participants: the link (its `key` is a token; none
+ * for an application without a page of its own) and the PIN, valid for 5 minutes. `place` completes
+ * "sign in to …" in the email's language.
  */
 export function queueSignInEmail(
   db: Db,
   now: number,
   to: { email: string; first_name: string },
-  { name, place, link, pin }: { name: string; place: string; link: string; pin: string },
-): Promise<void> {
-  return queueEmail(db, now, {
-    to: to.email,
-    subject: `Sign in to ${name}`,
-    text: [
-      `Hello ${to.first_name},`,
-      '',
-      `sign in to ${place} with this link:`,
-      link,
-      '',
-      `or enter this PIN: ${pin}`,
-      `It is valid for 5 minutes (until ${isoTime(now + PIN_TTL_MS)}) and works once.`,
-      '',
-      'If you did not ask to sign in, ignore this email.',
-    ].join('\n'),
+  {
+    name,
+    place,
     link,
     pin,
-  });
+    locale = 'en',
+    fromName,
+  }: { name: string; place: string; link: string | null; pin: string; locale?: MailLocale; fromName?: string },
+): Promise<void> {
+  return queueEmail(
+    db,
+    now,
+    signInEmail(locale, {
+      email: to.email,
+      first_name: to.first_name,
+      name,
+      place,
+      link,
+      pin,
+      ...(fromName ? { fromName } : {}),
+    }),
+  );
 }

@@ -5,7 +5,8 @@
 import { queueEmail } from '../core/outbox.ts';
 import type { Tx } from '../db/database.ts';
 import { getClass } from './classes.ts';
-import { formatClassStart } from './format.ts';
+import { promotedEmail } from './emails.ts';
+import type { MailLocale } from './format.ts';
 
 /** Fills freed seats from the waitlist, first come first served, and tells each person. */
 export async function promoteWaitlist(tx: Tx, now: number, classId: string, title: string, companyName: string): Promise<void> {
@@ -13,30 +14,17 @@ export async function promoteWaitlist(tx: Tx, now: number, classId: string, titl
   const free = cls.capacity - cls.confirmed;
   if (free <= 0) return;
   const promoted = await tx
-    .selectFrom('registrations')
-    .select(['id', 'first_name', 'email'])
-    .where('class_id', '=', classId)
-    .where('status', '=', 'waitlisted')
-    .orderBy('created_at')
-    .orderBy('id')
+    .selectFrom('registrations as r')
+    .innerJoin('participants as p', 'p.id', 'r.participant_id')
+    .select(['r.id', 'r.first_name', 'r.email', 'p.locale'])
+    .where('r.class_id', '=', classId)
+    .where('r.status', '=', 'waitlisted')
+    .orderBy('r.created_at')
+    .orderBy('r.id')
     .limit(free)
     .execute();
   for (const person of promoted) {
     await tx.updateTable('registrations').set({ status: 'confirmed' }).where('id', '=', person.id).execute();
-    await queueEmail(tx, now, {
-      to: person.email,
-      subject: `Registration confirmed: ${title}`,
-      text: [
-        `Hello ${person.first_name},`,
-        '',
-        `a place in "${title}" has freed up, and it is yours: you are no longer on the waitlist.`,
-        '',
-        `When:  ${formatClassStart(cls.starts_at, cls.timezone)} (${cls.timezone})`,
-        `Where: ${cls.location}`,
-        `Reference: ${person.id}`,
-        '',
-        companyName,
-      ].join('\n'),
-    });
+    await queueEmail(tx, now, promotedEmail(person.locale as MailLocale, { ...person, title, company: companyName, cls }));
   }
 }

@@ -1,5 +1,5 @@
 /** The client address the rate limits count by. */
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { AppContext } from './context.ts';
 
@@ -44,7 +44,7 @@ function connectionClient(c: AppContext, trustProxy: readonly string[]): string 
   } catch {
     peer = 'unknown';
   }
-  const trusted = (address: string) => trustProxy.includes(address);
+  const trusted = proxyMatcher(trustProxy);
   if (!trusted(peer)) return peer;
   const hops = (c.req.header('x-forwarded-for') ?? '')
     .split(',')
@@ -57,4 +57,25 @@ function connectionClient(c: AppContext, trustProxy: readonly string[]): string 
     client = isIP(hop) ? hop : `invalid:${hop.slice(0, 64)}`;
   }
   return client;
+}
+
+const matchers = new WeakMap<readonly string[], (address: string) => boolean>();
+/** Whether an address is one of the trusted proxies: an address, or a network (`10.0.0.0/8`, `fd00::/8`). */
+function proxyMatcher(trustProxy: readonly string[]): (address: string) => boolean {
+  let matcher = matchers.get(trustProxy);
+  if (!matcher) {
+    const networks = new BlockList();
+    for (const entry of trustProxy) {
+      const [address, prefix] = entry.split('/');
+      if (prefix !== undefined && isIP(address!))
+        networks.addSubnet(address!, Number(prefix), isIP(address!) === 6 ? 'ipv6' : 'ipv4');
+    }
+    matcher = (address: string) => {
+      if (trustProxy.includes(address)) return true;
+      const family = isIP(address);
+      return family !== 0 && networks.check(address, family === 6 ? 'ipv6' : 'ipv4');
+    };
+    matchers.set(trustProxy, matcher);
+  }
+  return matcher;
 }

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Clock } from '../core/clock.ts';
 import type { IdempotentResult } from '../core/idempotency.ts';
 import type { Jobs } from '../core/jobs.ts';
+import type { Logger } from '../core/log.ts';
 import type { Limits, RateLimiter } from '../core/rate-limit.ts';
 import type { Store } from '../db/database.ts';
 import type { FirstRenders } from '../widget-api/first-render.ts';
@@ -12,6 +13,8 @@ export interface ServiceDeps {
   store: Store;
   clock: Clock;
   dev: boolean;
+  /** The service is stopping: answers close their connection. */
+  stopping: boolean;
   distDir: string;
   demoDir: string;
   /**
@@ -29,8 +32,10 @@ export interface ServiceDeps {
   bodyTimeoutMs: number;
   log: (message: string) => void;
   logError: (message: string, err: unknown) => void;
+  /** The log (core/log.ts): requests, start, errors. */
+  logger: Logger;
   /** Clears in-memory state (rate limits, ...) when /dev/reset restores the seed. */
-  onReset: Set<() => void>;
+  onReset: Set<() => void | Promise<void>>;
   /** The documented routes: each registers its handler and its part of `/openapi.json`. */
   api: ApiRoutes;
   /** The parts of `GET /widget`'s first render, one per widget type, each registered by its feature. */

@@ -79,7 +79,12 @@ export function buildDocument(specs: readonly RouteSpec[], parts: DocumentParts)
       securitySchemes: parts.securitySchemes,
       parameters: parts.parameters,
       responses: Object.fromEntries(Object.entries(parts.responses).map(([name, doc]) => [name, response(doc)])),
-      schemas: componentSchemas(),
+      // A production service has no development endpoints, and its document none of their schemas.
+      schemas: Object.fromEntries(
+        Object.entries(componentSchemas()).filter(
+          ([id]) => !id.startsWith('Dev') || specs.some((spec) => spec.path.startsWith('/dev/')),
+        ),
+      ),
     },
   };
 }

@@ -75,11 +75,26 @@ export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
     ),
   );
 
-  const demo = (rest: string) => (c: { req: { raw: Request } }) =>
-    serveFile(c.req.raw, deps.demoDir, rest, { 'Cache-Control': 'no-cache' }, 'The demo');
-  app.get('/', (c) => demo('index.html')(c));
-  app.get('/demo', () => redirect('/demo/'));
-  app.get('/demo/*', (c) => demo(rawPath(c.req.url).slice('/demo/'.length))(c));
+  if (deps.dev) {
+    const demo = (rest: string) => (c: { req: { raw: Request } }) =>
+      serveFile(c.req.raw, deps.demoDir, rest, { 'Cache-Control': 'no-cache' }, 'The demo');
+    app.get('/', (c) => demo('index.html')(c));
+    app.get('/demo', () => redirect('/demo/'));
+    app.get('/demo/*', (c) => demo(rawPath(c.req.url).slice('/demo/'.length))(c));
+  } else {
+    // Production has no demo: its root says what is here.
+    app.get('/', () =>
+      Response.json(
+        {
+          service: 'Service widgets',
+          loaders: ['/widgets/v1/loader.js', '/widgets/v2/loader.js'],
+          api: '/openapi.json',
+          health: ['/healthz', '/readyz'],
+        },
+        { headers: { 'Cache-Control': 'no-cache' } },
+      ),
+    );
+  }
   // Browsers ask for it on every page; an empty answer keeps their consoles quiet.
   app.get('/favicon.ico', () => new Response(null, { status: 204, headers: { 'Cache-Control': 'public, max-age=86400' } }));
 }

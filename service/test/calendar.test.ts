@@ -71,7 +71,7 @@ describe('GET /widget-api/v1/calendar', () => {
     // The last day of next month, 23:30 UTC: 00:30 or 01:30 of the 1st of the month after, in Berlin.
     const start = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 2, 0, 23, 30);
     assert.equal(
-      svc.exec('UPDATE classes SET starts_at = ?, ends_at = ? WHERE id = ?', start, start + 3_600_000, 'cls_web_2'),
+      await svc.exec('UPDATE classes SET starts_at = ?, ends_at = ? WHERE id = ?', start, start + 3_600_000, 'cls_web_2'),
       1,
     );
     const utcMonth = new Date(start).toISOString().slice(0, 7);
@@ -289,7 +289,7 @@ describe('GET /widget-api/v1/calendar.ics', () => {
     // 15:00 UTC on 15 November: 09:00 CST, after the first Sunday of November.
     const start = Date.UTC(year, 10, 15, 15);
     const place = 'Springfield; Hall 2, "Room \\ 7"\nback entrance, ' + 'Evergreen Terrace '.repeat(6);
-    svc.exec(
+    await svc.exec(
       'UPDATE classes SET starts_at = ?, ends_at = ?, location = ? WHERE id = ?',
       start,
       start + 3 * 3_600_000,

@@ -1,7 +1,16 @@
 /** `POST /widget-api/v1/checkout/quote`: what a cart costs, as the service computes it. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LOCAL_PAGE, startTestService, uniqueKey, useTestService, visitorAddress, writeHeaders, type Json } from './helpers.ts';
+import {
+  LOCAL_PAGE,
+  openTestCompany,
+  startTestService,
+  uniqueKey,
+  useTestService,
+  visitorAddress,
+  writeHeaders,
+  type Json,
+} from './helpers.ts';
 
 // This machine stands for a proxy, so that each visitor has a limit of their own.
 const svc = useTestService({ trustProxy: ['127.0.0.1'] });
@@ -83,21 +92,24 @@ describe('quote: totals and tax', () => {
   });
 
   test('without development mode there is no payment provider: card is neither offered nor taken', async () => {
-    const prod = await startTestService({ dev: false });
+    const prod = await startTestService({ dev: false, publicUrl: 'https://booking.example.com' });
     try {
-      const items = [{ class_id: 'cls_web_2', seats: 1 }];
-      const quoted = await prod.json('/widget-api/v1/checkout/quote?key=wk_demo_checkout', {
+      const company = await openTestCompany(prod, { types: ['checkout'] });
+      const key = company.keys.checkout!;
+      const items = [{ class_id: company.paidClass, seats: 1 }];
+      const quoted = await prod.json(`/widget-api/v1/checkout/quote?key=${key}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', Origin: 'https://www.acme.example' },
         body: JSON.stringify({ items }),
       });
+      assert.equal(quoted.status, 200, JSON.stringify(quoted.body));
       assert.deepEqual(
         quoted.body.payment_methods.map((m: Json) => m.id),
         ['invoice', 'on_site'],
       );
-      const card = await prod.json('/widget-api/v1/orders?key=wk_demo_checkout', {
+      const card = await prod.json(`/widget-api/v1/orders?key=${key}`, {
         method: 'POST',
-        headers: writeHeaders(uniqueKey()),
+        headers: writeHeaders(uniqueKey(), 'https://www.acme.example'),
         body: JSON.stringify({
           items: [{ ...items[0], attendees: [{ first_name: 'Ada', last_name: 'Lovelace' }] }],
           buyer: {
@@ -107,7 +119,7 @@ describe('quote: totals and tax', () => {
             address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
           },
           payment_method: 'card',
-          return_url: `${LOCAL_PAGE}/checkout`,
+          return_url: 'https://www.acme.example/checkout',
           consent: true,
         }),
       });
@@ -128,7 +140,7 @@ describe('quote: totals and tax', () => {
   });
 
   test('a cart of classes in two currencies is 422 fields.items', async () => {
-    svc.exec("UPDATE classes SET currency = 'GBP' WHERE id = 'cls_data_2'");
+    await svc.exec("UPDATE classes SET currency = 'GBP' WHERE id = 'cls_data_2'");
     const res = await quote({
       items: [
         { class_id: 'cls_web_2', seats: 1 },
@@ -251,7 +263,7 @@ describe('quote: vouchers', () => {
   });
 
   test('a fixed amount is spread over the lines by their cost, adding up exactly; capped at what they cost', async () => {
-    svc.exec("UPDATE vouchers SET uses = 0 WHERE code = 'FIRST50'");
+    await svc.exec("UPDATE vouchers SET uses = 0 WHERE code = 'FIRST50'");
     const res = await quote({ ...cart, voucher: 'first50' });
     assert.equal(res.body.voucher.status, 'applied');
     assert.equal(res.body.voucher.message, '€50.00 off your order.');
@@ -260,7 +272,7 @@ describe('quote: vouchers', () => {
     assert.deepEqual(line(res, 'cls_web_2').discount, eur(2868));
     assert.deepEqual(res.body.discount, eur(5000));
 
-    svc.exec("UPDATE classes SET price_amount = 3000 WHERE id = 'cls_data_2'");
+    await svc.exec("UPDATE classes SET price_amount = 3000 WHERE id = 'cls_data_2'");
     const cheap = await quote({ items: [{ class_id: 'cls_data_2', seats: 1 }], voucher: 'FIRST50' });
     assert.deepEqual(cheap.body.discount, eur(3000), 'never more than the lines cost');
     assert.deepEqual(cheap.body.total, eur(0));
@@ -343,13 +355,13 @@ describe('quote: vouchers', () => {
   });
 
   test('a quote is a read: nothing is stored, no voucher is counted', async () => {
-    const before = svc.rows('SELECT code, uses FROM vouchers ORDER BY code');
-    const registrations = svc.count('SELECT count(*) FROM registrations');
+    const before = await svc.rows('SELECT code, uses FROM vouchers ORDER BY code');
+    const registrations = await svc.count('SELECT count(*) FROM registrations');
     assert.equal((await quote({ ...cart, voucher: 'THANKS15' })).body.voucher.status, 'applied');
     assert.equal((await quote({ ...cart, voucher: 'THANKS15' })).body.voucher.status, 'applied');
-    assert.deepEqual(svc.rows('SELECT code, uses FROM vouchers ORDER BY code'), before);
-    assert.equal(svc.count('SELECT count(*) FROM registrations'), registrations);
-    assert.equal(svc.count('SELECT count(*) FROM orders'), 0);
+    assert.deepEqual(await svc.rows('SELECT code, uses FROM vouchers ORDER BY code'), before);
+    assert.equal(await svc.count('SELECT count(*) FROM registrations'), registrations);
+    assert.equal(await svc.count('SELECT count(*) FROM orders'), 0);
   });
 });
 

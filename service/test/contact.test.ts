@@ -31,10 +31,10 @@ const message = (token: string, overrides: Record<string, unknown> = {}) => ({
 });
 const send = (body: unknown, idem = uniqueKey(), path = PATH, origin = LOCAL_PAGE) =>
   svc.json(path, { method: 'POST', headers: writeHeaders(idem, origin), body: JSON.stringify(body) });
-const stored = (spam?: 0 | 1) =>
+const stored = async (spam?: 0 | 1) =>
   spam === undefined
-    ? svc.count('SELECT count(*) FROM contact_messages')
-    : svc.count('SELECT count(*) FROM contact_messages WHERE spam = ?', spam);
+    ? await svc.count('SELECT count(*) FROM contact_messages')
+    : await svc.count('SELECT count(*) FROM contact_messages WHERE spam = ?', spam);
 /** A company's notifications of contact messages (Acme's by default). */
 const notifications = (to = 'hello@acme.example') => svc.outbox(to);
 
@@ -72,7 +72,7 @@ describe('POST /contact-messages', () => {
     assert.match(res.body.message.id, /^msg_/);
     assert.ok(!Number.isNaN(Date.parse(res.body.message.created_at)));
     assert.equal(res.headers.get('access-control-allow-origin'), LOCAL_PAGE);
-    assert.equal(stored(0), 1);
+    assert.equal(await stored(0), 1);
 
     const [email] = await notifications();
     assert.equal(email.to, 'hello@acme.example');
@@ -95,7 +95,7 @@ describe('POST /contact-messages', () => {
     const res = await send(message(token, { topic: undefined, message: '  Line one\nLine two\n\tthree  ' }));
     assert.equal(res.status, 201);
     assert.equal(
-      svc.count('SELECT count(*) FROM contact_messages WHERE message = ? AND topic IS NULL', 'Line one\nLine two\n\tthree'),
+      await svc.count('SELECT count(*) FROM contact_messages WHERE message = ? AND topic IS NULL', 'Line one\nLine two\n\tthree'),
       1,
     );
     assert.doesNotMatch((await notifications())[0].text, /Topic:/);
@@ -135,7 +135,7 @@ describe('POST /contact-messages', () => {
       'subject',
       'topic',
     ]);
-    assert.equal(stored(), 0);
+    assert.equal(await stored(), 0);
     assert.equal((await notifications()).length, 0);
   });
 
@@ -217,7 +217,7 @@ describe('POST /contact-messages', () => {
       assert.equal(res.status, 422, forged);
       assert.deepEqual(Object.keys(res.body.error.fields), ['form_token']);
     }
-    assert.equal(stored(), 0);
+    assert.equal(await stored(), 0);
   });
 
   test('sooner than min_fill_ms after the form was shown is 422 too-fast, saying how long to wait; then the same submission goes', async () => {
@@ -236,11 +236,11 @@ describe('POST /contact-messages', () => {
     const still = await send(body, idem);
     assert.equal(still.body.error.code, 'too-fast');
     assert.ok(still.body.error.retry_after_ms <= 500);
-    assert.equal(stored(), 0);
+    assert.equal(await stored(), 0);
     assert.equal((await notifications()).length, 0);
     await svc.advance(still.body.error.retry_after_ms / 1000);
     assert.equal((await send(body, idem)).status, 201);
-    assert.equal(stored(), 1);
+    assert.equal(await stored(), 1);
   });
 
   test('a form token sends one message; the answer carries the token of the next', async () => {
@@ -255,10 +255,10 @@ describe('POST /contact-messages', () => {
     assert.match(again.body.error.fields.form_token, /already sent a message/);
     // The honeypot does not get around it either.
     assert.equal((await send(message(token, { website: 'x' }))).status, 409);
-    assert.equal(stored(), 1);
+    assert.equal(await stored(), 1);
     await svc.advance(2);
     assert.equal((await send(message(first.body.form.token, { subject: 'Once more' }))).status, 201);
-    assert.equal(stored(), 2);
+    assert.equal(await stored(), 2);
   });
 
   test('a honeypot nested 5,000 levels deep is 400 bad-json, not a 500', async () => {
@@ -268,7 +268,7 @@ describe('POST /contact-messages', () => {
     const res = await svc.json(PATH, { method: 'POST', headers: writeHeaders(uniqueKey()), body });
     assert.equal(res.status, 400);
     assert.equal(res.body.error.code, 'bad-json');
-    assert.equal(stored(), 0);
+    assert.equal(await stored(), 0);
   });
 
   test('rate limits: 5 messages per client address in 10 minutes, then 429 with Retry-After', async () => {
@@ -285,7 +285,7 @@ describe('POST /contact-messages', () => {
     assert.match(refused.body.error.message, /^Too many messages from here\. Try again in \d+ minutes?\.$/);
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
     assert.equal(refused.body.error.retry_after, Number(refused.headers.get('retry-after')));
-    assert.equal(stored(), 5);
+    assert.equal(await stored(), 5);
     await svc.advance(10 * 60);
     assert.equal((await send(message(token))).status, 201, 'the same form goes once the window has passed');
   });
@@ -295,13 +295,13 @@ describe('POST /contact-messages', () => {
     const res = await send(message(token, { website: 'https://cheap-pills.example' }));
     assert.equal(res.status, 201);
     assert.match(res.body.message.id, /^msg_/);
-    assert.equal(stored(1), 1);
-    assert.equal(stored(0), 0);
+    assert.equal(await stored(1), 1);
+    assert.equal(await stored(0), 0);
     assert.equal((await svc.outbox()).length, 0);
     // A robot that fills every field at once is not told about the fill time either.
     const { form } = await firstRender();
     assert.equal((await send(message(form.token, { website: 'x' }))).status, 201);
-    assert.equal(stored(1), 2);
+    assert.equal(await stored(1), 2);
   });
 
   test('idempotent: a retry answers the first message; another body under the key is 409', async () => {
@@ -316,13 +316,13 @@ describe('POST /contact-messages', () => {
     const reused = await send(message(token, { subject: 'Another one' }), idem);
     assert.equal(reused.status, 409);
     assert.equal(reused.body.error.code, 'idempotency-key-reused');
-    assert.equal(stored(), 1);
+    assert.equal(await stored(), 1);
     assert.equal((await notifications()).length, 1);
 
     // A second message (a new submission) needs the new form token the first answer carried.
     await svc.advance(2);
     assert.equal((await send(message(first.body.form.token, { subject: 'Another one' }))).status, 201);
-    assert.equal(stored(), 2);
+    assert.equal(await stored(), 2);
 
     const missing = await svc.json(PATH, {
       method: 'POST',
@@ -346,7 +346,7 @@ describe('POST /contact-messages', () => {
       assert.equal(res.status, status, `${path} ${origin}`);
       assert.equal(res.body.error.code, code);
     }
-    assert.equal(stored(), 0);
+    assert.equal(await stored(), 0);
     const get = await svc.json(PATH);
     assert.equal(get.status, 405);
     assert.equal(get.headers.get('allow'), 'POST, OPTIONS');

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import Database from 'better-sqlite3';
-import { startService } from '../server.ts';
-import { registrationBody, startTestService, uniqueKey, useTestService, writeHeaders, type Json } from './helpers.ts';
+import {
+  LOCAL_PAGE,
+  openTestCompany,
+  registrationBody,
+  startTestService,
+  uniqueKey,
+  useTestService,
+  writeHeaders,
+  type Json,
+} from './helpers.ts';
 
 // One state for the file, as the development endpoints see it: its tests reset it where they need to.
 const svc = useTestService({}, { resetEachTest: false });
@@ -128,7 +132,10 @@ describe('/dev/outbox and /dev/reset', () => {
     assert.equal(reset.status, 200);
     assert.equal((await svc.outbox()).length, 0);
     assert.equal((await svc.json('/dev/clock')).body.offset_s, 0);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email LIKE '%@example.org' AND widget_key IS NOT NULL"), 0);
+    assert.equal(
+      await svc.count("SELECT count(*) FROM registrations WHERE email LIKE '%@example.org' AND widget_key IS NOT NULL"),
+      0,
+    );
     const widget = (await svc.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration')).body;
     const five = widget.courses.flatMap((c: Json) => c.classes).find((c: Json) => c.id === 'cls_web_1');
     assert.equal(five.seats_left, 5);
@@ -467,63 +474,18 @@ describe('development mode only', () => {
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.equal(res.body.error.code, 'not-found');
       }
-      const widget = await prod.fetch('/widget-api/v1/widget?key=wk_demo_registration&type=registration');
+      // No demo data: the demo's keys and REST credentials are unknown; support's work.
+      const demo = await prod.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration', {
+        headers: { Origin: LOCAL_PAGE },
+      });
+      assert.equal(demo.body.error.code, 'invalid-key');
+      const company = await openTestCompany(prod, { types: ['registration'] });
+      const widget = await prod.fetch(`/widget-api/v1/widget?key=${company.keys.registration}&type=registration`, {
+        headers: { Origin: 'https://www.acme.example' },
+      });
       assert.equal(widget.status, 200);
     } finally {
       await prod.close();
-    }
-  });
-});
-
-describe('the stored seed', () => {
-  test('a restart keeps the data; a seed older than 7 days is replaced, and the start says so', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'service-seed-'));
-    try {
-      const first = await startService({ port: 0, dataDir, quiet: true });
-      assert.equal(first.seed.status, 'created');
-      const res = await fetch(`${first.url}/widget-api/v1/registrations?key=wk_demo_registration`, {
-        method: 'POST',
-        headers: writeHeaders(uniqueKey()),
-        body: JSON.stringify(registrationBody({ email: 'kept@example.org' })),
-      });
-      assert.equal(res.status, 201);
-      await first.close();
-
-      const second = await startService({ port: 0, dataDir, quiet: true });
-      assert.equal(second.seed.status, 'kept');
-      await second.close();
-      const db = new Database(join(dataDir, 'service.sqlite'));
-      assert.equal(db.prepare("SELECT count(*) FROM registrations WHERE email = 'kept@example.org'").pluck().get(), 1);
-      db.prepare("UPDATE meta SET v = ? WHERE k = 'seeded_at'").run(String(Date.now() - 8 * 86400_000));
-      db.close();
-
-      const logged: string[] = [];
-      const log = console.log;
-      console.log = (line: string) => logged.push(line);
-      let third;
-      try {
-        third = await startService({ port: 0, dataDir });
-      } finally {
-        console.log = log;
-      }
-      assert.equal(third.seed.status, 'reseeded');
-      assert.match(logged.join('\n'), /^Service widgets running at http:\/\/localhost:\d+\/$/m);
-      assert.match(logged.join('\n'), /re-seeded now: the stored seed was older than 7 days/);
-      const check = new Database(third.dataFile, { readonly: true });
-      assert.equal(check.prepare("SELECT count(*) FROM registrations WHERE email = 'kept@example.org'").pluck().get(), 0);
-      check.close();
-      await third.close();
-
-      // Data written by an older schema is rebuilt, not misread.
-      const old = new Database(join(dataDir, 'service.sqlite'));
-      old.prepare("UPDATE meta SET v = '0' WHERE k = 'schema_version'").run();
-      old.close();
-      const fourth = await startService({ port: 0, dataDir, quiet: true });
-      assert.equal(fourth.seed.status, 'reseeded');
-      assert.match(fourth.seed.reason ?? '', /schema version 0/);
-      await fourth.close();
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

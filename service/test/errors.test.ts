@@ -10,7 +10,7 @@ import { buildApp, serviceDeps } from '../server.ts';
 test('an unhandled exception answers 500 internal in the error shape, and is logged', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'service-errors-'));
   const clock = new Clock();
-  const store = await openStore(dataDir, clock);
+  const store = await openStore(dataDir, clock, { mode: 'development' });
   const logged: unknown[] = [];
   try {
     const app = buildApp({

@@ -3,15 +3,18 @@
  * calls every test file makes of it (the clock, the outbox, JSON posts, a first render, a sign-in),
  * written once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import type { Jobs } from '../core/jobs.ts';
 import { startService, type StartOptions } from '../server.ts';
+import { support } from '../support/cli.ts';
 
 export const LOCAL_PAGE = 'http://localhost:5173';
 export const FOREIGN_PAGE = 'https://evil.example';
@@ -46,21 +49,131 @@ export interface TestService {
   lastPin(to: string): Promise<string>;
   /** A widget's first render (`GET /widget`) as a page on LOCAL_PAGE asks for it; `query` adds parameters (`&course=…`). */
   firstRender<T = Json>(key: string, type: string, query?: string): Promise<JsonAnswer<T>>;
-  /** Reads the service's SQLite file directly (read-only): what was really stored. */
-  count(sql: string, ...params: unknown[]): number;
-  /** The rows of a query on the service's SQLite file (read-only). */
-  rows<T = Json>(sql: string, ...params: unknown[]): T[];
+  /** A number the store holds (`SELECT count(*) …`), read behind the service's back: what was really stored. */
+  count(sql: string, ...params: unknown[]): Promise<number>;
+  /** The rows of a query on the service's store, read behind its back. */
+  rows<T = Json>(sql: string, ...params: unknown[]): Promise<T[]>;
   /**
    * Changes the stored data behind the service's back, for a state the seed cannot place (a class
    * at an exact moment); `/dev/reset` restores the seed. Answers the number of rows changed.
    */
-  exec(sql: string, ...params: unknown[]): number;
+  exec(sql: string, ...params: unknown[]): Promise<number>;
+  /** The service's data folder (DATA_DIR). */
+  dataDir: string;
+  /** Runs the mail worker now (it also runs every second): resolves when what is due has been tried. */
+  runMail(): Promise<void>;
+  /**
+   * `npm run support -- <argv> --json` on this service's store, as an operator runs it beside the
+   * service: its JSON answer (the exit code must be 0).
+   */
+  support<T = Json>(...argv: string[]): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Runs the support tool on a store (`env`: its settings); answers the exit code and what it wrote. */
+export async function runSupport(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await support(argv, { out: (t) => (out += t), err: (t) => (err += t), env });
+  return { code, out, err };
+}
+
+/**
+ * The store the service tests run on: SQLite files (the default), or PostgreSQL when
+ * `SERVICE_TEST_DATABASE_URL` names a server (`npm test` sets it for its PostgreSQL round): each
+ * service gets a new database there, dropped when it closes.
+ */
+export const TEST_POSTGRES = process.env.SERVICE_TEST_DATABASE_URL;
+
+/** A fresh database of the test server, and how to drop it. */
+export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES });
+  admin.on('error', () => {});
+  await admin.connect();
+  const name = `service_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_POSTGRES!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_POSTGRES });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Reads and writes a service's store behind its back: its SQLite file, or its PostgreSQL database. */
+interface BackDoor {
+  rows(sql: string, params: unknown[]): Promise<Record<string, unknown>[]>;
+  exec(sql: string, params: unknown[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+function sqliteBackDoor(file: string): BackDoor {
+  const open = (readonly: boolean) => {
+    const db = new Database(file, { readonly });
+    db.pragma('busy_timeout = 5000');
+    return db;
+  };
+  return {
+    async rows(sql, params) {
+      const db = open(true);
+      try {
+        return db.prepare(sql).all(...params) as Record<string, unknown>[];
+      } finally {
+        db.close();
+      }
+    },
+    async exec(sql, params) {
+      const db = open(false);
+      try {
+        return db.prepare(sql).run(...params).changes;
+      } finally {
+        db.close();
+      }
+    },
+    close: async () => {},
+  };
+}
+
+function postgresBackDoor(url: string): BackDoor {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  // `?` placeholders, as the tests write them for either store.
+  const numbered = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
+  return {
+    rows: async (sql, params) => (await pool.query(numbered(sql), params)).rows,
+    exec: async (sql, params) => (await pool.query(numbered(sql), params)).rowCount ?? 0,
+    close: () => pool.end(),
+  };
 }
 
 export async function startTestService(opts: StartOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'service-test-'));
-  const service = await startService({ port: 0, dataDir, quiet: true, ...opts });
+  const database = TEST_POSTGRES && !opts.databaseUrl ? await freshDatabase() : undefined;
+  const service = await startService({
+    port: 0,
+    dataDir,
+    quiet: true,
+    ...(database ? { databaseUrl: database.url } : {}),
+    ...opts,
+  });
+  const store = database ? postgresBackDoor(database.url) : sqliteBackDoor(service.dataFile);
   const doFetch = (path: string, init?: RequestInit) => fetch(`${service.url}${path}`, init);
   const json = async <T = Json>(path: string, init?: RequestInit): Promise<JsonAnswer<T>> => {
     const res = await doFetch(path, init);
@@ -97,38 +210,25 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     lastPin: async (to) => (await outbox(to))[0].pin,
     firstRender: (key, type, query = '') =>
       json(`/widget-api/v1/widget?key=${encodeURIComponent(key)}&type=${type}${query}`, { headers: { Origin: LOCAL_PAGE } }),
-    count(sql, ...params) {
-      const db = new Database(service.dataFile, { readonly: true });
-      try {
-        return (
-          (db
-            .prepare(sql)
-            .pluck()
-            .get(...params) as number | undefined) ?? 0
-        );
-      } finally {
-        db.close();
-      }
-    },
-    rows(sql, ...params) {
-      const db = new Database(service.dataFile, { readonly: true });
-      try {
-        return db.prepare(sql).all(...params) as never[];
-      } finally {
-        db.close();
-      }
-    },
-    exec(sql, ...params) {
-      const db = new Database(service.dataFile);
-      try {
-        db.pragma('busy_timeout = 5000');
-        return db.prepare(sql).run(...params).changes;
-      } finally {
-        db.close();
-      }
+    count: async (sql, ...params) => Number(Object.values((await store.rows(sql, params))[0] ?? {})[0] ?? 0),
+    rows: async <T>(sql: string, ...params: unknown[]) => (await store.rows(sql, params)) as T[],
+    exec: (sql, ...params) => store.exec(sql, params),
+    dataDir,
+    runMail: () => service.mail.run(),
+    async support(...argv) {
+      const env = {
+        DATA_DIR: dataDir,
+        SERVICE_MODE: service.dev ? 'development' : 'production',
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      };
+      const { code, out, err } = await runSupport([...argv, '--json'], env);
+      assert.equal(code, 0, `support ${argv.join(' ')}: ${err}`);
+      return JSON.parse(out);
     },
     async close() {
       await service.close();
+      await store.close();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -177,6 +277,11 @@ export function useTestService(opts: StartOptions = {}, { resetEachTest = true }
     count: (sql, ...params) => started().count(sql, ...params),
     rows: (sql, ...params) => started().rows(sql, ...params),
     exec: (sql, ...params) => started().exec(sql, ...params),
+    get dataDir() {
+      return started().dataDir;
+    },
+    support: (...argv) => started().support(...argv),
+    runMail: () => started().runMail(),
     close: () => started().close(),
   };
 }
@@ -256,4 +361,95 @@ export async function participantToken(svc: TestService, email: string, key = 'w
   const verified = await post('verify', { email, pin: await svc.lastPin(email) });
   assert.equal(verified.status, 200, JSON.stringify(verified.body));
   return verified.body.token;
+}
+
+/** What `openTestCompany` made: the support tool's printed credentials and keys. */
+export interface TestCompany {
+  company_id: number;
+  owner_user_id: number;
+  application_id: number;
+  owner_email: string;
+  api_key: string;
+  client_secret: string;
+  /** A widget key per type asked for, serving `origin`. */
+  keys: Record<string, string>;
+  /** The catalogue's class ids: a paid class (EUR 120) and a free one, both next week. */
+  paidClass: string;
+  freeClass: string;
+}
+
+/**
+ * A company as support opens one (`company create`, `catalogue import`, `widget-key create`), through
+ * the support tool on the service's store: what a production service's tests start from.
+ */
+export async function openTestCompany(
+  svc: TestService,
+  { types = ['registration', 'checkout'], origin = 'https://www.acme.example', name = 'Acme Training' } = {},
+): Promise<TestCompany> {
+  const ownerEmail = `owner-${process.pid}-${(counter += 1)}@acme.example`;
+  const created = await svc.support(
+    'company',
+    'create',
+    '--name',
+    name,
+    '--owner-email',
+    ownerEmail,
+    '--owner-first-name',
+    'Olivia',
+    '--owner-last-name',
+    'Owner',
+    '--vat',
+    '19',
+  );
+  const week = Date.now() + 7 * 86400_000;
+  const at = (hours: number) => new Date(Math.floor(week / 3600_000) * 3600_000 + hours * 3600_000).toISOString();
+  const file = join(svc.dataDir, `catalogue-${created.company_id}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      programmes: [
+        {
+          id: `crs_first_aid_${created.company_id}`,
+          title: 'First aid at work',
+          summary: 'Two days of first aid for workplace first aiders.',
+          category: 'Safety',
+          classes: [
+            {
+              id: `cls_first_aid_${created.company_id}`,
+              starts_at: at(0),
+              ends_at: at(8),
+              timezone: 'Europe/Berlin',
+              location: 'Berlin, Torstraße 1',
+              price: { amount: 12000, currency: 'EUR' },
+              capacity: 12,
+              lecturers: [{ email: 'lena@acme.example', first_name: 'Lena', last_name: 'Lecturer' }],
+            },
+            {
+              id: `cls_first_aid_intro_${created.company_id}`,
+              starts_at: at(24),
+              ends_at: at(26),
+              timezone: 'Europe/Berlin',
+              location: 'Online',
+              price: { amount: 0, currency: 'EUR' },
+              capacity: 30,
+            },
+          ],
+        },
+      ],
+    }),
+  );
+  await svc.support('catalogue', 'import', '--company', String(created.company_id), file);
+  const keys: Record<string, string> = {};
+  for (const type of types) {
+    keys[type] = (
+      await svc.support('widget-key', 'create', '--company', String(created.company_id), '--type', type, '--origin', origin)
+    ).key;
+  }
+  return {
+    ...created,
+    owner_email: ownerEmail,
+    keys,
+    paidClass: `cls_first_aid_${created.company_id}`,
+    freeClass: `cls_first_aid_intro_${created.company_id}`,
+  };
 }

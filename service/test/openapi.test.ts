@@ -610,12 +610,18 @@ describe('the document and the validation cannot drift apart', () => {
   test('without development mode, the document has no /dev paths', async () => {
     const prod = await startTestService({ dev: false });
     try {
-      const paths = Object.keys((await prod.json('/openapi.json')).body.paths);
+      const doc = (await prod.json('/openapi.json')).body;
+      const paths = Object.keys(doc.paths);
       assert.ok(paths.length > 10);
       assert.deepEqual(
         paths.filter((p) => p.startsWith('/dev/')),
         [],
       );
+      assert.deepEqual(
+        Object.keys(doc.components.schemas).filter((name) => name.startsWith('Dev')),
+        [],
+      );
+      assert.ok(!JSON.stringify(doc).includes('_demo_'), 'no example names a demo key or secret');
     } finally {
       await prod.close();
     }

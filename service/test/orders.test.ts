@@ -71,11 +71,11 @@ const seatsLeft = async (classId: string): Promise<number> => {
   const { body } = await svc.json('/widget-api/v1/widget?key=wk_demo_registration&type=registration');
   return body.courses.flatMap((c: Json) => c.classes).find((cl: Json) => cl.id === classId).seats_left;
 };
-const stored = () => ({
-  orders: svc.count('SELECT count(*) FROM orders'),
-  registrations: svc.count('SELECT count(*) FROM registrations'),
-  vouchers: svc.rows('SELECT code, uses FROM vouchers ORDER BY code'),
-  emails: svc.count('SELECT count(*) FROM outbox'),
+const stored = async () => ({
+  orders: await svc.count('SELECT count(*) FROM orders'),
+  registrations: await svc.count('SELECT count(*) FROM registrations'),
+  vouchers: await svc.rows('SELECT code, uses FROM vouchers ORDER BY code'),
+  emails: await svc.count('SELECT count(*) FROM outbox'),
 });
 /** The path of a link the service built from its public URL, to fetch it from the test's address. */
 const pathOf = (url: string) => {
@@ -121,7 +121,7 @@ describe('POST /widget-api/v1/orders', () => {
 
     assert.equal(await seatsLeft('cls_ts_2'), before.ts - 2);
     assert.equal(await seatsLeft('cls_web_2'), before.web - 1);
-    const seats = svc.rows(
+    const seats = await svc.rows(
       'SELECT class_id, first_name, email, status, order_id FROM registrations WHERE order_id IS NOT NULL ORDER BY class_id, first_name',
     );
     assert.deepEqual(
@@ -132,9 +132,9 @@ describe('POST /widget-api/v1/orders', () => {
         ['cls_web_2', 'Grace', BUYER.email, 'confirmed', o.id],
       ],
     );
-    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'WELCOME10'"), 1);
+    assert.equal(await svc.count("SELECT uses FROM vouchers WHERE code = 'WELCOME10'"), 1);
     assert.equal(
-      svc.count('SELECT count(*) FROM participants WHERE email = ?', BUYER.email),
+      await svc.count('SELECT count(*) FROM participants WHERE email = ?', BUYER.email),
       1,
       'the buyer became a participant',
     );
@@ -166,10 +166,10 @@ describe('POST /widget-api/v1/orders', () => {
       orderBody([{ class_id: 'cls_web_2', seats: 1 }], { buyer: { ...BUYER, email: 'ADA@example.org', first_name: 'Augusta' } }),
     );
     assert.equal(res.status, 201);
-    assert.deepEqual(svc.rows("SELECT first_name, phone FROM participants WHERE email = 'ada@example.org'"), [
+    assert.deepEqual(await svc.rows("SELECT first_name, phone FROM participants WHERE email = 'ada@example.org'"), [
       { first_name: 'Ada', phone: '+44 20 7946 0001' },
     ]);
-    assert.equal(svc.count("SELECT count(*) FROM orders WHERE participant_id = 'p_ada'"), 1);
+    assert.equal(await svc.count("SELECT count(*) FROM orders WHERE participant_id = 'p_ada'"), 1);
   });
 
   test('a free order is confirmed with nothing to pay; a payment method sent for it is ignored', async () => {
@@ -190,7 +190,7 @@ describe('POST /widget-api/v1/orders', () => {
       { class_id: 'cls_lead_1', seats: 1 },
     ];
     const seatsBefore = await Promise.all(items.map((i) => seatsLeft(i.class_id)));
-    const before = stored();
+    const before = await stored();
     const res = await order(orderBody(items, { voucher: 'THANKS15' }));
     assert.equal(res.status, 409);
     assert.equal(res.body.error.code, 'class-full');
@@ -204,7 +204,7 @@ describe('POST /widget-api/v1/orders', () => {
       'items.2.seats': 'This class is full: remove it from the order.',
     });
     assert.deepEqual(await Promise.all(items.map((i) => seatsLeft(i.class_id))), seatsBefore, 'no seat taken');
-    assert.deepEqual(stored(), before, 'no order, no registration, no voucher use, no email');
+    assert.deepEqual(await stored(), before, 'no order, no registration, no voucher use, no email');
   });
 
   test('an unknown or started class is 422 on its line', async () => {
@@ -222,7 +222,7 @@ describe('POST /widget-api/v1/orders', () => {
       assert.equal(res.status, 422, classId);
       assert.match(res.body.error.fields['items.1.class_id'], message);
     }
-    assert.equal(svc.count('SELECT count(*) FROM orders'), 0);
+    assert.equal(await svc.count('SELECT count(*) FROM orders'), 0);
   });
 
   test('a voucher that does not apply is 422 fields.voucher with the quote’s message', async () => {
@@ -241,7 +241,7 @@ describe('POST /widget-api/v1/orders', () => {
 
   test('another total than the one shown: 409 price-changed, nothing booked', async () => {
     const items = [{ class_id: 'cls_web_2', seats: 2 }];
-    const before = stored();
+    const before = await stored();
     const res = await order(orderBody(items, { expected_total: eur(70000) }));
     assert.equal(res.status, 409);
     assert.equal(res.body.error.code, 'price-changed');
@@ -249,7 +249,7 @@ describe('POST /widget-api/v1/orders', () => {
       res.body.error.message,
       /The total is now €780\.00, not the €700\.00 you were shown: check the new total and order again/,
     );
-    assert.deepEqual(stored(), before);
+    assert.deepEqual(await stored(), before);
     const other = await order(orderBody(items, { expected_total: { amount: 78000, currency: 'USD' } }));
     assert.equal(other.body.error.code, 'price-changed');
     assert.equal((await order(orderBody(items, { expected_total: eur(78000) }))).status, 201);
@@ -273,7 +273,7 @@ describe('POST /widget-api/v1/orders', () => {
       assert.equal(res.status, 422, JSON.stringify(extra));
       assert.match(res.body.error.fields[field], message);
     }
-    assert.equal(svc.count('SELECT count(*) FROM orders'), 0);
+    assert.equal(await svc.count('SELECT count(*) FROM orders'), 0);
   });
 
   test('field errors inside the body are named by their path, unknown nested fields too', async () => {
@@ -324,8 +324,8 @@ describe('POST /widget-api/v1/orders', () => {
     assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
     const refused = answers.find((a) => a.status === 409)!;
     assert.deepEqual(refused.body.error.lines, [{ class_id: 'cls_lead_2', seats_left: 2, status: 'open', held_until: null }]);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_lead_2' AND status = 'confirmed'"), 4);
-    assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
+    assert.equal(await svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_lead_2' AND status = 'confirmed'"), 4);
+    assert.equal(await svc.count('SELECT count(*) FROM orders'), 1);
   });
 
   test('a voucher of one use, in two orders at once: one gets it, the other is told it is used up', async () => {
@@ -335,8 +335,8 @@ describe('POST /widget-api/v1/orders', () => {
     assert.deepEqual(answers.map((a) => a.status).sort(), [201, 422]);
     assert.equal(answers.find((a) => a.status === 201)!.body.order.voucher, 'THANKS15');
     assert.equal(answers.find((a) => a.status === 422)!.body.error.fields.voucher, 'The voucher THANKS15 has been used up.');
-    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 1);
-    assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
+    assert.equal(await svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 1);
+    assert.equal(await svc.count('SELECT count(*) FROM orders'), 1);
   });
 
   test('a double submit makes one order and one email; a replay answers it again with the same token, never a new one', async () => {
@@ -352,11 +352,15 @@ describe('POST /widget-api/v1/orders', () => {
     assert.equal((await read(first!.body.order.id, { 'X-Order-Token': first!.body.token })).status, 200);
     // Replayed again and again later: still the one token, and one stored (as its hash).
     for (let i = 0; i < 3; i++) assert.equal((await order(body, { idem, address })).body.token, first!.body.token);
-    assert.equal(svc.count('SELECT count(*) FROM order_tokens WHERE order_id = ?', first!.body.order.id), 1);
-    assert.equal(svc.count('SELECT count(*) FROM orders'), 1);
-    assert.equal(svc.count('SELECT count(*) FROM registrations WHERE order_id IS NOT NULL'), 1);
+    assert.equal(await svc.count('SELECT count(*) FROM order_tokens WHERE order_id = ?', first!.body.order.id), 1);
+    assert.equal(await svc.count('SELECT count(*) FROM orders'), 1);
+    assert.equal(await svc.count('SELECT count(*) FROM registrations WHERE order_id IS NOT NULL'), 1);
     assert.equal((await svc.outbox(BUYER.email)).length, 1);
-    assert.equal(svc.count("SELECT count(*) FROM idempotency WHERE response LIKE '%otok_%'"), 0, 'no token stored in clear');
+    assert.equal(
+      await svc.count("SELECT count(*) FROM idempotency WHERE response LIKE '%otok_%'"),
+      0,
+      'no token stored in clear',
+    );
 
     const reused = await order({ ...body, payment_method: 'on_site' }, { idem, address });
     assert.equal(reused.status, 409);
@@ -369,8 +373,8 @@ describe('POST /widget-api/v1/orders', () => {
     const address = visitorAddress();
     const first = await order(body, { idem, address });
     // As an older service stored it: the hash of a random token only.
-    svc.exec('DELETE FROM order_tokens WHERE order_id = ?', first.body.order.id);
-    svc.exec("INSERT INTO order_tokens (hash, order_id, created_at) VALUES ('0f0f', ?, 0)", first.body.order.id);
+    await svc.exec('DELETE FROM order_tokens WHERE order_id = ?', first.body.order.id);
+    await svc.exec("INSERT INTO order_tokens (hash, order_id, created_at) VALUES ('0f0f', ?, 0)", first.body.order.id);
     assert.equal((await read(first.body.order.id, { 'X-Order-Token': first.body.token })).status, 401);
     const replay = await order(body, { idem, address });
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
@@ -653,7 +657,7 @@ describe('card payment on the fake provider’s page', () => {
   test('cancel on the provider’s page: the order is cancelled, its seats and voucher use given back', async () => {
     const before = await seatsLeft('cls_ts_2');
     const { order: o, token } = await cardOrder([{ class_id: 'cls_ts_2', seats: 2 }], { voucher: 'THANKS15' });
-    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 1);
+    assert.equal(await svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 1);
     const { actions } = await providerPage(o.payment.redirect_url);
     const cancelled = await post(actions[1]!.action);
     assert.equal(cancelled.status, 303);
@@ -662,8 +666,8 @@ describe('card payment on the fake provider’s page', () => {
     assert.equal(back.status, 'cancelled');
     assert.equal(back.payment.status, 'cancelled');
     assert.equal(await seatsLeft('cls_ts_2'), before, 'seats released');
-    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 0, 'the voucher may be used again');
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE order_id = ? AND status = 'cancelled'", o.id), 2);
+    assert.equal(await svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 0, 'the voucher may be used again');
+    assert.equal(await svc.count("SELECT count(*) FROM registrations WHERE order_id = ? AND status = 'cancelled'", o.id), 2);
 
     const late = await post(actions[0]!.action);
     assert.equal(late.status, 409);
@@ -726,7 +730,7 @@ describe('card payment on the fake provider’s page', () => {
     assert.equal(cancelled.body.order.status, 'cancelled');
     assert.equal(cancelled.body.order.payment.status, 'cancelled');
     assert.equal(await seatsLeft('cls_web_1'), before);
-    assert.equal(svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 0);
+    assert.equal(await svc.count("SELECT uses FROM vouchers WHERE code = 'THANKS15'"), 0);
     // Again: the same answer. The provider's page now says nothing is to be paid.
     assert.equal((await cancel(o.id, token)).body.order.status, 'cancelled');
     assert.equal(
@@ -845,7 +849,7 @@ describe('where orders show', () => {
       'her own registrations only',
     );
 
-    const [seat] = svc.rows<{ id: string }>('SELECT id FROM registrations WHERE order_id = ? LIMIT 1', older.id);
+    const [seat] = await svc.rows<{ id: string }>('SELECT id FROM registrations WHERE order_id = ? LIMIT 1', older.id);
     const cancel = await svc.json(`/widget-api/v1/participant/registrations/${seat!.id}/cancel?key=wk_demo_profile`, {
       method: 'POST',
       headers: { Origin: LOCAL_PAGE, 'X-Service-Token': token, 'Idempotency-Key': uniqueKey() },
@@ -853,7 +857,7 @@ describe('where orders show', () => {
     assert.equal(cancel.status, 409);
     assert.equal(cancel.body.error.code, 'not-cancellable');
     assert.match(cancel.body.error.message, /belongs to an order/);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE order_id = ? AND status = 'confirmed'", older.id), 2);
+    assert.equal(await svc.count("SELECT count(*) FROM registrations WHERE order_id = ? AND status = 'confirmed'", older.id), 2);
 
     // Renaming herself does not rename the people she booked.
     await svc.json('/widget-api/v1/participant/profile?key=wk_demo_profile', {
@@ -867,9 +871,9 @@ describe('where orders show', () => {
       body: JSON.stringify({ first_name: 'Augusta' }),
     });
     assert.deepEqual(
-      svc
-        .rows('SELECT first_name FROM registrations WHERE order_id = ? ORDER BY first_name', older.id)
-        .map((r: Json) => r.first_name),
+      (await svc.rows('SELECT first_name FROM registrations WHERE order_id = ? ORDER BY first_name', older.id)).map(
+        (r: Json) => r.first_name,
+      ),
       ['Alan', 'Grace'],
     );
   });
@@ -882,7 +886,10 @@ describe('where orders show', () => {
       body: JSON.stringify(registrationBody({ class_id: 'cls_web_2', email: BUYER.email })),
     });
     assert.equal(own.status, 201);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = ? AND class_id = 'cls_web_2'", BUYER.email), 2);
+    assert.equal(
+      await svc.count("SELECT count(*) FROM registrations WHERE email = ? AND class_id = 'cls_web_2'", BUYER.email),
+      2,
+    );
     assert.match((await svc.outbox(BUYER.email))[0].subject, /^Registration confirmed/);
   });
 

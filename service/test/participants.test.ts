@@ -75,11 +75,11 @@ describe('POST /participant/login', () => {
 
   test('answers a stranger exactly as a participant, and emails nobody', async () => {
     const known = await login(ADA);
-    const before = svc.count('SELECT count(*) FROM outbox');
+    const before = await svc.count('SELECT count(*) FROM outbox');
     const unknown = await login(STRANGER);
     assert.equal(unknown.status, known.status);
     assert.deepEqual(unknown.body, known.body);
-    assert.equal(svc.count('SELECT count(*) FROM outbox'), before);
+    assert.equal(await svc.count('SELECT count(*) FROM outbox'), before);
     assert.equal((await svc.outbox(STRANGER)).length, 0);
     // A participant of another company is a stranger to this key.
     await login('katherine@example.net');
@@ -305,13 +305,17 @@ describe('POST /participant/verify', () => {
   test('the answer goes out before the email work is done, for a participant and a stranger alike', async () => {
     svc.jobs.hold();
     try {
-      const emails = svc.count('SELECT count(*) FROM outbox');
-      const pins = svc.count("SELECT count(*) FROM sign_in_pins WHERE audience = 'participant'");
+      const emails = await svc.count('SELECT count(*) FROM outbox');
+      const pins = await svc.count("SELECT count(*) FROM sign_in_pins WHERE audience = 'participant'");
       for (const email of [ADA, STRANGER]) {
         assert.equal((await call('login', { body: { email, return_url: RETURN_URL } })).status, 202);
       }
-      assert.equal(svc.count('SELECT count(*) FROM outbox'), emails, 'nothing sent yet');
-      assert.equal(svc.count("SELECT count(*) FROM sign_in_pins WHERE audience = 'participant'"), pins, 'nothing stored yet');
+      assert.equal(await svc.count('SELECT count(*) FROM outbox'), emails, 'nothing sent yet');
+      assert.equal(
+        await svc.count("SELECT count(*) FROM sign_in_pins WHERE audience = 'participant'"),
+        pins,
+        'nothing stored yet',
+      );
       assert.equal(svc.jobs.pending, 2, 'the same work waits for both');
     } finally {
       await svc.jobs.release();
@@ -474,7 +478,7 @@ describe('invalid tokens', () => {
       assert.equal(res.status, 401, path);
       assert.equal(res.body.error.code, 'invalid-token');
     }
-    assert.equal(svc.count("SELECT count(*) FROM participants WHERE first_name = 'X'"), 0);
+    assert.equal(await svc.count("SELECT count(*) FROM participants WHERE first_name = 'X'"), 0);
   });
 });
 
@@ -495,11 +499,11 @@ describe('POST /participant/profile', () => {
     const me = await call('me', { token });
     assert.deepEqual(me.body.participant, res.body.participant);
     assert.equal(
-      svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND first_name = 'Augusta Ada'"),
+      await svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND first_name = 'Augusta Ada'"),
       1,
     );
     assert.equal(
-      svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND first_name = 'Ada'"),
+      await svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND first_name = 'Ada'"),
       1,
       'the past stays',
     );
@@ -619,11 +623,11 @@ describe('POST /participant/profile', () => {
     assert.equal(me.body.participant.email, 'countess@example.org');
     assert.equal(me.body.email_change, null);
     assert.equal(
-      svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND email = 'countess@example.org'"),
+      await svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_ts_1' AND email = 'countess@example.org'"),
       1,
     );
     assert.equal(
-      svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND email = ?", ADA),
+      await svc.count("SELECT count(*) FROM registrations WHERE id = 'reg_seed_ada_web_past' AND email = ?", ADA),
       1,
       'the past stays',
     );
@@ -706,27 +710,31 @@ describe('POST /participant/profile', () => {
 describe('POST /participant/registrations/{id}/cancel', () => {
   const cancel = (token: string, id: string, idem = uniqueKey()) =>
     call(`registrations/${encodeURIComponent(id)}/cancel`, { token, idem });
-  const statusOf = (id: string) =>
-    ['confirmed', 'waitlisted', 'cancelled'].find(
-      (s) => svc.count('SELECT count(*) FROM registrations WHERE id = ? AND status = ?', id, s) === 1,
-    );
+  const statusOf = async (id: string) => {
+    for (const s of ['confirmed', 'waitlisted', 'cancelled']) {
+      if ((await svc.count('SELECT count(*) FROM registrations WHERE id = ? AND status = ?', id, s)) === 1) return s;
+    }
+    return undefined;
+  };
 
   test('frees the seat: the first on the waitlist is confirmed and emailed', async () => {
     const token = await signIn();
-    const waitlistBefore = svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'");
+    const waitlistBefore = await svc.count(
+      "SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'",
+    );
     const idem = uniqueKey();
     const res = await cancel(token, 'reg_seed_ada_ts_1', idem);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { registration: { id: 'reg_seed_ada_ts_1', status: 'cancelled' } });
     assert.equal(res.headers.get('access-control-allow-origin'), LOCAL_PAGE);
 
-    assert.equal(statusOf('reg_seed_ada_ts_1'), 'cancelled');
-    assert.equal(statusOf('reg_seed_grace_ts_1'), 'confirmed');
+    assert.equal(await statusOf('reg_seed_ada_ts_1'), 'cancelled');
+    assert.equal(await statusOf('reg_seed_grace_ts_1'), 'confirmed');
     assert.equal(
-      svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'"),
+      await svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'"),
       waitlistBefore - 1,
     );
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"), 8);
+    assert.equal(await svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"), 8);
     const [promoted] = await svc.outbox(GRACE);
     assert.match(promoted.subject, /^Registration confirmed: TypeScript for teams/);
     assert.match(promoted.text, /freed up/);
@@ -738,7 +746,7 @@ describe('POST /participant/registrations/{id}/cancel', () => {
       ['reg_seed_ada_web_past'],
     );
 
-    const outbox = svc.count('SELECT count(*) FROM outbox');
+    const outbox = await svc.count('SELECT count(*) FROM outbox');
     const retry = await cancel(token, 'reg_seed_ada_ts_1', idem);
     assert.equal(retry.status, 200);
     assert.equal(retry.headers.get('idempotent-replayed'), 'true');
@@ -746,16 +754,18 @@ describe('POST /participant/registrations/{id}/cancel', () => {
     const again = await cancel(token, 'reg_seed_ada_ts_1');
     assert.equal(again.status, 200, 'cancelling a cancelled registration is not an error');
     assert.deepEqual(again.body, res.body);
-    assert.equal(svc.count('SELECT count(*) FROM outbox'), outbox, 'nobody is emailed twice');
-    assert.equal(statusOf('reg_seed_grace_ts_1'), 'confirmed');
+    assert.equal(await svc.count('SELECT count(*) FROM outbox'), outbox, 'nobody is emailed twice');
+    assert.equal(await statusOf('reg_seed_grace_ts_1'), 'confirmed');
   });
 
   test('a seat freed in an open class is simply free again; a waitlisted place frees no seat', async () => {
     const grace = await signIn(GRACE);
-    const confirmedBefore = svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'");
+    const confirmedBefore = await svc.count(
+      "SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'",
+    );
     assert.equal((await cancel(grace, 'reg_seed_grace_ts_1')).status, 200);
     assert.equal(
-      svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"),
+      await svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"),
       confirmedBefore,
     );
     assert.equal((await cancel(grace, 'reg_seed_grace_web_1')).status, 200);
@@ -777,7 +787,7 @@ describe('POST /participant/registrations/{id}/cancel', () => {
     const late = await cancel(token, 'reg_seed_ada_ts_1');
     assert.equal(late.status, 409);
     assert.equal(late.body.error.code, 'not-cancellable');
-    assert.equal(statusOf('reg_seed_ada_ts_1'), 'confirmed');
+    assert.equal(await statusOf('reg_seed_ada_ts_1'), 'confirmed');
     const after = (await call('me', { token })).body;
     const closed = after.registrations.find((r: Json) => r.id === 'reg_seed_ada_ts_1');
     assert.deepEqual([closed.cancellable, closed.past], [false, false]);
@@ -794,7 +804,7 @@ describe('POST /participant/registrations/{id}/cancel', () => {
       assert.equal(res.status, 404, id);
       assert.equal(res.body.error.code, 'not-found');
     }
-    assert.equal(statusOf('reg_seed_grace_web_1'), 'confirmed');
+    assert.equal(await statusOf('reg_seed_grace_web_1'), 'confirmed');
   });
 
   test('needs an Idempotency-Key', async () => {
@@ -802,7 +812,7 @@ describe('POST /participant/registrations/{id}/cancel', () => {
     const res = await call('registrations/reg_seed_ada_ts_1/cancel', { token });
     assert.equal(res.status, 400);
     assert.equal(res.body.error.code, 'missing-idempotency-key');
-    assert.equal(statusOf('reg_seed_ada_ts_1'), 'confirmed');
+    assert.equal(await statusOf('reg_seed_ada_ts_1'), 'confirmed');
   });
 });
 

@@ -63,7 +63,7 @@ test("docs/service.md's REST block runs as pasted and ends with the user and the
   const emails = await svc.outbox('olivia.owner@acme.example');
   assert.equal(emails.length, 1, 'one email login');
   assert.equal(
-    svc.count(
+    await svc.count(
       "SELECT count(*) FROM sign_in_pins WHERE audience = 'user' AND email = 'olivia.owner@acme.example' AND used_at IS NOT NULL",
     ),
     1,

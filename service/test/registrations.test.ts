@@ -44,7 +44,7 @@ const seatsOf = async (classId: string) => {
 
 describe('POST /widget-api/v1/registrations', () => {
   test('registers: 201, the record, CORS for the page, and a confirmation email', async () => {
-    const before = registrationCount();
+    const before = await registrationCount();
     const body = registrationBody({ class_id: seed.classes.five_seats_left, email: 'Ada.Byron@Example.org' });
     const res = await register(body);
     assert.equal(res.status, 201);
@@ -58,7 +58,7 @@ describe('POST /widget-api/v1/registrations', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), LOCAL_PAGE);
     assert.equal(res.headers.get('idempotent-replayed'), null);
 
-    assert.equal(registrationCount(), before + 1);
+    assert.equal(await registrationCount(), before + 1);
     assert.equal((await seatsOf(seed.classes.five_seats_left)).seats_left, 4);
 
     const emails = await svc.outbox('ada.byron@example.org');
@@ -80,11 +80,11 @@ describe('POST /widget-api/v1/registrations', () => {
 
   test('a full class without a waitlist, or with a full one, is 409 class-full', async () => {
     for (const classId of [seed.classes.full_no_waitlist, seed.classes.waitlist_full]) {
-      const before = registrationCount();
+      const before = await registrationCount();
       const res = await register(registrationBody({ class_id: classId }));
       assert.equal(res.status, 409, classId);
       assert.equal(res.body.error.code, 'class-full');
-      assert.equal(registrationCount(), before);
+      assert.equal(await registrationCount(), before);
     }
   });
 
@@ -105,7 +105,7 @@ describe('POST /widget-api/v1/registrations', () => {
 
   test('a full class answers class-full alike for a person booked in it and for a stranger', async () => {
     const classId = seed.classes.full_no_waitlist;
-    const [booked] = svc.rows<{ email: string }>(
+    const [booked] = await svc.rows<{ email: string }>(
       "SELECT email FROM registrations WHERE class_id = ? AND status = 'confirmed' LIMIT 1",
       classId,
     );
@@ -116,7 +116,7 @@ describe('POST /widget-api/v1/registrations', () => {
   });
 
   test('an email already holding a place gets the answer a new registration would get, one record, and an email that says so', async () => {
-    const before = registrationCount();
+    const before = await registrationCount();
     // Grace holds a confirmed place in cls_web_1 (any letter case is the same email).
     const again = await register(registrationBody({ class_id: 'cls_web_1', email: 'GRACE@example.org' }));
     const stranger = await register(registrationBody({ class_id: 'cls_web_1', email: 'newcomer@example.org' }));
@@ -125,8 +125,11 @@ describe('POST /widget-api/v1/registrations', () => {
     assert.deepEqual(Object.keys(again.body.registration).sort(), Object.keys(stranger.body.registration).sort());
     assert.equal(again.body.registration.status, 'confirmed');
     assert.deepEqual(again.body.class, { id: 'cls_web_1', seats_left: 4, status: 'open' }, 'as if the seat were taken now');
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = 'grace@example.org' AND class_id = 'cls_web_1'"), 1);
-    assert.equal(registrationCount(), before + 1, 'only the stranger was added');
+    assert.equal(
+      await svc.count("SELECT count(*) FROM registrations WHERE email = 'grace@example.org' AND class_id = 'cls_web_1'"),
+      1,
+    );
+    assert.equal(await registrationCount(), before + 1, 'only the stranger was added');
     const [mail] = await svc.outbox('grace@example.org');
     assert.match(mail.subject, /^You are already registered: Web accessibility/);
     assert.match(mail.text, /Hello Grace/);
@@ -148,23 +151,23 @@ describe('POST /widget-api/v1/registrations', () => {
       [PATH, { Origin: FOREIGN_PAGE }, 403, 'origin-not-allowed'],
       ['/widget-api/v1/registrations?key=wk_demo_registration_example', {}, 403, 'origin-not-allowed'],
     ];
-    const before = registrationCount();
+    const before = await registrationCount();
     for (const [path, headers, status, code] of cases) {
       const res = await register(registrationBody(), uniqueKey(), headers, path);
       assert.equal(res.status, status, path);
       assert.equal(res.body.error.code, code, path);
       assert.equal(res.headers.get('access-control-allow-origin'), headers.Origin ?? LOCAL_PAGE);
     }
-    assert.equal(registrationCount(), before);
+    assert.equal(await registrationCount(), before);
   });
 });
 
 describe('bad input: 4xx in the error shape, never a 500, never a record', () => {
   let before = 0;
-  beforeEach(() => {
-    before = registrationCount();
+  beforeEach(async () => {
+    before = await registrationCount();
   });
-  const noRecord = () => assert.equal(registrationCount(), before, 'nothing was stored');
+  const noRecord = async () => assert.equal(await registrationCount(), before, 'nothing was stored');
 
   test('malformed JSON, invalid UTF-8, empty body, and JSON that is not an object → 400 bad-json', async () => {
     const bodies: (string | ArrayBuffer)[] = [
@@ -184,7 +187,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
       assert.equal(res.body.error.code, 'bad-json');
       assert.match(res.body.error.message, /JSON|UTF-8/);
     }
-    noRecord();
+    await noRecord();
   });
 
   test('missing fields → 422 with a message per field', async () => {
@@ -193,7 +196,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
     assert.equal(res.body.error.code, 'validation');
     assert.deepEqual(Object.keys(res.body.error.fields).sort(), ['class_id', 'consent', 'email', 'first_name', 'last_name']);
     assert.equal(res.body.error.fields.first_name, 'Enter your first name.');
-    noRecord();
+    await noRecord();
   });
 
   test('wrong types → 422 fields', async () => {
@@ -215,7 +218,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
     assert.match(fields.email, /JSON string/);
     assert.match(fields.phone, /JSON string/);
     assert.match(fields.consent, /true/);
-    noRecord();
+    await noRecord();
   });
 
   test('unknown fields are refused, even with everything else right', async () => {
@@ -223,7 +226,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
     assert.equal(res.status, 422);
     assert.deepEqual(Object.keys(res.body.error.fields).sort(), ['price', 'status']);
     assert.match(res.body.error.fields.price, /Unknown field "price"/);
-    noRecord();
+    await noRecord();
   });
 
   test('a field named __proto__ is an unknown field like any other', async () => {
@@ -232,7 +235,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
     assert.equal(res.status, 422);
     assert.deepEqual(Object.keys(res.body.error.fields), ['__proto__']);
     assert.match(res.body.error.fields.__proto__, /Unknown field "__proto__"/);
-    noRecord();
+    await noRecord();
   });
 
   test('names must show a letter, and no text may turn its direction around', async () => {
@@ -251,7 +254,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
       assert.deepEqual(Object.keys(res.body.error.fields), [field], JSON.stringify(override));
       assert.match(res.body.error.fields[field], message);
     }
-    noRecord();
+    await noRecord();
     // Letters of any script, and the joiners some scripts need, are names.
     for (const first_name of ['Zoë', 'José María', 'محمد', '李', 'می\u200cخواهم']) {
       assert.equal((await register(registrationBody({ first_name }))).status, 201, first_name);
@@ -301,7 +304,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
       assert.deepEqual(Object.keys(res.body.error.fields), [field], JSON.stringify(override));
       assert.equal(res.body.error.message, res.body.error.fields[field]);
     }
-    noRecord();
+    await noRecord();
   });
 
   test('phone is optional (absent, null or empty)', async () => {
@@ -335,7 +338,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
       chunks: ['{}'],
     });
     assert.equal(claimsBig.status, 413);
-    noRecord();
+    await noRecord();
   });
 
   test('a Content-Length shorter than the body → 400 in the error shape', async () => {
@@ -348,7 +351,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
     });
     assert.equal(res.status, 400);
     assert.ok(['bad-json', 'bad-request'].includes(JSON.parse(res.body).error.code));
-    noRecord();
+    await noRecord();
   });
 
   test('not application/json → 415', async () => {
@@ -371,7 +374,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
     assert.equal(noType.status, 415);
     const withCharset = await register(registrationBody(), uniqueKey(), { 'Content-Type': 'application/json; charset=utf-8' });
     assert.equal(withCharset.status, 201);
-    assert.equal(registrationCount(), before + 1);
+    assert.equal(await registrationCount(), before + 1);
   });
 
   test('no Idempotency-Key (or one shorter than 8 characters) → 400 missing-idempotency-key', async () => {
@@ -382,7 +385,7 @@ describe('bad input: 4xx in the error shape, never a 500, never a record', () =>
       assert.equal(res.status, 400, String(idem));
       assert.equal(res.body.error.code, 'missing-idempotency-key');
     }
-    noRecord();
+    await noRecord();
   });
 });
 
@@ -401,7 +404,7 @@ describe('idempotency', () => {
       assert.match(res.headers.get('access-control-expose-headers') ?? '', /Idempotent-Replayed/);
       assert.deepEqual(res.body, first.body);
     }
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = 'replay@example.org'"), 1);
+    assert.equal(await svc.count("SELECT count(*) FROM registrations WHERE email = 'replay@example.org'"), 1);
     assert.equal((await svc.outbox('replay@example.org')).length, 1);
   });
 
@@ -419,7 +422,7 @@ describe('idempotency', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => register(body, idem)));
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 200, 201]);
     assert.equal(new Set(answers.map((a) => a.body.registration.id)).size, 1);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE email = 'double@example.org'"), 1);
+    assert.equal(await svc.count("SELECT count(*) FROM registrations WHERE email = 'double@example.org'"), 1);
   });
 
   test('keys are per widget key: the same Idempotency-Key on another widget key is a new submission', async () => {
@@ -442,7 +445,7 @@ describe('idempotency', () => {
     assert.equal((await register(registrationBody({ email: 'day-two@example.org' }), idem)).status, 409);
     await svc.advance(61);
     assert.equal((await register(registrationBody({ email: 'day-two@example.org' }), idem)).status, 201);
-    assert.equal(svc.count('SELECT count(*) FROM idempotency WHERE key = ?', idem), 1);
+    assert.equal(await svc.count('SELECT count(*) FROM idempotency WHERE key = ?', idem), 1);
   });
 
   test('a refused attempt stores nothing: the retry with the same key runs again', async () => {
@@ -470,7 +473,7 @@ describe('seats', () => {
     const statuses = answers.map((a) => a.body.registration.status);
     assert.equal(statuses.filter((s) => s === 'confirmed').length, 5);
     assert.equal(statuses.filter((s) => s === 'waitlisted').length, 15);
-    assert.equal(svc.count("SELECT count(*) FROM registrations WHERE class_id = ? AND status = 'confirmed'", classId), 12);
+    assert.equal(await svc.count("SELECT count(*) FROM registrations WHERE class_id = ? AND status = 'confirmed'", classId), 12);
 
     const after = await seatsOf(classId);
     assert.equal(after.seats_left, 0);
@@ -501,7 +504,7 @@ describe('rate limits', () => {
 
   test('10 registrations per client address in 10 minutes, then 429 with Retry-After; others still register; the clock frees it', async () => {
     for (let i = 0; i < 10; i++) assert.equal((await from('203.0.113.7')).status, 201, `registration ${i + 1}`);
-    const before = registrationCount();
+    const before = await registrationCount();
     const refused = await from('203.0.113.7');
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error.code, 'rate-limited');
@@ -509,7 +512,7 @@ describe('rate limits', () => {
     assert.equal(refused.headers.get('retry-after'), '600');
     assert.equal(refused.body.error.retry_after, 600);
     assert.match(refused.headers.get('access-control-expose-headers') ?? '', /Retry-After/);
-    assert.equal(registrationCount(), before, 'nothing stored');
+    assert.equal(await registrationCount(), before, 'nothing stored');
     assert.equal((await from('203.0.113.8')).status, 201, 'another visitor is not held up');
     await svc.advance(10 * 60);
     assert.equal((await from('203.0.113.7')).status, 201);
@@ -568,11 +571,29 @@ describe('rate limits', () => {
     }
   });
 
+  test('a network of proxies (TRUST_PROXY=127.0.0.0/8, as in a container network) is trusted as a whole', async () => {
+    const behind = await startTestService({ trustProxy: ['127.0.0.0/8', 'fd00::/8'] });
+    try {
+      const send = (forwardedFor: string) =>
+        behind.json(PATH, {
+          method: 'POST',
+          headers: { ...writeHeaders(uniqueKey()), 'X-Forwarded-For': forwardedFor },
+          body: JSON.stringify(registrationBody()),
+        });
+      const visitor = visitorAddress();
+      for (let i = 0; i < 10; i++) assert.equal((await send(visitor)).status, 201);
+      assert.equal((await send(visitor)).status, 429, 'the visitor’s own limit');
+      assert.equal((await send(visitorAddress())).status, 201, 'another visitor behind the same proxy');
+    } finally {
+      await behind.close();
+    }
+  });
+
   test('confirmation emails to one address: at most 5 in an hour; the registrations still count', async () => {
     const email = 'flooded@example.org';
     const classes = ['cls_web_1', 'cls_web_2', 'cls_ts_1', 'cls_ts_2', 'cls_open_1', 'cls_lead_2'];
     for (const class_id of classes) assert.equal((await register(registrationBody({ class_id, email }))).status, 201, class_id);
-    assert.equal(svc.count('SELECT count(*) FROM registrations WHERE email = ?', email), 6);
+    assert.equal(await svc.count('SELECT count(*) FROM registrations WHERE email = ?', email), 6);
     assert.equal((await svc.outbox(email)).length, 5);
     await svc.advance(3600);
     assert.equal((await register(registrationBody({ class_id: 'cls_data_2', email }))).status, 201);

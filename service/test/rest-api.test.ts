@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { otherPin, rawRequest, startTestService, useTestService, type Json } from './helpers.ts';
+import { openTestCompany, otherPin, rawRequest, startTestService, useTestService, type Json } from './helpers.ts';
 
 const API_KEY = 'rk_demo_acme';
 const SECRET = 'cs_demo_acme_secret';
@@ -55,8 +55,11 @@ describe('POST /v1/login', () => {
   test('tokens are stored only as a hash', async () => {
     const token = await tokenFor(OWNER);
     const hash = createHash('sha256').update(token).digest('hex');
-    assert.equal(svc.count("SELECT count(*) FROM sign_in_tokens WHERE audience = 'user' AND hash = ?", hash), 1);
-    assert.equal(svc.count("SELECT count(*) FROM sign_in_tokens WHERE hash = ? OR email LIKE '%' || ? || '%'", token, token), 0);
+    assert.equal(await svc.count("SELECT count(*) FROM sign_in_tokens WHERE audience = 'user' AND hash = ?", hash), 1);
+    assert.equal(
+      await svc.count("SELECT count(*) FROM sign_in_tokens WHERE hash = ? OR email LIKE '%' || ? || '%'", token, token),
+      0,
+    );
   });
 
   test('email: one email with a link whose key is a working token, and a 6-digit PIN that gives another', async () => {
@@ -90,16 +93,22 @@ describe('POST /v1/login', () => {
     // In production, which answers any Host (a development service answers its own names only).
     const prod = await startTestService({ dev: false, publicUrl: 'https://booking.example.com' });
     try {
+      // A company whose application's sign-in page is a path of the service's own address.
+      const company = await openTestCompany(prod, { types: [] });
+      await prod.exec("UPDATE applications SET login_link = '/login' WHERE id = ?", company.application_id);
       for (const host of ['attacker.example', 'attacker.example:8443', 'localhost:1']) {
         const res = await rawRequest(prod.url, {
           method: 'POST',
           path: '/v1/login',
-          headers: { Host: host, 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': API_KEY },
-          chunks: [JSON.stringify({ login: OWNER, verification_method: 'email' })],
+          headers: { Host: host, 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': company.api_key },
+          chunks: [JSON.stringify({ login: company.owner_email, verification_method: 'email' })],
         });
         assert.equal(res.status, 200, host);
         await prod.jobs.idle();
-        const [mail] = prod.rows<{ link: string }>('SELECT link FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1', OWNER);
+        const [mail] = await prod.rows<{ link: string }>(
+          'SELECT link FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1',
+          company.owner_email,
+        );
         assert.equal(new URL(mail!.link).origin, 'https://booking.example.com', host);
       }
       // The OpenAPI document's server too.
@@ -144,12 +153,12 @@ describe('POST /v1/login', () => {
   test('the answer goes out before the email work is done, for a user and a stranger alike', async () => {
     svc.jobs.hold();
     try {
-      const before = svc.count('SELECT count(*) FROM outbox');
+      const before = await svc.count('SELECT count(*) FROM outbox');
       const user = await post('/v1/login', { login: OWNER, verification_method: 'email' });
       const stranger = await post('/v1/login', { login: 'nobody@acme.example', verification_method: 'email' });
       assert.deepEqual(user.body, stranger.body);
-      assert.equal(svc.count('SELECT count(*) FROM outbox'), before, 'nothing sent yet');
-      assert.equal(svc.count("SELECT count(*) FROM sign_in_tokens WHERE audience = 'user'"), 0, 'no token issued yet');
+      assert.equal(await svc.count('SELECT count(*) FROM outbox'), before, 'nothing sent yet');
+      assert.equal(await svc.count("SELECT count(*) FROM sign_in_tokens WHERE audience = 'user'"), 0, 'no token issued yet');
       assert.equal(svc.jobs.pending, 2);
     } finally {
       await svc.jobs.release();

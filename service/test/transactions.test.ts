@@ -66,7 +66,9 @@ describe('the waitlist under concurrency', () => {
     const { token } = (
       await post(`${P}/verify?key=wk_demo_profile`, { email: 'ada@example.org', pin: await svc.lastPin('ada@example.org') })
     ).body;
-    const waitlisted = svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'");
+    const waitlisted = await svc.count(
+      "SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'",
+    );
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
         post(`${P}/registrations/reg_seed_ada_ts_1/cancel?key=wk_demo_profile`, undefined, {
@@ -80,12 +82,12 @@ describe('the waitlist under concurrency', () => {
       Array(5).fill(200),
     );
     assert.equal(
-      svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"),
+      await svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'confirmed'"),
       8,
       'never overbooked',
     );
     assert.equal(
-      svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'"),
+      await svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_ts_1' AND status = 'waitlisted'"),
       waitlisted - 1,
     );
     const promoted = (await svc.outbox('grace@example.org')).filter((e: Json) => /freed up/.test(e.text));
@@ -99,7 +101,7 @@ describe('one seat decision for several classes in one transaction (the checkout
   const now = () => Date.now();
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'service-seats-'));
-    store = await openStore(dataDir, new Clock());
+    store = await openStore(dataDir, new Clock(), { mode: 'development' });
   });
   after(async () => {
     await store.close();

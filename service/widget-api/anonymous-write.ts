@@ -23,7 +23,7 @@ export async function anonymousWrite(
     limit: AnonymousWrite;
     /** What is counted, for the 429's message ("registrations"). */
     counted: string;
-    create: (tx: Tx, countAttempt: () => void) => Promise<Answer>;
+    create: (tx: Tx, countAttempt: () => Promise<void>) => Promise<Answer>;
     /** The answer's secrets again, for a replay (see `Answer.secret`). */
     replay?: (tx: Tx, body: unknown) => Promise<Record<string, unknown>>;
   },

@@ -55,21 +55,39 @@ const mount = async (
  * Mounted at the first month that has classes (the month of the service's today has none when the
  * tests run late in a month: the seed's classes start 3 days after it).
  */
-const mountWithClasses = async (attributes: Parameters<typeof mount>[0] = {}) => {
+interface ClassFacts {
+  status: string;
+  price: { amount: number };
+  seats_left: number;
+}
+/** Which classes a test needs in its month (default: one open for booking). */
+const isOpen = (c: ClassFacts) => c.status === 'open';
+
+/**
+ * Mounted on the first month that holds a class the test needs: near a month's end, the service's
+ * current month may hold only classes that are full or past.
+ */
+const mountWithClasses = async (attributes: Parameters<typeof mount>[0] = {}, wanted: (c: ClassFacts) => boolean = isOpen) => {
   const el = await mount(attributes);
-  if (!el.data!.classes.length) {
-    const next = el.data!.next_month!;
-    button(el, `Show ${monthName(next)}`).click();
-    await until(() => el.data!.month === next);
+  for (let i = 0; i < 4 && !el.data!.classes.some(wanted) && el.data!.next_month; i++) {
+    const next = el.data!.next_month;
+    const from = el.data!.month;
+    // An empty month offers its next month with classes; one with classes, the month after.
+    (button(el, `Show ${monthName(next)}`) ?? button(el, 'Next month')).click();
+    await until(() => el.data!.month !== from);
     await el.updateComplete;
   }
   return el;
 };
 
-/** The service's first month with classes. */
-const firstMonthWithClasses = async () => {
-  const answer = await monthOf();
-  return answer.classes.length ? answer : monthOf(answer.next_month!);
+/** The service's first month with a class the test needs (the month `mountWithClasses` shows). */
+const firstMonthWithClasses = async (wanted: (c: ClassFacts) => boolean = isOpen) => {
+  let answer = await monthOf();
+  // As the widget goes: an empty month to its next month with classes, one with classes to the month after.
+  for (let i = 0; i < 4 && !answer.classes.some(wanted) && answer.next_month; i++) {
+    answer = await monthOf(answer.classes.length ? nextMonth(answer.month) : answer.next_month);
+  }
+  return answer;
 };
 
 const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
@@ -323,8 +341,9 @@ describe('service-calendar', () => {
 
   it('asks for its months again after an order on the page, so that the seats left are the service’s', async () => {
     const fetcher = countingFetch();
-    const el = await mountWithClasses({ fetch: fetcher });
-    const open = el.data!.classes.find((c) => c.status === 'open' && c.price.amount > 0 && c.seats_left > 1)!;
+    const bookable = (c: ClassFacts) => c.status === 'open' && c.price.amount > 0 && c.seats_left > 1;
+    const el = await mountWithClasses({ fetch: fetcher }, bookable);
+    const open = el.data!.classes.find(bookable)!;
     const ordered = await fetch(new URL(`widget-api/v1/orders?key=${keyOf('checkout')}`, service.url), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },

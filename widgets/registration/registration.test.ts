@@ -134,6 +134,21 @@ describe('service-registration', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('asks for its emails in its own language, whatever the browser’s', async () => {
+    const el = await fixture<ServiceRegistration>(
+      html`<service-registration key=${keyOf('registration')} base-url=${service.url} locale="de" course="crs_open"></service-registration>`,
+    );
+    await settled(el);
+    await choose(el, 'Open day: meet the trainers', 'Anmelden');
+    const email = uniqueEmail();
+    await fill(el, { first_name: 'Ada', last_name: 'Lovelace', email, consent: true });
+    const created = oneEvent(el, 'service-registration-created');
+    submit(el);
+    await created;
+    const { emails } = await dev<{ emails: { subject: string; locale: string }[] }>(`outbox?to=${encodeURIComponent(email)}`);
+    expect(emails.map((m) => [m.locale, m.subject.split(':')[0]])).to.deep.equal([['de', 'Anmeldung bestätigt']]);
+  });
+
   it('takes its locale from the page language when it has none', async () => {
     const wrapper = await fixture(
       html`<div lang="de-AT"><service-registration key=${keyOf('registration')} base-url=${service.url}></service-registration></div>`,

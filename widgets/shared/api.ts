@@ -35,6 +35,8 @@ export interface ApiOptions {
   fetch?: typeof fetch;
   /** First back-off in ms before a retry; doubles each time (3 attempts in all). */
   backoff?: number;
+  /** The widget's language: sent with writes, so that their emails are in it. */
+  locale?: string;
 }
 
 export class WidgetApi {
@@ -66,12 +68,13 @@ export class WidgetApi {
       signal?: AbortSignal;
     } = {},
   ): Promise<unknown> {
-    const { baseUrl, key, fetch = globalThis.fetch, backoff = 300 } = this.options;
+    const { baseUrl, key, fetch = globalThis.fetch, backoff = 300, locale } = this.options;
     const url = new URL(`widget-api/v1/${path}`, baseUrl);
     for (const [name, value] of Object.entries({ key, ...params })) if (value) url.searchParams.set(name, value);
     const headers: Record<string, string> = { 'Content-Type': 'application/json', ...extra };
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     if (token) headers['X-Service-Token'] = token;
+    if (locale) headers['Accept-Language'] = locale;
     const init: RequestInit = body ? { method: 'POST', headers, body: JSON.stringify(body) } : { headers: extra };
     for (let attempt = 1; ; attempt++) {
       try {

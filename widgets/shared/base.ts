@@ -115,7 +115,12 @@ export abstract class ServiceElement<Data = unknown> extends LitElement implemen
 
   /** The widget API client for this widget's service and key. */
   protected get api() {
-    return new WidgetApi({ baseUrl: this.baseUrl || location.origin, key: this.key, fetch: this.fetch });
+    return new WidgetApi({
+      baseUrl: this.baseUrl || location.origin,
+      key: this.key,
+      fetch: this.fetch,
+      locale: this.resolvedLocale,
+    });
   }
 
   protected override willUpdate(changed: Map<PropertyKey, unknown>) {

@@ -1,6 +1,4 @@
 /** Companies, their programmes ("courses") and the classes of each. */
-import { sql, type Kysely } from 'kysely';
-import { TIME } from '../../db/dialect.ts';
 
 export interface CatalogTables {
   companies: {
@@ -36,42 +34,4 @@ export interface CatalogTables {
     /** null: no limit (only meaningful when waitlist = 1). */
     waitlist_capacity: number | null;
   };
-}
-
-export async function createCatalogTables(db: Kysely<never>): Promise<void> {
-  await db.schema
-    .createTable('companies')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('public_id', 'text', (c) => c.notNull().unique())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('contact_email', 'text', (c) => c.notNull())
-    .addColumn('vat_rate_bp', 'integer', (c) => c.notNull().check(sql`vat_rate_bp between 0 and 10000`))
-    .addColumn('prices_include_tax', 'integer', (c) => c.notNull().check(sql`prices_include_tax in (0, 1)`))
-    .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('order_prefix', 'text', (c) => c.notNull().unique())
-    .execute();
-  await db.schema
-    .createTable('courses')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('summary', 'text', (c) => c.notNull())
-    .addColumn('category', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('courses_company').on('courses').column('company_id').execute();
-  await db.schema
-    .createTable('classes')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('course_id', 'text', (c) => c.notNull().references('courses.id'))
-    .addColumn('starts_at', TIME, (c) => c.notNull())
-    .addColumn('ends_at', TIME, (c) => c.notNull())
-    .addColumn('timezone', 'text', (c) => c.notNull())
-    .addColumn('location', 'text', (c) => c.notNull())
-    .addColumn('price_amount', 'integer', (c) => c.notNull().check(sql`price_amount >= 0`))
-    .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('capacity', 'integer', (c) => c.notNull().check(sql`capacity >= 0`))
-    .addColumn('waitlist', 'integer', (c) => c.notNull().check(sql`waitlist in (0, 1)`))
-    .addColumn('waitlist_capacity', 'integer')
-    .execute();
-  await db.schema.createIndex('classes_course').on('classes').columns(['course_id', 'starts_at']).execute();
 }

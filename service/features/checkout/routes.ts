@@ -7,6 +7,7 @@ import { sha256Hex } from '../../core/ids.ts';
 import { confirmationEmailLimit, humanWait, seatGuard } from '../../core/rate-limit.ts';
 import { participantOfToken } from '../../domain/signed-in.ts';
 import { clientAddress } from '../../http/client-address.ts';
+import { requestLocale } from '../../http/locale.ts';
 import { sendJson, type AppContext, type AppEnv, type ServiceDeps } from '../../http/context.ts';
 import { WIDGET_WRITE_ERRORS, error, widgetWrite } from '../../http/docs.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -117,7 +118,7 @@ export function checkoutRoutes(deps: ServiceDeps): SubApp[] {
       const guard = voucherGuard(deps, c, key);
       // An address whose wrong guesses are used up learns nothing of its code, right or wrong: the
       // cart is priced without it, and the voucher says when codes are checked again.
-      const wait = input.voucher ? guard.waitSeconds() : 0;
+      const wait = input.voucher ? await guard.waitSeconds() : 0;
       const priced = await quoteCart(db, {
         company: await companyOf(db, key.company_id),
         items: input.items,
@@ -126,7 +127,7 @@ export function checkoutRoutes(deps: ServiceDeps): SubApp[] {
         card: deps.dev,
       });
       if (wait > 0) priced.response.voucher = guard.notChecked(input.voucher!, wait);
-      else if (priced.response.voucher && priced.response.voucher.status !== 'applied') guard.count();
+      else if (priced.response.voucher && priced.response.voucher.status !== 'applied') await guard.count();
       return sendJson(priced.response satisfies QuoteResponse);
     },
   );
@@ -173,6 +174,7 @@ export function checkoutRoutes(deps: ServiceDeps): SubApp[] {
             publicUrl: deps.publicUrl,
             secret: store.secret,
             card: deps.dev,
+            locale: requestLocale(c),
             countAttempt: countOrder,
             seats,
             voucherGuard: guard,
@@ -271,7 +273,7 @@ export function checkoutRoutes(deps: ServiceDeps): SubApp[] {
     },
     async (c) => {
       const key: WidgetKeyRow = await widgetKey(db, c);
-      limiter.take(
+      await limiter.take(
         [{ key: `order-cancel:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.order.perAddress }],
         'order cancellations',
       );
@@ -316,9 +318,9 @@ export function voucherGuard(deps: ServiceDeps, c: AppContext, key: WidgetKeyRow
   const perKey = { key: `voucher:key:${key.key}`, ...rules.perKey };
   return {
     /** Seconds until this address's codes are checked again (0: now). */
-    waitSeconds(): number {
-      const underAttack = deps.limiter.waitMs([perKey]) > 0;
-      const wait = deps.limiter.waitMs([underAttack ? { key: address, ...rules.perAddressUnderAttack } : perAddress]);
+    async waitSeconds(): Promise<number> {
+      const underAttack = (await deps.limiter.waitMs([perKey])) > 0;
+      const wait = await deps.limiter.waitMs([underAttack ? { key: address, ...rules.perAddressUnderAttack } : perAddress]);
       return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
     },
     /** A code that did not apply. */

@@ -12,7 +12,8 @@ import { queueEmail } from '../../core/outbox.ts';
 import type { Db, Store, Tx } from '../../db/database.ts';
 import { Refusal, invalid, newFieldErrors } from '../../core/refusal.ts';
 import { getClasses, type CompanyClassRow } from '../../domain/classes.ts';
-import { formatClassStart, formatMoney } from '../../domain/format.ts';
+import { orderEmail } from '../../domain/emails.ts';
+import { formatMoney, type MailLocale } from '../../domain/format.ts';
 import { calendarFileUrl, paymentPageUrl } from '../../domain/links.ts';
 import { orderItems } from '../../domain/orders.ts';
 import { participantFor } from '../../domain/participants.ts';
@@ -147,12 +148,18 @@ export async function placeOrder(
     /** The service's secret, which the order's token is made with. */
     secret: string;
     card: boolean;
-    countAttempt: () => void;
+    /** The widget's language: the confirmation is written in it, now or after the payment. */
+    locale: MailLocale;
+    countAttempt: () => Promise<void>;
     /** The seats booked from the client's address: checked with the attempt, counted once booked. */
-    seats: { check(seats: number): void; count(seats: number): void };
+    seats: { check(seats: number): Promise<void>; count(seats: number): Promise<void> };
     /** Voucher codes from this address that do not apply are counted, and refused once too many were. */
-    voucherGuard: { waitSeconds(): number; count(): void; notChecked(code: string, wait: number): { message: string } };
-    mayEmail: (to: string) => boolean;
+    voucherGuard: {
+      waitSeconds(): Promise<number>;
+      count(): Promise<void>;
+      notChecked(code: string, wait: number): { message: string };
+    };
+    mayEmail: (to: string) => Promise<boolean>;
   },
 ): Promise<{ status: number; body: { order: Order }; secret: { token: string } }> {
   const { now, key, company, input } = ctx;
@@ -163,10 +170,10 @@ export async function placeOrder(
     now,
     field: (index) => `items.${index}.class_id`,
   });
-  ctx.countAttempt();
+  await ctx.countAttempt();
   const seatCount = input.items.reduce((sum, item) => sum + item.seats, 0);
-  ctx.seats.check(seatCount);
-  const voucherWait = input.voucher ? ctx.voucherGuard.waitSeconds() : 0;
+  await ctx.seats.check(seatCount);
+  const voucherWait = input.voucher ? await ctx.voucherGuard.waitSeconds() : 0;
   const priced = await quoteCart(tx, {
     company,
     items: input.items,
@@ -237,7 +244,7 @@ export async function placeOrder(
 
   // The buyer is the company's participant of that email; an anonymous form never rewrites a profile.
   const { buyer } = input;
-  const participantId = await participantFor(tx, now, company.id, { ...buyer, phone: buyer.phone ?? null });
+  const participantId = await participantFor(tx, now, company.id, { ...buyer, phone: buyer.phone ?? null, locale: ctx.locale });
 
   if (priced.voucher) {
     // The quote read the uses in this transaction; the condition keeps the count right whatever else holds the lock.
@@ -251,7 +258,7 @@ export async function placeOrder(
   }
 
   // Booked from here on (nothing below refuses): only seats really booked count against the address.
-  ctx.seats.count(seatCount);
+  await ctx.seats.count(seatCount);
   const last = await tx
     .selectFrom('orders')
     .select((eb) => eb.fn.max('seq').as('seq'))
@@ -300,6 +307,7 @@ export async function placeOrder(
       expires_at: redirect ? now + PAYMENT_HOLD_MS : null,
       paid_at: null,
       cancelled_at: null,
+      locale: ctx.locale,
     })
     .execute();
 
@@ -341,7 +349,8 @@ export async function placeOrder(
   }
 
   const order = await orderView(tx, id, ctx.publicUrl);
-  if (status === 'confirmed' && ctx.mayEmail(buyer.email)) await queueEmail(tx, now, orderEmail(order, company.name));
+  if (status === 'confirmed' && (await ctx.mayEmail(buyer.email)))
+    await queueEmail(tx, now, orderEmail(ctx.locale, order, company.name));
   return { status: 201, body: { order }, secret: { token: await keepOrderToken(tx, ctx.secret, id, now) } };
 }
 
@@ -498,6 +507,8 @@ export interface PaymentOrder {
   total: number;
   currency: string;
   company_name: string;
+  /** The language of the widget it was placed through. */
+  locale: string;
 }
 
 /** The order of a provider's payment (after releasing orders whose time is up). */
@@ -515,6 +526,7 @@ export async function orderOfPayment(tx: Tx, now: number, paymentId: string): Pr
       'o.total',
       'o.currency',
       'co.name as company_name',
+      'o.locale',
     ])
     .where('o.payment_id', '=', paymentId)
     .where('o.payment_kind', '=', 'redirect')
@@ -528,7 +540,13 @@ export async function orderOfPayment(tx: Tx, now: number, paymentId: string): Pr
  */
 export async function settlePayment(
   tx: Tx,
-  ctx: { now: number; paymentId: string; outcome: 'paid' | 'cancelled'; publicUrl: string; mayEmail: (to: string) => boolean },
+  ctx: {
+    now: number;
+    paymentId: string;
+    outcome: 'paid' | 'cancelled';
+    publicUrl: string;
+    mayEmail: (to: string) => Promise<boolean>;
+  },
 ): Promise<PaymentOrder | undefined> {
   const order = await orderOfPayment(tx, ctx.now, ctx.paymentId);
   if (!order || order.status !== 'pending_payment') return order;
@@ -542,53 +560,7 @@ export async function settlePayment(
     .where('id', '=', order.id)
     .execute();
   const view = await orderView(tx, order.id, ctx.publicUrl);
-  if (ctx.mayEmail(view.buyer.email)) await queueEmail(tx, ctx.now, orderEmail(view, order.company_name));
+  if (await ctx.mayEmail(view.buyer.email))
+    await queueEmail(tx, ctx.now, orderEmail(order.locale as MailLocale, view, order.company_name));
   return { ...order, status: 'confirmed', payment_status: 'paid' };
-}
-
-/** What the buyer does about paying, in the confirmation. */
-function paymentLines(order: Order): string[] {
-  const { method, status } = order.payment;
-  if (status === 'none') return ['Nothing to pay.'];
-  if (status === 'paid') return ['Paid by card. Thank you.'];
-  if (method === 'invoice') {
-    return [`Payment: by invoice. The invoice comes to this address; pay it within 14 days, quoting ${order.number}.`];
-  }
-  return [`Payment: on site. Pay at the venue before the class starts, quoting ${order.number}.`];
-}
-
-/** The buyer's confirmation: the number, each line with its venue's local time, the totals, how to pay. */
-export function orderEmail(order: Order, companyName: string) {
-  const m = (money: { amount: number; currency: string }) => formatMoney(money.amount, money.currency);
-  const lines = order.items.flatMap((item) => [
-    item.course_title,
-    `  When:  ${formatClassStart(Date.parse(item.starts_at), item.timezone)} (${item.timezone})`,
-    `  Where: ${item.location}`,
-    `  Seats: ${item.seats} (${item.attendees.map((a) => `${a.first_name} ${a.last_name}`).join(', ')})`,
-    `  Price: ${item.seats} × ${m(item.unit_price)}${item.discount.amount > 0 ? ` − ${m(item.discount)} voucher` : ''} = ${m(item.total)}`,
-    '',
-  ]);
-  const tax = `${order.tax_rate} % VAT`;
-  return {
-    to: order.buyer.email,
-    subject: `Order ${order.number} confirmed: ${companyName}`,
-    text: [
-      `Hello ${order.buyer.first_name},`,
-      '',
-      `thank you for your order ${order.number} at ${companyName}. Your seats are booked:`,
-      '',
-      ...lines,
-      ...(order.discount.amount > 0 ? [`Discount (${order.voucher}): −${m(order.discount)}`] : []),
-      order.prices_include_tax
-        ? `Total: ${m(order.total)}, including ${tax} of ${m(order.tax)}`
-        : `Total: ${m(order.total)}, of which ${tax}: ${m(order.tax)}`,
-      '',
-      ...paymentLines(order),
-      '',
-      'Add the classes to your calendar:',
-      order.calendar_url,
-      '',
-      companyName,
-    ].join('\n'),
-  };
 }

@@ -1,6 +1,5 @@
 /** Vouchers, orders, their lines and the tokens that read an order back. */
-import { sql, type Generated, type Kysely } from 'kysely';
-import { TIME, autoId } from '../../db/dialect.ts';
+import type { Generated } from 'kysely';
 
 export type OrderStatus = 'confirmed' | 'pending_payment' | 'cancelled';
 export type PaymentStatus = 'none' | 'due' | 'pending' | 'paid' | 'cancelled';
@@ -69,6 +68,8 @@ export interface CheckoutTables {
     expires_at: number | null;
     paid_at: number | null;
     cancelled_at: number | null;
+    /** The language of the widget it was placed through: its confirmation after the payment is written in it. */
+    locale: Generated<string>;
   };
   order_items: {
     id: Generated<number>;
@@ -85,84 +86,4 @@ export interface CheckoutTables {
   };
   /** sha256 of each token that reads an order back (the first answer's, and one per replay of it). */
   order_tokens: { hash: string; order_id: string; created_at: number };
-}
-
-export async function createCheckoutTables(db: Kysely<never>): Promise<void> {
-  await db.schema
-    .createTable('vouchers')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
-    .addColumn('code', 'text', (c) => c.notNull())
-    .addColumn('percent', 'integer', (c) => c.check(sql`percent between 1 and 100`))
-    .addColumn('amount', 'integer', (c) => c.check(sql`amount > 0`))
-    .addColumn('currency', 'text')
-    .addColumn('course_id', 'text', (c) => c.references('courses.id'))
-    .addColumn('expires_at', TIME)
-    .addColumn('max_uses', 'integer')
-    .addColumn('uses', 'integer', (c) => c.notNull().defaultTo(0))
-    .addUniqueConstraint('vouchers_company_code', ['company_id', 'code'])
-    .addCheckConstraint('vouchers_kind', sql`(percent is null) <> (amount is null) and (amount is null or currency is not null)`)
-    .execute();
-  await db.schema
-    .createTable('orders')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('number', 'text', (c) => c.notNull().unique())
-    .addColumn('participant_id', 'text', (c) => c.notNull().references('participants.id'))
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('confirmed', 'pending_payment', 'cancelled')`))
-    .addColumn('buyer_first_name', 'text', (c) => c.notNull())
-    .addColumn('buyer_last_name', 'text', (c) => c.notNull())
-    .addColumn('buyer_email', 'text', (c) => c.notNull())
-    .addColumn('buyer_phone', 'text')
-    .addColumn('buyer_organisation', 'text')
-    .addColumn('address_line1', 'text', (c) => c.notNull())
-    .addColumn('address_line2', 'text')
-    .addColumn('postal_code', 'text', (c) => c.notNull())
-    .addColumn('city', 'text', (c) => c.notNull())
-    .addColumn('country', 'text', (c) => c.notNull())
-    .addColumn('voucher_id', 'text', (c) => c.references('vouchers.id'))
-    .addColumn('voucher_code', 'text')
-    .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('subtotal', 'integer', (c) => c.notNull())
-    .addColumn('discount', 'integer', (c) => c.notNull())
-    .addColumn('tax', 'integer', (c) => c.notNull())
-    .addColumn('total', 'integer', (c) => c.notNull())
-    .addColumn('tax_rate_bp', 'integer', (c) => c.notNull())
-    .addColumn('prices_include_tax', 'integer', (c) => c.notNull())
-    .addColumn('payment_method', 'text')
-    .addColumn('payment_kind', 'text')
-    .addColumn('payment_status', 'text', (c) =>
-      c.notNull().check(sql`payment_status in ('none', 'due', 'pending', 'paid', 'cancelled')`),
-    )
-    .addColumn('payment_id', 'text', (c) => c.unique())
-    .addColumn('return_url', 'text')
-    .addColumn('widget_key', 'text', (c) => c.notNull())
-    .addColumn('created_at', TIME, (c) => c.notNull())
-    .addColumn('expires_at', TIME)
-    .addColumn('paid_at', TIME)
-    .addColumn('cancelled_at', TIME)
-    .addUniqueConstraint('orders_company_seq', ['company_id', 'seq'])
-    .execute();
-  await db.schema.createIndex('orders_pending').on('orders').columns(['status', 'expires_at']).execute();
-  await db.schema.createIndex('orders_participant').on('orders').column('participant_id').execute();
-  await db.schema
-    .createTable('order_items')
-    .addColumn('id', 'integer', autoId)
-    .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
-    .addColumn('position', 'integer', (c) => c.notNull())
-    .addColumn('class_id', 'text', (c) => c.notNull().references('classes.id'))
-    .addColumn('seats', 'integer', (c) => c.notNull().check(sql`seats >= 1`))
-    .addColumn('unit_price', 'integer', (c) => c.notNull())
-    .addColumn('discount', 'integer', (c) => c.notNull())
-    .addColumn('total', 'integer', (c) => c.notNull())
-    .addColumn('attendees', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('order_items_order').on('order_items').columns(['order_id', 'position']).execute();
-  await db.schema
-    .createTable('order_tokens')
-    .addColumn('hash', 'text', (c) => c.primaryKey())
-    .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
-    .addColumn('created_at', TIME, (c) => c.notNull())
-    .execute();
 }

@@ -28,9 +28,9 @@ export async function createMessage(
   now: number,
   key: WidgetKeyRow,
   input: ContactInput,
-  next: { form: () => ContactForm; countAttempt: () => void },
+  next: { form: () => ContactForm; countAttempt: () => Promise<void> },
 ): Promise<Answer<ContactMessageResponse>> {
-  next.countAttempt();
+  await next.countAttempt();
   const used = await tx
     .selectFrom('contact_messages')
     .select('id')
@@ -80,6 +80,7 @@ export async function createMessage(
       .executeTakeFirstOrThrow();
     await queueEmail(tx, now, {
       to: company.contact_email,
+      fromName: key.company_name,
       subject: `Contact form: ${input.subject}`,
       text: [
         `A message from the contact form of ${key.company_name}.`,

@@ -79,11 +79,22 @@ export function devRoutes(deps: ServiceDeps): SubApp[] {
           link: r.link,
           pin: r.pin,
           sent_at: isoTime(r.sent_at),
+          status: r.status,
+          locale: r.locale as 'en' | 'de',
+          attempts: r.attempts,
+          last_error: r.last_error,
         })),
       });
     },
   );
 
+  /** The clock's offset, for every process of the service (on PostgreSQL each reads it per request). */
+  const shareClock = () =>
+    db
+      .insertInto('meta')
+      .values({ k: 'clock_offset_ms', v: String(clock.offsetMs) })
+      .onConflict((oc) => oc.column('k').doUpdateSet({ v: String(clock.offsetMs) }))
+      .execute();
   const clockBody = () => ({ now: isoTime(clock.now()), offset_s: clock.offsetMs / 1000 });
   api.add(
     app,
@@ -102,6 +113,7 @@ export function devRoutes(deps: ServiceDeps): SubApp[] {
     },
     async (_c, body) => {
       clock.advance((await body()).advance_s);
+      await shareClock();
       return sendJson(clockBody());
     },
   );
@@ -168,7 +180,8 @@ export function devRoutes(deps: ServiceDeps): SubApp[] {
       await deps.jobs.idle();
       clock.reset();
       await store.reset();
-      for (const hook of deps.onReset) hook();
+      await shareClock();
+      for (const hook of deps.onReset) await hook();
       return sendJson({ ok: true, seeded_at: isoTime(store.seedState.seededAt) });
     },
   );

@@ -3,7 +3,6 @@
  * own page, a staging site), and ask what a key would answer on a page of some origin (the demo's
  * snippet checker). Changes last until `POST /dev/reset` or a re-seed.
  */
-import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
 import { sendJson, type ServiceDeps } from '../../http/context.ts';
@@ -31,6 +30,7 @@ interface KeyRow {
   enabled: 0 | 1;
   revoked_at: number | null;
   note: string;
+  created_at?: number | null;
 }
 
 const info = (row: KeyRow) => ({
@@ -53,7 +53,8 @@ export function registerDevWidgetKeyRoutes(
     db
       .selectFrom('widget_keys')
       .select(['key', 'type', 'company_id', 'origins', 'options', 'enabled', 'revoked_at', 'note'])
-      .orderBy(sql`rowid`)
+      .orderBy('created_at')
+      .orderBy('key')
       .execute() as Promise<KeyRow[]>;
 
   deps.api.add(
@@ -124,6 +125,7 @@ export function registerDevWidgetKeyRoutes(
         options: model?.options ?? '{}',
         enabled: 1,
         revoked_at: null,
+        created_at: deps.clock.now(),
         note: `the ${type} widget of ${companies.find((c) => c.id === companyId)!.name}, created by POST /dev/widget-keys`,
       };
       await db.insertInto('widget_keys').values(row).execute();

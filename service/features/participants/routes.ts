@@ -9,9 +9,10 @@ import { sha256Hex } from '../../core/ids.ts';
 import { pinChecks } from '../../core/rate-limit.ts';
 import { EMAIL_CHANGE_TTL_MS, confirmEmailChangeByPin, pendingEmailChange } from '../../domain/email-change.ts';
 import { participantOrders } from '../../domain/orders.ts';
-import { publicParticipant, type ParticipantRow } from '../../domain/participants.ts';
+import { publicParticipant, rememberLocale, type ParticipantRow } from '../../domain/participants.ts';
 import { PIN_TTL_MS, invalidateToken, queueSignInEmail } from '../../domain/sign-in.ts';
 import { clientAddress } from '../../http/client-address.ts';
+import { requestLocale } from '../../http/locale.ts';
 import { idempotentAnswer, sendJson, type AppContext, type ServiceDeps } from '../../http/context.ts';
 import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
 import { SubApp } from '../../http/routes.ts';
@@ -103,7 +104,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       const { email, return_url } = await body(servedReturnUrl(key));
       // Counted for every email alike, so that a refusal tells nobody whether the email exists.
       const rules = deps.limits.login;
-      limiter.take(
+      await limiter.take(
         [
           { key: `participant-login:address:${clientAddress(c, deps.trustProxy)}`, ...rules.perAddress },
           { key: `participant-login:email:${key.company_id}:${email}`, ...rules.perEmail },
@@ -112,6 +113,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       );
       // The answer goes out before anything is looked up or written, so that its time tells nobody
       // whether the email belongs to a participant.
+      const locale = requestLocale(c);
       deps.jobs.add('participant login email', () => {
         const now = clock.now();
         return store.transaction((tx) =>
@@ -125,9 +127,10 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
               link.searchParams.set('key', token);
               return queueSignInEmail(tx, now, participant, {
                 name: key.company_name,
-                place: `your area at ${key.company_name}`,
+                place: locale === 'de' ? `Ihrem Bereich bei ${key.company_name}` : `your area at ${key.company_name}`,
                 link: link.href,
                 pin,
+                locale,
               });
             },
             PIN_TTL_MS,
@@ -171,14 +174,16 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       const { email, pin } = await body();
       // As the REST API's: every check per address (across emails), wrong PINs per email (across addresses).
       const checks = pinChecksOf(c, `${key.company_id}:${email}`);
-      checks.check();
+      await checks.check();
       const now = clock.now();
       const outcome = await store.transaction((tx) => verifySignInPin(tx, now, key.company_id, email, pin));
       // Thrown after the transaction commits, so that a wrong try stays counted.
       if ('refused' in outcome) {
-        checks.judged(outcome.wrong);
+        await checks.judged(outcome.wrong);
         throw outcome.refused;
       }
+      // Signed in: what comes later (a place freed) is written in this widget's language.
+      await rememberLocale(db, outcome.participant.id, requestLocale(c));
       return sendJson({
         token: outcome.token,
         participant: publicParticipant(outcome.participant),
@@ -243,6 +248,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       const { key, participant } = await signedIn(c);
       requireIdempotencyKey(c);
       const input = await body(servedReturnUrl(key));
+      await rememberLocale(db, participant.id, requestLocale(c));
       // Only the fields sent change.
       const { return_url, phone, ...names } = input;
       const changes = {
@@ -288,11 +294,11 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       const { key, participant } = await signedIn(c);
       const { pin } = await body();
       const checks = pinChecksOf(c, `email-change:${participant.id}`);
-      checks.check();
+      await checks.check();
       const now = clock.now();
       const outcome = await store.transaction((tx) => confirmEmailChangeByPin(tx, now, key, participant, pin));
       if ('refused' in outcome) {
-        checks.judged(outcome.wrong);
+        await checks.judged(outcome.wrong);
         throw outcome.refused;
       }
       return sendJson({ participant: publicParticipant(outcome), email_change: null } satisfies ParticipantResponse);
@@ -326,7 +332,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       const { key, participant } = await signedIn(c);
       const id = c.req.param('id') ?? '';
       const result = await idempotent(key, participant, c, `POST ${P}/registrations/${id}/cancel`, (tx) =>
-        cancelRegistration(tx, clock.now(), key, participant, id),
+        cancelRegistration(tx, clock.now(), key, participant, id, requestLocale(c)),
       );
       return idempotentAnswer(result);
     },

@@ -8,7 +8,8 @@ import type { Limits, RateLimiter } from '../../core/rate-limit.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { Db, Tx } from '../../db/database.ts';
 import { pendingEmailChange, requestEmailChange } from '../../domain/email-change.ts';
-import { formatClassStart } from '../../domain/format.ts';
+import { cancelledEmail } from '../../domain/emails.ts';
+import type { MailLocale } from '../../domain/format.ts';
 import { PARTICIPANT_COLUMNS, publicParticipant, upcomingRegistrations, type ParticipantRow } from '../../domain/participants.ts';
 import { promoteWaitlist } from '../../domain/waitlist.ts';
 import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
@@ -116,6 +117,7 @@ export async function cancelRegistration(
   key: WidgetKeyRow,
   p: ParticipantRow,
   id: string,
+  locale: MailLocale,
 ): Promise<{ status: number; body: CancelResponse }> {
   const reg = await tx
     .selectFrom('registrations as r')
@@ -147,21 +149,19 @@ export async function cancelRegistration(
     );
   }
   await tx.updateTable('registrations').set({ status: 'cancelled', cancelled_at: now }).where('id', '=', reg.id).execute();
-  await queueEmail(tx, now, {
-    to: p.email,
-    subject: `Registration cancelled: ${reg.title}`,
-    text: [
-      `Hello ${p.first_name},`,
-      '',
-      `your ${reg.status === 'confirmed' ? 'place' : 'place on the waitlist'} in "${reg.title}" is cancelled.`,
-      '',
-      `When:  ${formatClassStart(reg.starts_at, reg.timezone)} (${reg.timezone})`,
-      `Where: ${reg.location}`,
-      `Reference: ${reg.id}`,
-      '',
-      key.company_name,
-    ].join('\n'),
-  });
+  await queueEmail(
+    tx,
+    now,
+    cancelledEmail(locale, {
+      id: reg.id,
+      first_name: p.first_name,
+      email: p.email,
+      title: reg.title,
+      company: key.company_name,
+      waitlisted: reg.status !== 'confirmed',
+      cls: reg,
+    }),
+  );
   if (reg.status === 'confirmed') await promoteWaitlist(tx, now, reg.class_id, reg.title, key.company_name);
   return answer;
 }

@@ -1,6 +1,7 @@
 /** `POST /widget-api/v1/registrations` (docs/widget-api.md). */
 import { seatGuard } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
+import { requestLocale } from '../../http/locale.ts';
 import type { ServiceDeps } from '../../http/context.ts';
 import { error, widgetWrite } from '../../http/docs.ts';
 import { SubApp } from '../../http/routes.ts';
@@ -44,7 +45,7 @@ export function registrationRoutes(deps: ServiceDeps): SubApp[] {
             tx,
             deps.clock.now(),
             key,
-            { ...input, phone: input.phone ?? null },
+            { ...input, phone: input.phone ?? null, locale: requestLocale(c) },
             {
               limiter: deps.limiter,
               limits: deps.limits,

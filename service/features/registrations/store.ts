@@ -7,7 +7,8 @@ import { queueEmail } from '../../core/outbox.ts';
 import { confirmationEmailLimit, type Limits, type RateLimiter, type SeatGuard } from '../../core/rate-limit.ts';
 import type { Tx } from '../../db/database.ts';
 import type { Answer } from '../../core/idempotency.ts';
-import { formatClassStart, formatMoney } from '../../domain/format.ts';
+import { registrationEmail } from '../../domain/emails.ts';
+import type { MailLocale } from '../../domain/format.ts';
 import { participantFor } from '../../domain/participants.ts';
 import { bookableClasses, decideSeats } from '../../domain/seats.ts';
 import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
@@ -19,6 +20,8 @@ export interface RegistrationInput {
   last_name: string;
   email: string;
   phone: string | null;
+  /** The widget's language: the emails are written in it. */
+  locale: MailLocale;
 }
 
 /**
@@ -32,14 +35,14 @@ export async function createRegistration(
   now: number,
   key: WidgetKeyRow,
   input: RegistrationInput,
-  deps: { limiter: RateLimiter; limits: Limits; countAttempt: () => void; seats: SeatGuard },
+  deps: { limiter: RateLimiter; limits: Limits; countAttempt: () => Promise<void>; seats: SeatGuard },
 ): Promise<Answer<RegistrationResponse>> {
   const [cls] = await bookableClasses(tx, { companyId: key.company_id, classIds: [input.class_id], now });
-  deps.countAttempt();
+  await deps.countAttempt();
   const [{ status, after }] = decideSeats([cls!], now) as [ReturnType<typeof decideSeats>[number]];
   // A seat counts against the address's seats (not a waitlist place); checked before it is known
   // whether the email holds a place already, so that a refusal tells nothing about who is booked.
-  if (status === 'confirmed') deps.seats.check(1);
+  if (status === 'confirmed') await deps.seats.check(1);
   const answer = (id: string): Answer<RegistrationResponse> => ({
     status: 201,
     body: {
@@ -53,7 +56,7 @@ export async function createRegistration(
     queueEmail(
       tx,
       now,
-      registrationEmail({ ...r, email: input.email, course: cls!.title, cls: cls!, company: key.company_name }),
+      registrationEmail(input.locale, { ...r, email: input.email, course: cls!.title, cls: cls!, company: key.company_name }),
     );
 
   const holder = await tx
@@ -66,7 +69,7 @@ export async function createRegistration(
     .where('order_id', 'is', null)
     .executeTakeFirst();
   if (holder) {
-    if (mayEmail()) await email({ ...holder, status: holder.status as 'confirmed' | 'waitlisted', again: true });
+    if (await mayEmail()) await email({ ...holder, status: holder.status as 'confirmed' | 'waitlisted', again: true });
     return answer(holder.id);
   }
 
@@ -90,45 +93,8 @@ export async function createRegistration(
       cancelled_at: null,
     })
     .execute();
-  if (status === 'confirmed') deps.seats.count(1);
+  if (status === 'confirmed') await deps.seats.count(1);
 
-  if (mayEmail()) await email({ id, first_name: input.first_name, status });
+  if (await mayEmail()) await email({ id, first_name: input.first_name, status });
   return answer(id);
-}
-
-function registrationEmail(r: {
-  id: string;
-  first_name: string;
-  email: string;
-  status: 'confirmed' | 'waitlisted';
-  course: string;
-  company: string;
-  cls: { starts_at: number; timezone: string; location: string; price_amount: number; currency: string };
-  /** Registered again for a class where the email already holds this place. */
-  again?: boolean;
-}) {
-  const when = formatClassStart(r.cls.starts_at, r.cls.timezone);
-  const price = r.cls.price_amount === 0 ? 'free' : formatMoney(r.cls.price_amount, r.cls.currency);
-  const confirmed = r.status === 'confirmed';
-  return {
-    to: r.email,
-    subject: `${r.again ? 'You are already registered' : confirmed ? 'Registration confirmed' : 'On the waitlist'}: ${r.course}`,
-    text: [
-      `Hello ${r.first_name},`,
-      '',
-      ...(r.again
-        ? ['someone registered this address again for a class where it already holds a place. Nothing has changed:', '']
-        : []),
-      confirmed
-        ? `you have a place in "${r.course}".`
-        : `you are on the waitlist for "${r.course}". We will email you as soon as a place frees up.`,
-      '',
-      `When:  ${when} (${r.cls.timezone})`,
-      `Where: ${r.cls.location}`,
-      `Price: ${price}`,
-      `Reference: ${r.id}`,
-      '',
-      r.company,
-    ].join('\n'),
-  };
 }

@@ -82,13 +82,13 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
     c.res.headers.set('Cache-Control', 'no-store');
   });
 
-  const limitLogins = (c: AppContext, email: string) => {
+  const limitLogins = async (c: AppContext, email: string) => {
     const rules = deps.limits.login;
     const limits: Limit[] = [
       { key: `login:address:${clientAddress(c, deps.trustProxy)}`, ...rules.perAddress },
       { key: `login:email:${email}`, ...rules.perEmail },
     ];
-    limiter.take(limits, 'logins');
+    await limiter.take(limits, 'logins');
   };
 
   const requireApplication = async (c: AppContext): Promise<AppRow> => {
@@ -145,7 +145,7 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
     async (c, body) => {
       const application = await requireApplication(c);
       const input = await body(secretWithItsMethod);
-      limitLogins(c, input.login);
+      await limitLogins(c, input.login);
 
       if (input.verification_method === 'client_secret') {
         const user = await findUser(db, application, input.login);
@@ -163,9 +163,22 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
         await store.transaction(async (tx) => {
           const now = clock.now();
           const { pin, token } = await startLogin(tx, now, user, application, PIN_TTL_MS);
-          const link = serviceLink(deps.publicUrl, application.login_link);
-          link.searchParams.set('key', token);
-          await queueSignInEmail(tx, now, user, { name: application.name, place: application.name, link: link.href, pin });
+          // An application without a page of its own (no login link) signs in by the PIN alone.
+          const link = application.login_link ? serviceLink(deps.publicUrl, application.login_link) : undefined;
+          link?.searchParams.set('key', token);
+          // From the company (the sender name of all its mail), about its application.
+          const company = await tx
+            .selectFrom('companies')
+            .select('name')
+            .where('id', '=', application.company_id)
+            .executeTakeFirst();
+          await queueSignInEmail(tx, now, user, {
+            name: application.name,
+            place: application.name,
+            link: link?.href ?? null,
+            pin,
+            ...(company ? { fromName: company.name } : {}),
+          });
         });
       });
       return sendJson({
@@ -201,11 +214,11 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
         address: `verify:address:${clientAddress(c, deps.trustProxy)}`,
         email: `verify:email:${email}`,
       });
-      checks.check();
+      await checks.check();
       const now = clock.now();
       // Decide and record the attempt in one transaction: parallel guesses cannot share a try.
       const outcome = await store.transaction((tx) => verifyPin(tx, now, application, email, pin));
-      if ('wrong' in outcome) checks.judged(outcome.wrong);
+      if ('wrong' in outcome) await checks.judged(outcome.wrong);
       const token = 'token' in outcome ? outcome.token : undefined;
       if (token === undefined) {
         throw new ApiError(

@@ -1,0 +1,15 @@
+/**
+ * The language of a request, for what the service writes to the person behind it (emails): the first
+ * of `Accept-Language` that the service speaks. The widgets send their own language there (a header
+ * a page may set without a preflight); a browser sends its visitor's.
+ */
+import type { MailLocale } from '../domain/format.ts';
+import type { AppContext } from './context.ts';
+
+export function requestLocale(c: AppContext): MailLocale {
+  for (const part of (c.req.header('accept-language') ?? '').split(',')) {
+    const tag = part.split(';')[0]!.trim().slice(0, 2).toLowerCase();
+    if (tag === 'en' || tag === 'de') return tag;
+  }
+  return 'en';
+}

@@ -1,0 +1,188 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { expect, test } from './support.ts';
+
+/**
+ * The whole path of an operator and a site owner, in production: the service started as an operator
+ * starts it (no demo, real SMTP), support opens a company with the support tool, and the snippet with
+ * its widget key works on the key's https page, whose visitor's confirmation reaches the mail server.
+ */
+
+/** Runs a program of this repository with only these settings; answers what it printed. */
+const run = (args: string[], env: Record<string, string>) =>
+  execFileSync(process.execPath, ['--import', 'tsx', ...args], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    encoding: 'utf8',
+  });
+
+test('support’s company, in production: its widget key on its https page, and the visitor’s confirmation email through SMTP', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const folder = mkdtempSync(join(tmpdir(), 'production-e2e-'));
+  const received: ParsedMail[] = [];
+  let delivered: (mail: ParsedMail) => void = () => {};
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      void simpleParser(stream).then((mail) => {
+        callback();
+        received.push(mail);
+        delivered(mail);
+      }, callback);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+  // The customer's https site, on its own host name (resolved to this machine), with a certificate of its own.
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=www.acme.example',
+      '-keyout',
+      join(folder, 'site.key'),
+      '-out',
+      join(folder, 'site.crt'),
+    ],
+    { stdio: 'ignore' },
+  );
+  let page = '';
+  const site: Server = createHttpsServer(
+    { key: readFileSync(join(folder, 'site.key')), cert: readFileSync(join(folder, 'site.crt')) },
+    (req, res) => {
+      res.writeHead(req.url === '/' ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(req.url === '/' ? page : '');
+    },
+  );
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const origin = `https://www.acme.example:${(site.address() as AddressInfo).port}`;
+
+  // The service as an operator starts it: production by default, every setting given.
+  const settings = {
+    PUBLIC_URL: 'https://booking.example.com',
+    DATA_DIR: folder,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_FROM: 'bookings@booking.example.com',
+    PORT: '0',
+    LOG_FORMAT: 'json',
+  };
+  const service: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...settings },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const started = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: service.stdout! }).on('line', (line) => {
+        const { msg } = JSON.parse(line) as { msg?: string };
+        if (msg?.startsWith('Service widgets running at')) resolve(msg);
+      });
+      service.on('exit', (code) => reject(new Error(`the service stopped (${code})`)));
+    });
+    expect(started).toMatch(/\(production\), reached at https:\/\/booking\.example\.com\/\.$/);
+    const serviceUrl = `http://127.0.0.1:${/:(\d+)\//.exec(started)![1]}`;
+    expect((await fetch(`${serviceUrl}/dev/seed`)).status).toBe(404);
+
+    // Support opens the company, gives it a catalogue and a widget key for the site.
+    const support = (...argv: string[]) => JSON.parse(run(['service/support/cli.ts', ...argv, '--json'], { DATA_DIR: folder }));
+    const company = support(
+      'company',
+      'create',
+      '--name',
+      'Acme Training',
+      '--owner-email',
+      'olivia@acme.example',
+      '--owner-first-name',
+      'Olivia',
+      '--owner-last-name',
+      'Owner',
+    );
+    const starts = new Date(Date.now() + 10 * 86400_000);
+    starts.setUTCHours(8, 0, 0, 0);
+    writeFileSync(
+      join(folder, 'catalogue.json'),
+      JSON.stringify({
+        programmes: [
+          {
+            title: 'First aid at work',
+            summary: 'A day of first aid for workplace first aiders.',
+            category: 'Safety',
+            classes: [
+              {
+                starts_at: starts.toISOString(),
+                ends_at: new Date(starts.getTime() + 8 * 3600_000).toISOString(),
+                timezone: 'Europe/Berlin',
+                location: 'Berlin, Torstraße 1',
+                price: { amount: 0, currency: 'EUR' },
+                capacity: 12,
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    support('catalogue', 'import', '--company', String(company.company_id), join(folder, 'catalogue.json'));
+    const { key } = support(
+      'widget-key',
+      'create',
+      '--company',
+      String(company.company_id),
+      '--type',
+      'registration',
+      '--origin',
+      origin,
+    );
+
+    // The site owner pastes the README's two lines.
+    page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme Training</title><link rel="icon" href="data:,"></head><body>
+<h1>Courses</h1>
+<div data-service-widget="registration" data-service-id="${key}"></div>
+<script async src="${serviceUrl}/widgets/v1/loader.js"></script>
+</body></html>`;
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const tab = await context.newPage();
+    await tab.goto(`${origin}/`);
+    await expect(tab.locator('div[data-service-widget]')).toHaveAttribute('data-service-state', 'ready');
+    const widget = tab.locator('service-registration');
+    await expect(widget.getByRole('heading', { name: 'Programmes at Acme Training' })).toBeVisible();
+    await widget.getByRole('button', { name: 'Register' }).first().click();
+    await widget.getByLabel('First name').fill('Katherine');
+    await widget.getByLabel('Last name').fill('Johnson');
+    await widget.getByLabel('Email').fill('katherine@example.org');
+    await widget.getByRole('checkbox').check();
+    const mail = new Promise<ParsedMail>((resolve) => (delivered = resolve));
+    await widget.getByRole('button', { name: 'Register', exact: true }).last().click();
+    await expect(widget.getByRole('heading', { name: 'You are registered' })).toBeVisible();
+
+    // The confirmation reaches the mail server, from the company, in the visitor's language.
+    const confirmation = await mail;
+    expect(confirmation.subject).toBe('Registration confirmed: First aid at work');
+    expect(confirmation.from?.value).toEqual([{ address: 'bookings@booking.example.com', name: 'Acme Training' }]);
+    expect(confirmation.to && !Array.isArray(confirmation.to) ? confirmation.to.text : '').toBe('katherine@example.org');
+    expect(confirmation.text).toContain('Hello Katherine,');
+    await context.close();
+  } finally {
+    service.kill('SIGTERM');
+    await new Promise((resolve) => (service.exitCode === null ? service.once('exit', resolve) : resolve(null)));
+    site.close();
+    smtp.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
