@@ -60,8 +60,8 @@ const serviceTests = () =>
   readdirSync(`${root}service/test`)
     .filter((f) => f.endsWith('.test.ts'))
     .map((f) => `service/test/${f}`);
-/** Service tests about SQLite's files and one machine's processes (the store's file, a full disk, the support tool's DATA_DIR). */
-const SQLITE_ONLY = ['store.test.ts', 'operations.test.ts', 'production.test.ts'];
+/** Service tests about SQLite's files and one machine's processes (the store's file, a full disk, the support tool's DATA_DIR), and SQLite's query plans (growth). */
+const SQLITE_ONLY = ['store.test.ts', 'operations.test.ts', 'production.test.ts', 'growth.test.ts'];
 
 const lastMatch = (text, pattern) => [...text.matchAll(pattern)].at(-1);
 

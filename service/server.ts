@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { methodNotAllowed as allowedMethods } from 'hono/method-not-allowed';
+import { compressAnswer } from './http/compress.ts';
 import { randomUUID } from 'node:crypto';
 import { normalisePublicUrl } from './config.ts';
 import { Clock } from './core/clock.ts';
@@ -17,7 +18,7 @@ import { Jobs } from './core/jobs.ts';
 import { createLogger } from './core/log.ts';
 import { MailWorker, type MailSettings } from './core/mail.ts';
 import { MemoryLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit.ts';
-import { StoreUnavailable, openStore, type SeedState } from './db/database.ts';
+import { StoreUnavailable, openStore, type SeedState, type StoreOptions } from './db/database.ts';
 import { PostgresLimiter } from './db/postgres-limiter.ts';
 import type { Migration } from 'kysely';
 import { calendarRoutes } from './features/calendar/routes.ts';
@@ -80,6 +81,8 @@ export interface StartOptions {
   migrations?: Record<string, Migration>;
   /** Where mail goes (`SMTP_URL`, `SMTP_FROM`); without it, development keeps mail in the outbox. */
   smtp?: MailSettings;
+  /** Told every statement the store runs (StoreOptions.onQuery). */
+  onQuery?: StoreOptions['onQuery'];
 }
 
 export interface RunningService {
@@ -150,6 +153,12 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
     const id = randomUUID();
     c.set('bodyTimeoutMs', deps.bodyTimeoutMs);
     await next();
+    // (A new answer takes the old one's headers over, its length too: the compressed one sets its own.)
+    const answer = await compressAnswer(c.req.method, c.req.header('accept-encoding'), c.res);
+    if (answer !== c.res) {
+      c.res = undefined as unknown as Response; // (Hono merges the headers of an answer it holds)
+      c.res = answer;
+    }
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     c.res.headers.set('X-Request-Id', id);
     // Stopping: the connection closes after this answer rather than wait for another request.
@@ -365,6 +374,7 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
     exclusive: true,
     ...(opts.migrations ? { migrations: opts.migrations } : {}),
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+    ...(opts.onQuery ? { onQuery: opts.onQuery } : {}),
   });
   const storeMs = performance.now() - opening;
   const listening = performance.now();

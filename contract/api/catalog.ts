@@ -55,10 +55,33 @@ export const WidgetResponse = named(
   'WidgetResponse',
   z.object({
     widget: Widget,
-    courses: z.array(Course).optional().meta({ description: 'For registration and calendar widgets' }),
+    courses: z
+      .array(Course)
+      .optional()
+      .meta({
+        description: 'For registration and calendar widgets: the first page of programmes (20), sorted by their next class',
+      }),
+    courses_total: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description: 'With `courses`: how many programmes there are in all (`GET /courses` gives the pages after the first)',
+      }),
     form: ContactForm.optional(),
     videos: z.array(Video).optional().meta({ description: 'For video widgets: the company’s videos, or the one asked for' }),
     places: z.array(Place).optional().meta({ description: 'For map widgets: the company’s places' }),
   }),
 );
 export type WidgetResponse = z.output<typeof WidgetResponse>;
+
+/** `GET /courses`: a page of a registration or calendar key's programmes, or those matching a search. */
+export const CoursesPage = named(
+  'CoursesPage',
+  z.object({
+    courses: z.array(Course).meta({ description: 'This page (20 programmes at most), sorted by their next class' }),
+    courses_total: z.int().min(0).meta({ description: 'How many programmes match, in all' }),
+    page: z.int().min(1),
+  }),
+);
+export type CoursesPage = z.output<typeof CoursesPage>;

@@ -6,7 +6,7 @@
  *   import type { WidgetResponse, RegistrationRequest } from './index.ts';
  */
 export type { ErrorResponse, MessageResponse } from './common.ts';
-export type { Class, ClassStatus, Course, WidgetResponse } from './catalog.ts';
+export type { Class, ClassStatus, Course, CoursesPage, WidgetResponse } from './catalog.ts';
 export type { MapTiles, Widget } from './widget-keys.ts';
 export type { Video, VideoMedia, VideoMediaResponse } from './videos.ts';
 export type { Place, PlaceClass } from './places.ts';

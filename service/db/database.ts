@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { Kysely, Migrator, sql, type Migration, type Transaction } from 'kysely';
+import { Kysely, Migrator, sql, type CompiledQuery, type LogEvent, type Migration, type Transaction } from 'kysely';
 import type { Clock } from '../core/clock.ts';
 import type { CoreTables } from '../core/tables.ts';
 import type { DomainTables } from '../domain/tables.ts';
@@ -33,6 +33,7 @@ import type { RestTables } from '../features/rest/tables.ts';
 import type { VideoTables } from '../features/videos/tables.ts';
 import pg from 'pg';
 import { postgresDialect, postgresPool, sqliteDialect, type DialectName } from './dialect.ts';
+import { growStore } from './grow.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { seed } from './seed.ts';
 
@@ -103,7 +104,8 @@ export interface Store {
   /** Whether the store answers and is the file it opened: what `/readyz` tells. */
   check(): Promise<void>;
   /** Empties every table and seeds again, relative to the clock's current time (development only). */
-  reset(): Promise<void>;
+  /** Development: every row goes, then the seed comes again (`times` over: db/grow.ts). */
+  reset(times?: number): Promise<void>;
   /**
    * A consistent copy of the whole store into a new file, taken while the service runs (SQLite's
    * online backup): what `npm run support -- store backup FILE` does.
@@ -129,6 +131,8 @@ export interface StoreOptions {
   create?: boolean;
   /** A PostgreSQL database (`postgres://…`) instead of the SQLite file in the data folder. */
   databaseUrl?: string;
+  /** Told every statement the store runs, as it runs it (the growth test reads what a request asks). */
+  onQuery?: (query: CompiledQuery) => void;
 }
 
 /** What a store needs of its database: the query builder and what differs between SQLite and PostgreSQL. */
@@ -151,7 +155,13 @@ interface Backend {
 }
 
 /** The SQLite file of a data folder, with its checks: a production folder must exist and never loses its store unnoticed. */
-async function openSqlite(dataDir: string, clock: Clock, production: boolean, exclusive: boolean): Promise<Backend> {
+async function openSqlite(
+  dataDir: string,
+  clock: Clock,
+  production: boolean,
+  exclusive: boolean,
+  onQuery?: (query: CompiledQuery) => void,
+): Promise<Backend> {
   const file = join(dataDir, 'service.sqlite');
   if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
     throw new StoreOpenError(`DATA_DIR ${dataDir} is a file, not a folder: name the folder the store lives in.`);
@@ -228,7 +238,7 @@ async function openSqlite(dataDir: string, clock: Clock, production: boolean, ex
       );
     }
   };
-  const db = new Kysely<Tables>({ dialect: sqliteDialect(raw, ensureFile) });
+  const db = new Kysely<Tables>({ dialect: sqliteDialect(raw, ensureFile), ...queryLog(onQuery) });
 
   return {
     db,
@@ -254,7 +264,7 @@ async function openSqlite(dataDir: string, clock: Clock, production: boolean, ex
 }
 
 /** A PostgreSQL database: it must answer at start; its schema is the same migrations'. */
-async function openPostgres(url: string): Promise<Backend> {
+async function openPostgres(url: string, onQuery?: (query: CompiledQuery) => void): Promise<Backend> {
   let shown = url;
   try {
     const parsed = new URL(url);
@@ -264,7 +274,7 @@ async function openPostgres(url: string): Promise<Backend> {
     throw new StoreOpenError('DATABASE_URL must be a URL such as postgres://booking:password@db.example.com:5432/booking.');
   }
   const pool = postgresPool(url);
-  const db = new Kysely<Tables>({ dialect: postgresDialect(pool) });
+  const db = new Kysely<Tables>({ dialect: postgresDialect(pool), ...queryLog(onQuery) });
   let created: boolean;
   try {
     const tables = await db.introspection.getTables();
@@ -313,8 +323,8 @@ export async function openStore(dataDir: string, clock: Clock, opts: StoreOption
     );
   }
   const backend = opts.databaseUrl
-    ? await openPostgres(opts.databaseUrl)
-    : await openSqlite(dataDir, clock, production, opts.exclusive ?? false);
+    ? await openPostgres(opts.databaseUrl, opts.onQuery)
+    : await openSqlite(dataDir, clock, production, opts.exclusive ?? false, opts.onQuery);
   if (opts.create === false && backend.created) {
     await backend.db.destroy();
     throw new StoreOpenError(
@@ -441,7 +451,7 @@ export async function openStore(dataDir: string, clock: Clock, opts: StoreOption
           await sql`select 1`.execute(tx);
         });
     },
-    async reset() {
+    async reset(times = 1) {
       if (production) throw new Error('A production store is never reset.');
       backend.ensure();
       seedState.seededAt = await db.transaction().execute(async (tx) => {
@@ -451,7 +461,9 @@ export async function openStore(dataDir: string, clock: Clock, opts: StoreOption
           tx,
           tables.filter((name) => !name.startsWith('schema_migrations') && name !== 'meta'),
         );
-        return seedNow(tx);
+        const at = await seedNow(tx);
+        await growStore(tx, times);
+        return at;
       });
       seedState.status = 'created';
     },
@@ -509,6 +521,10 @@ async function baseline(db: Db, production: boolean): Promise<void> {
     await tx.insertInto('meta').values({ k: 'mode', v: 'development' }).execute();
   });
 }
+
+/** Kysely's log, telling `onQuery` each statement run. */
+const queryLog = (onQuery?: (query: CompiledQuery) => void) =>
+  onQuery ? { log: (event: LogEvent) => (event.level === 'query' ? onQuery(event.query) : undefined) } : {};
 
 /** Whether the store holds any company: an empty store is a new one. */
 async function hasData(db: Db): Promise<boolean> {

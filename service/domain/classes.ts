@@ -2,7 +2,7 @@
  * Programmes and classes as the APIs show them (the widget API's first render, the calendar, the
  * map, the checkout, the REST API): seats and status always computed here.
  */
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { isoTime } from '../core/ids.ts';
 import { Refusal } from '../core/refusal.ts';
 import type { Db, Tables } from '../db/database.ts';
@@ -87,6 +87,9 @@ const toClassRow = <R extends { confirmed: unknown; waitlisted: unknown; held_un
   held_until: row.held_until === null ? null : Number(row.held_until),
 });
 
+/** `like`'s wildcards taken as themselves. */
+const likeText = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
 export type CompanyClassRow = ClassRow & { company_id: number; title: string };
 
 /** Some classes, with their company and programme title (a seat decision reads them in its transaction). */
@@ -98,6 +101,41 @@ export async function getClasses(db: Db, classIds: readonly string[]): Promise<C
 
 export async function getClass(db: Db, classId: string): Promise<CompanyClassRow | undefined> {
   return (await getClasses(db, [classId]))[0];
+}
+
+/**
+ * A company's classes with their programme's title, by start: those starting in (`from`, `until`),
+ * at one place or of one programme, at most `limit`. Each filter is an index's (classes_start,
+ * classes_location, classes_course), so that a few classes cost a few rows, whatever the company holds.
+ */
+export async function findClasses(
+  db: Db,
+  filter: {
+    companyId: number;
+    from: number;
+    until?: number;
+    location?: string;
+    /** Places containing this text, in any letter case (no index: with the others). */
+    placeContains?: string;
+    courseId?: string;
+    limit?: number;
+  },
+): Promise<CompanyClassRow[]> {
+  const rows = await classesWithCounts(db)
+    .select(['co.company_id', 'co.title'])
+    .where('co.company_id', '=', filter.companyId)
+    .where('cl.starts_at', '>', filter.from)
+    .$if(filter.until !== undefined, (q) => q.where('cl.starts_at', '<', filter.until!))
+    .$if(filter.location !== undefined, (q) => q.where('cl.location', '=', filter.location!))
+    .$if(filter.placeContains !== undefined, (q) =>
+      q.where(sql<boolean>`lower(cl.location) like ${likeText(filter.placeContains!)} escape '\\'`),
+    )
+    .$if(filter.courseId !== undefined, (q) => q.where('cl.course_id', '=', filter.courseId!))
+    .orderBy('cl.starts_at')
+    .orderBy('cl.id')
+    .$if(filter.limit !== undefined, (q) => q.limit(filter.limit!))
+    .execute();
+  return rows.map(toClassRow) as CompanyClassRow[];
 }
 
 /**
@@ -142,58 +180,136 @@ export async function requireCourse(db: Db, companyId: number, courseId: string)
   }
 }
 
-/**
- * A company's programmes with their classes. `from` keeps classes starting after it (the widget
- * API lists upcoming ones only); `classIds` narrows to those classes and drops programmes left
- * without any (a lecturer's view). Programmes are sorted by their next class, then by title.
- */
-export async function listCourses(
-  db: Db,
-  opts: { companyId: number; courseId?: string; from?: number; classIds?: Set<string> },
-): Promise<{ course: CourseRow; classes: ClassRow[] }[]> {
-  const courses = await db
-    .selectFrom('courses')
-    .selectAll()
-    .where('company_id', '=', opts.companyId)
-    .$if(opts.courseId !== undefined, (q) => q.where('id', '=', opts.courseId!))
-    .execute();
-  const classes = (
-    await classesWithCounts(db)
-      .where('co.company_id', '=', opts.companyId)
-      .$if(opts.courseId !== undefined, (q) => q.where('co.id', '=', opts.courseId!))
-      .$if(opts.from !== undefined, (q) => q.where('cl.starts_at', '>', opts.from!))
-      .orderBy('cl.starts_at')
-      .orderBy('cl.id')
-      .execute()
-  ).map(toClassRow) as ClassRow[];
-
-  const byCourse = new Map(courses.map((course) => [course.id, { course, classes: [] as ClassRow[] }]));
-  for (const cl of classes) {
-    if (opts.classIds && !opts.classIds.has(cl.id)) continue;
-    byCourse.get(cl.course_id)?.classes.push(cl);
-  }
-  let list = [...byCourse.values()];
-  if (opts.classIds) list = list.filter((entry) => entry.classes.length > 0);
-  return list.sort((a, b) => {
-    const an = a.classes[0]?.starts_at ?? Infinity;
-    const bn = b.classes[0]?.starts_at ?? Infinity;
-    if (an !== bn) return an < bn ? -1 : 1;
-    return a.course.title.localeCompare(b.course.title, 'en');
-  });
+/** Which of a company's programmes a list shows. */
+export interface CourseFilter {
+  companyId: number;
+  /** One programme only. */
+  courseId?: string;
+  /** Only classes starting after this (service time): the widget API lists upcoming ones. */
+  from?: number;
+  /** Only these classes, and programmes with at least one of them (a lecturer's view). */
+  classIds?: ReadonlySet<string>;
+  /** Programmes whose title, summary, category or a class's place contains this, in any letter case. */
+  search?: string;
 }
 
 /**
- * The first render's `courses` (the registration and calendar widgets): the company's programmes,
- * or the one `courseId` names, each with its classes starting after `now`.
+ * One page of a company's programmes with their classes, and how many programmes the filter holds
+ * in all. Programmes are sorted by their next class (of those the filter keeps; programmes without
+ * any last), then by title. What a page costs follows the page, not the company: one query counts and
+ * orders the programmes (each by an index lookup of its first class), one reads the page's classes.
  */
-export async function upcomingCourses(db: Db, companyId: number, courseId: string | undefined, now: number): Promise<Course[]> {
+export async function pageOfCourses(
+  db: Db,
+  filter: CourseFilter,
+  page: { offset: number; limit: number },
+): Promise<{ total: number; entries: { course: CourseRow; classes: ClassRow[] }[] }> {
+  const { companyId, courseId, from, classIds, search } = filter;
+  if (classIds && classIds.size === 0) return { total: 0, entries: [] };
+  const ids = classIds ? [...classIds] : [];
+  const courses = db
+    .selectFrom('courses as co')
+    .where('co.company_id', '=', companyId)
+    .$if(courseId !== undefined, (q) => q.where('co.id', '=', courseId!))
+    .$if(classIds !== undefined, (q) =>
+      q.where((eb) =>
+        eb.exists(
+          eb.selectFrom('classes as lc').select('lc.id').whereRef('lc.course_id', '=', 'co.id').where('lc.id', 'in', ids),
+        ),
+      ),
+    )
+    .$if(search !== undefined && search !== '', (q) =>
+      q.where((eb) =>
+        eb.or([
+          sql<boolean>`lower(co.title || ' ' || co.summary || ' ' || co.category) like ${likeText(search!)} escape '\\'`,
+          eb.exists(
+            eb
+              .selectFrom('classes as sc')
+              .select('sc.id')
+              .whereRef('sc.course_id', '=', 'co.id')
+              .$if(from !== undefined, (s) => s.where('sc.starts_at', '>', from!))
+              .where(sql<boolean>`lower(sc.location) like ${likeText(search!)} escape '\\'`),
+          ),
+        ]),
+      ),
+    );
+  const counted = await courses.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(counted.n);
+  if (total === 0 || page.offset >= total) return { total, entries: [] };
+
+  const ordered = await db
+    .selectFrom(
+      courses
+        .selectAll('co')
+        .select((eb) =>
+          eb
+            .selectFrom('classes as nc')
+            .select((e) => e.fn.min('nc.starts_at').as('t'))
+            .whereRef('nc.course_id', '=', 'co.id')
+            .$if(from !== undefined, (s) => s.where('nc.starts_at', '>', from!))
+            .$if(classIds !== undefined, (s) => s.where('nc.id', 'in', ids))
+            .as('next_at'),
+        )
+        .as('p'),
+    )
+    .selectAll('p')
+    .orderBy(sql`p.next_at is null`)
+    .orderBy('p.next_at')
+    .orderBy('p.title')
+    .orderBy('p.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const pageIds = ordered.map((c) => c.id);
+  const classes = pageIds.length
+    ? ((
+        await classesWithCounts(db)
+          .where('cl.course_id', 'in', pageIds)
+          .$if(from !== undefined, (q) => q.where('cl.starts_at', '>', from!))
+          .$if(classIds !== undefined, (q) => q.where('cl.id', 'in', ids))
+          .orderBy('cl.starts_at')
+          .orderBy('cl.id')
+          .execute()
+      ).map(toClassRow) as ClassRow[])
+    : [];
+  const byCourse = new Map(
+    ordered.map(({ id, company_id, title, summary, category }) => [
+      id,
+      { course: { id, company_id, title, summary, category }, classes: [] as ClassRow[] },
+    ]),
+  );
+  for (const cl of classes) byCourse.get(cl.course_id)?.classes.push(cl);
+  return { total, entries: [...byCourse.values()] };
+}
+
+/** How many programmes a page of the widget API holds. */
+export const COURSES_PAGE = 20;
+
+/**
+ * The widget API's programmes (the registration and calendar widgets' first render, and the pages
+ * after it): a page of the company's programmes, or the one `courseId` names, each with its classes
+ * starting after `now`, and how many there are in all.
+ */
+export async function upcomingCourses(
+  db: Db,
+  filter: { companyId: number; courseId?: string | undefined; search?: string | undefined; page?: number },
+  now: number,
+): Promise<{ courses: Course[]; total: number }> {
+  const { companyId, courseId, search, page = 1 } = filter;
   if (courseId !== undefined) await requireCourse(db, companyId, courseId);
-  const courses = await listCourses(db, { companyId, ...(courseId !== undefined ? { courseId } : {}), from: now });
-  return courses.map(({ course, classes }) => ({
-    id: course.id,
-    title: course.title,
-    summary: course.summary,
-    category: course.category,
-    classes: classes.map(publicClass),
-  }));
+  const { total, entries } = await pageOfCourses(
+    db,
+    { companyId, from: now, ...(courseId !== undefined ? { courseId } : {}), ...(search ? { search } : {}) },
+    { offset: (page - 1) * COURSES_PAGE, limit: COURSES_PAGE },
+  );
+  return {
+    total,
+    courses: entries.map(({ course, classes }) => ({
+      id: course.id,
+      title: course.title,
+      summary: course.summary,
+      category: course.category,
+      classes: classes.map(publicClass),
+    })),
+  };
 }

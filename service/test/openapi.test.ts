@@ -121,6 +121,7 @@ describe('GET /openapi.json', () => {
       '/widget-api/v1/calendar.ics',
       '/widget-api/v1/checkout/quote',
       '/widget-api/v1/contact-messages',
+      '/widget-api/v1/courses',
       '/widget-api/v1/orders',
       '/widget-api/v1/orders/{id}',
       '/widget-api/v1/orders/{id}/cancel',

@@ -41,7 +41,12 @@ export class FirstRenders {
  */
 export const coursesPart =
   (deps: ServiceDeps): FirstRenderPart =>
-  async (key, query) => ({
+  async (key, query) => {
     // An empty `course=` (an unset attribute) means every programme.
-    courses: await upcomingCourses(deps.store.db, key.company_id, query('course') || undefined, deps.clock.now()),
-  });
+    const { courses, total } = await upcomingCourses(
+      deps.store.db,
+      { companyId: key.company_id, courseId: query('course') || undefined },
+      deps.clock.now(),
+    );
+    return { courses, courses_total: total };
+  };

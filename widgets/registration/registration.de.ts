@@ -19,6 +19,8 @@ const de: typeof en & typeof sharedWordsDe = {
   book: 'Anmelden',
   joinWaitlist: 'Auf die Warteliste',
   showAll: 'Alle {count} Programme zeigen',
+  more: 'Weitere Programme zeigen ({count} von {total})',
+  moreFailed: 'Weitere Programme konnten nicht geladen werden: {message}',
   addToCart: 'In den Warenkorb',
   inCart: 'Im Warenkorb',
   toCheckout: 'Zur Kasse',

@@ -196,6 +196,80 @@ describe('service-registration', () => {
     expect($$(el, '.course').length).to.be.greaterThan(4);
   });
 
+  it('a company with more programmes than a page: the first page, more on request, and a search that asks the service', async () => {
+    const real = await (
+      await fetch(new URL(`widget-api/v1/widget?key=${keyOf('registration')}&type=registration`, service.url))
+    ).json();
+    const template = real.courses.find((c: { classes: unknown[] }) => c.classes.length);
+    const all = Array.from({ length: 24 }, (_, i) => ({
+      ...template,
+      id: `crs_many_${i}`,
+      title: `Programme ${i + 1}`,
+      classes: template.classes.map((c: { id: string }) => ({ ...c, id: `${c.id}_${i}` })),
+    }));
+    const asked: string[] = [];
+    // The service's pages of 20, as `GET /courses` answers them (service/test/widget-api.test.ts).
+    const pages = async (input: RequestInfo | URL) => {
+      const url = new URL(String(input));
+      const path = url.pathname.split('/').pop()!;
+      url.searchParams.delete('key');
+      asked.push(`${path}?${url.searchParams}`);
+      if (path === 'widget') return Response.json({ widget: real.widget, courses: all.slice(0, 20), courses_total: all.length });
+      const q = url.searchParams.get('q') ?? '';
+      const page = Number(url.searchParams.get('page'));
+      const matching = all.filter((c) => c.title.toLowerCase().includes(q));
+      return Response.json({ courses: matching.slice((page - 1) * 20, page * 20), courses_total: matching.length, page });
+    };
+    const el = await settled(await mount(keyOf('registration'), { fetch: pages as typeof fetch }));
+    expect($$(el, '.course')).to.have.length(20);
+    await expect(el).to.be.accessible();
+
+    // A search while not every programme is here asks the service: programmes 21 to 24 are found too.
+    const search = $<HTMLInputElement>(el, 'input[type=search]');
+    search.value = 'Programme 2';
+    search.dispatchEvent(new Event('input'));
+    await until(() => $$(el, '.course').length === 6);
+    expect($$(el, '.course h3').map((h) => h.textContent)).to.deep.equal([2, 20, 21, 22, 23, 24].map((n) => `Programme ${n}`));
+    expect(asked).to.include('courses?q=programme+2&page=1');
+    expect(textOf(el)).to.contain('6 programmes shown');
+    search.value = '';
+    search.dispatchEvent(new Event('input'));
+    await until(() => $$(el, '.course').length === 20);
+
+    // More on request: the next page joins the list, and then there is no more to ask for.
+    buttonNamed(el, 'Show more programmes (20 of 24)')[0]!.click();
+    await until(() => $$(el, '.course').length === 24);
+    expect(asked.at(-1)).to.equal('courses?page=2');
+    expect($$(el, 'button').some((b) => b.textContent!.includes('Show more programmes'))).to.equal(false);
+    await expect(el).to.be.accessible();
+
+    // Every programme here now: a search filters them at once, without asking.
+    const before = asked.length;
+    search.value = 'Programme 24';
+    search.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    expect($$(el, '.course h3').map((h) => h.textContent)).to.deep.equal(['Programme 24']);
+    expect(asked).to.have.length(before);
+  });
+
+  it('says so when more programmes cannot be loaded, and keeps those shown', async () => {
+    const real = await (
+      await fetch(new URL(`widget-api/v1/widget?key=${keyOf('registration')}&type=registration`, service.url))
+    ).json();
+    const failing = async (input: RequestInfo | URL) =>
+      String(input).includes('/courses?')
+        ? Response.json({ error: { code: 'internal', message: 'The service failed.' } }, { status: 500 })
+        : Response.json({ ...real, courses_total: real.courses.length + 20 });
+    const el = await settled(await mount(keyOf('registration'), { fetch: failing as typeof fetch }));
+    const shown = $$(el, '.course').length;
+    $$<HTMLButtonElement>(el, 'button')
+      .find((b) => b.textContent!.includes('Show more programmes'))!
+      .click();
+    await until(() => textOf(el).includes('More programmes could not be loaded'));
+    expect($$(el, '.course')).to.have.length(shown);
+    await expect(el).to.be.accessible();
+  });
+
   it('shows an empty state when the company offers nothing', async () => {
     const empty = { widget: { type: 'registration', company: { id: 'c_x', name: 'Quiet Co' } }, courses: [] };
     const el = await settled(await mount(keyOf('registration'), { fetch: async () => Response.json(empty) }));

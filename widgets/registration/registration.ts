@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { ServiceElement, define } from '../shared/base.ts';
 import { FirstView, firstViewStyles } from '../shared/first-view.ts';
-import type { Class, Course, WidgetResponse } from '../../contract/api/index.ts';
+import type { Class, Course, CoursesPage, WidgetResponse } from '../../contract/api/index.ts';
 import { formatDateRange, formatMoney, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -40,6 +40,8 @@ export const en = {
   book: 'Register',
   joinWaitlist: 'Join waitlist',
   showAll: 'Show all {count} programmes',
+  more: 'Show more programmes ({count} of {total})',
+  moreFailed: 'More programmes could not be loaded: {message}',
   addToCart: 'Add to cart',
   inCart: 'In your cart',
   toCheckout: 'Go to checkout',
@@ -85,6 +87,8 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   static override properties = {
     course: {},
     _query: { state: true },
+    _list: { state: true },
+    _listError: { state: true },
     _chosen: { state: true },
   };
 
@@ -111,6 +115,13 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   private _query = '';
+  /**
+   * The programmes as far as they are loaded (the first render holds the first page): every one, or
+   * those the search `q` found on the service (while not every programme is here, a search asks it).
+   */
+  private _list?: { q: string; courses: Course[]; total: number; page: number };
+  private _listError = '';
+  #listing?: AbortController;
   /** The class whose form is open. */
   private _chosen?: Chosen;
   /** The list, held to its reserved space until the visitor asks for every programme. */
@@ -125,6 +136,9 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   }
 
   protected override async load(signal: AbortSignal) {
+    this.#listing?.abort();
+    this._list = undefined;
+    this._listError = '';
     const data = (await this.api.request('widget', {
       params: { type: 'registration', course: this.course },
       signal,
@@ -143,18 +157,25 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     return this.renderState((data) => (this._chosen ? this.#form!.render(this._chosen) : this.#renderList(data)));
   }
 
-  #renderList({ widget, courses }: WidgetData) {
+  #renderList({ widget, courses: first, courses_total = first.length }: WidgetData) {
     const locale = this.resolvedLocale;
     const query = this._query.trim().toLowerCase();
-    const matching = query
-      ? courses.filter((course) =>
-          [course.title, course.summary, course.category, ...course.classes.map((c) => c.location)]
-            .join(' ')
-            .toLowerCase()
-            .includes(query),
-        )
-      : courses;
-    const searchable = courses.length > SEARCH_FROM;
+    const list = this._list ?? { q: '', courses: first, total: courses_total, page: 1 };
+    const every = !list.q && list.courses.length >= list.total;
+    // Every programme here: the search filters them at once. Otherwise the service's answer for the
+    // query counts, and until it comes, the programmes here that match.
+    const found = every || list.q === query;
+    const matching =
+      query && !(found && list.q)
+        ? list.courses.filter((course) =>
+            [course.title, course.summary, course.category, ...course.classes.map((c) => c.location)]
+              .join(' ')
+              .toLowerCase()
+              .includes(query),
+          )
+        : list.courses;
+    const searchable = courses_total > SEARCH_FROM;
+    const more = found && list.courses.length < list.total;
     return this.#view.render(
       html`<div class="row">
           <h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
@@ -167,16 +188,16 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
                   type="search"
                   autocomplete="off"
                   .value=${this._query}
-                  @input=${(e: Event) => (this._query = (e.target as HTMLInputElement).value)}
+                  @input=${(e: Event) => this.#search((e.target as HTMLInputElement).value, every)}
                 />
               </div>`
               : nothing
           }
         </div>
-        ${searchable ? html`<p class="visually-hidden" role="status">${query ? t(locale, 'results', { count: matching.length }) : ''}</p>` : nothing}
-        ${courses.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
+        ${searchable ? html`<p class="visually-hidden" role="status">${query && found ? t(locale, 'results', { count: more ? list.total : matching.length }) : ''}</p>` : nothing}
+        ${courses_total ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
         ${
-          query && !matching.length
+          query && found && !matching.length
             ? html`<p class="notice">
               ${t(locale, 'noMatch', { query: this._query.trim() })}
               <button class="link" @click=${this.#clearSearch}>${t(locale, 'clearSearch')}</button>
@@ -185,10 +206,44 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         }
         <ul class="courses fill">
           ${matching.map((course) => this.#renderCourse(locale, course))}
-        </ul>`,
-      t(locale, 'showAll', { count: courses.length }),
+        </ul>
+        ${this._listError ? html`<p class="notice" role="alert">${t(locale, 'moreFailed', { message: this._listError })}</p>` : nothing}
+        ${more ? html`<button class="link more" @click=${() => this.#page(list)}>${t(locale, 'more', { count: list.courses.length, total: list.total })}</button>` : nothing}`,
+      t(locale, 'showAll', { count: matching.length }),
       this.#focusHeading,
     );
+  }
+
+  /** A search: at once among the programmes here when they are all here, else on the service. */
+  #search(value: string, every: boolean) {
+    this._query = value;
+    const q = value.trim().toLowerCase();
+    if (!every) void this.#fetchList(q ? { q, courses: [], total: 0, page: 0 } : undefined);
+  }
+
+  /** The next page of the list shown. */
+  #page(list: NonNullable<typeof this._list>) {
+    void this.#fetchList(list);
+  }
+
+  /** Fetches the page after `list`'s (a new search's first page: page 0), replacing an answer still on its way. */
+  async #fetchList(list?: NonNullable<typeof this._list>) {
+    this.#listing?.abort();
+    this._listError = '';
+    if (!list) {
+      this._list = undefined;
+      return;
+    }
+    const signal = (this.#listing = new AbortController()).signal;
+    try {
+      const next = (await this.api.request('courses', {
+        params: { q: list.q, page: String(list.page + 1) },
+        signal,
+      })) as CoursesPage;
+      this._list = { q: list.q, courses: [...list.courses, ...next.courses], total: next.courses_total, page: next.page };
+    } catch (failure) {
+      if (!signal.aborted) this._listError = (failure as Error).message;
+    }
   }
 
   #renderCourse(locale: Locale, course: Course) {
@@ -288,6 +343,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
 
   #clearSearch = async () => {
     this._query = '';
+    if (this._list?.q) void this.#fetchList();
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#search')?.focus();
   };

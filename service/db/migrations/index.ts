@@ -9,6 +9,7 @@ import * as mailQueue from './0002-mail-queue.ts';
 import * as widgetKeyCreated from './0003-widget-key-created.ts';
 import * as rateLimitHits from './0004-rate-limit-hits.ts';
 import * as idempotencyAge from './0005-idempotency-age.ts';
+import * as classLookups from './0006-class-lookups.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -16,4 +17,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003-widget-key-created': widgetKeyCreated,
   '0004-rate-limit-hits': rateLimitHits,
   '0005-idempotency-age': idempotencyAge,
+  '0006-class-lookups': classLookups,
 };

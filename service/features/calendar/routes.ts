@@ -13,7 +13,7 @@ import { coursesPart } from '../../widget-api/first-render.ts';
 import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, lookupKey, widgetInfo, widgetKey } from '../../widget-api/keys.ts';
 import { icsCalendar } from './ics.ts';
 import { CalendarResponse, MONTH } from '../../../contract/api/calendar.ts';
-import { calendarClasses, upcomingClasses } from './store.ts';
+import { calendarClasses, calendarFilters, calendarMonth } from './store.ts';
 
 /** The months a calendar may ask for. */
 export const MONTH_YEARS = { min: 2000, max: 2100 } as const;
@@ -112,29 +112,23 @@ export function calendarRoutes(deps: ServiceDeps): SubApp[] {
       const query = calendarQuery(c, now);
       if (query.course !== undefined) await requireCourse(db, key.company_id, query.course);
 
-      const upcoming = await upcomingClasses(db, key.company_id, now);
-      const place = query.location?.toLowerCase();
-      const matching = upcoming.filter(
-        (e) =>
-          (query.course === undefined || e.course.id === query.course) &&
-          (place === undefined || e.cls.location.toLowerCase().includes(place)),
+      const { classes, nextMonth } = await calendarMonth(
+        db,
+        {
+          companyId: key.company_id,
+          month: query.month,
+          ...(query.course !== undefined ? { courseId: query.course } : {}),
+          ...(query.location !== undefined ? { place: query.location } : {}),
+        },
+        now,
       );
-      const monthOf = (e: { localDate: string }) => e.localDate.slice(0, 7);
-      const later = matching.map(monthOf).filter((m) => m > query.month);
-      const courses = new Map(upcoming.map((e) => [e.course.id, e.course.title]));
       return sendJson({
         widget: widgetInfo(key),
         now: new Date(now).toISOString(),
         month: query.month,
-        filters: {
-          courses: [...courses].map(([id, title]) => ({ id, title })).sort((a, b) => a.title.localeCompare(b.title, 'en')),
-          locations: [...new Set(upcoming.map((e) => e.cls.location))].sort((a, b) => a.localeCompare(b, 'en')),
-        },
-        classes: await calendarClasses(
-          db,
-          matching.filter((e) => monthOf(e) === query.month),
-        ),
-        next_month: later.length > 0 ? later.reduce((a, b) => (a < b ? a : b)) : null,
+        filters: await calendarFilters(db, key.company_id, now),
+        classes: await calendarClasses(db, classes),
+        next_month: nextMonth,
       } satisfies CalendarResponse);
     },
   );

@@ -171,15 +171,16 @@ export function devRoutes(deps: ServiceDeps): SubApp[] {
     app,
     {
       ...spec('post', '/dev/reset', 'devReset', 'Restores the seed, empties the outbox, resets the clock and the rate limits'),
-      description: 'Needs `Content-Type: application/json` (the body may be empty), so that no page of another site can send it.',
+      description:
+        'Needs `Content-Type: application/json` (the body may be empty), so that no page of another site can send it. `{"times": 100}` makes the seed’s programmes, classes and registrations 100 times over (a copy’s ids end in `__2` … `__100`), for trying the service with a grown company.',
       responses: { '200': { description: 'Seeded again', schema: ResetResponse }, '415': error('`unsupported-media-type`') },
     },
     async (c) => {
       // Its JSON content type is required, even with no body: no page of another site can send it.
-      await readBody(c, ResetRequest, undefined, { optional: true });
+      const { times } = await readBody(c, ResetRequest, undefined, { optional: true });
       await deps.jobs.idle();
       clock.reset();
-      await store.reset();
+      await store.reset(times);
       await shareClock();
       for (const hook of deps.onReset) await hook();
       return sendJson({ ok: true, seeded_at: isoTime(store.seedState.seededAt) });
@@ -190,5 +191,15 @@ export function devRoutes(deps: ServiceDeps): SubApp[] {
   return [app];
 }
 
-/** `POST /dev/reset` takes no fields (an empty body is `{}`). */
-const ResetRequest = z.strictObject({});
+/**
+ * `POST /dev/reset`: an empty body is `{}`. `times` makes the seed's programmes, classes and
+ * registrations that many times over (the growth test and `npm run bench` use 100).
+ */
+const ResetRequest = z.strictObject({
+  times: z
+    .number({ message: 'times must be a whole number from 1 to 200, for example 100.' })
+    .int('times must be a whole number from 1 to 200, for example 100.')
+    .min(1, 'times must be at least 1 (the seed once).')
+    .max(200, 'times may be at most 200.')
+    .optional(),
+});

@@ -12,7 +12,7 @@ import { error } from '../../http/docs.ts';
 import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
 import { SubApp, type BodyCheck } from '../../http/routes.ts';
 import { MessageResponse } from '../../../contract/api/common.ts';
-import { listCourses } from '../../domain/classes.ts';
+import { pageOfCourses } from '../../domain/classes.ts';
 import { serviceLink } from '../../domain/links.ts';
 import { PIN_TTL_MS, queueSignInEmail } from '../../domain/sign-in.ts';
 import { isWidgetKey } from '../../domain/widget-keys.ts';
@@ -31,7 +31,7 @@ import {
   findUser,
   issueToken,
   lecturerClassIds,
-  restClass,
+  restClasses,
   startLogin,
   userCompanies,
   userOfToken,
@@ -297,22 +297,30 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
       }
       const { page, perPage } = pagination(c);
       const classIds = company.role === 'lecturer' ? await lecturerClassIds(db, user.id) : undefined;
-      const all = await listCourses(db, { companyId: company.id, ...(classIds ? { classIds } : {}) });
+      const { total, entries } = await pageOfCourses(
+        db,
+        { companyId: company.id, ...(classIds ? { classIds } : {}) },
+        { offset: (page - 1) * perPage, limit: perPage },
+      );
       // Owners see who booked every class, lecturers who booked theirs; members see numbers only.
       const showParticipants = company.role !== 'member';
-      const courses = await Promise.all(
-        all.slice((page - 1) * perPage, page * perPage).map(async ({ course, classes }) => ({
-          id: course.id,
-          title: course.title,
-          summary: course.summary,
-          category: course.category,
-          classes: await Promise.all(classes.map((cl) => restClass(db, cl, showParticipants))),
-        })),
+      const shown = await restClasses(
+        db,
+        entries.flatMap((e) => e.classes),
+        showParticipants,
       );
+      let next = 0;
+      const courses = entries.map(({ course, classes }) => ({
+        id: course.id,
+        title: course.title,
+        summary: course.summary,
+        category: course.category,
+        classes: classes.map(() => shown[next++]!),
+      }));
       return sendJson({
         company,
         courses,
-        pagination: { page, per_page: perPage, total: all.length, total_pages: Math.max(1, Math.ceil(all.length / perPage)) },
+        pagination: { page, per_page: perPage, total, total_pages: Math.max(1, Math.ceil(total / perPage)) },
       } satisfies CoursesResponse);
     },
   );

@@ -153,45 +153,68 @@ export async function lecturerClassIds(db: Db, userId: number): Promise<Set<stri
   return new Set(rows.map((r) => r.class_id));
 }
 
-/** A class as the REST API shows it: with its numbers and lecturers, and who booked it when shown. */
-export async function restClass(db: Db, cl: ClassRow, showParticipants: boolean): Promise<RestClass> {
+/**
+ * Classes as the REST API shows them: with their numbers and lecturers, and who booked them when
+ * shown. Two queries for all of them, whatever their number.
+ */
+export async function restClasses(db: Db, classes: readonly ClassRow[], showParticipants: boolean): Promise<RestClass[]> {
+  if (classes.length === 0) return [];
+  const ids = classes.map((cl) => cl.id);
   const lecturers = await db
     .selectFrom('class_lecturers as l')
     .innerJoin('users as u', 'u.id', 'l.user_id')
-    .select(['u.id', 'u.first_name', 'u.last_name'])
-    .where('l.class_id', '=', cl.id)
+    .select(['l.class_id', 'u.id', 'u.first_name', 'u.last_name'])
+    .where('l.class_id', 'in', ids)
     .orderBy('u.last_name')
     .orderBy('u.first_name')
     .execute();
-  const { held_until: _held, ...shown } = publicClass(cl);
-  const base = {
-    ...shown,
-    registrations: { confirmed: cl.confirmed, waitlisted: cl.waitlisted },
-    lecturers,
-  };
-  if (!showParticipants) return base;
-  const participants = await db
-    .selectFrom('registrations as r')
-    .leftJoin('orders as o', 'o.id', 'r.order_id')
-    .select(['r.id', 'r.first_name', 'r.last_name', 'r.email', 'r.phone', 'r.status', 'r.created_at', 'r.order_id'])
-    .select('o.status as order_status')
-    .where('r.class_id', '=', cl.id)
-    .where('r.status', 'in', ['confirmed', 'waitlisted'])
-    .orderBy('r.created_at')
-    .orderBy('r.id')
-    .execute();
-  return {
-    ...base,
-    participants: participants.map((r) => ({
-      registration_id: r.id,
-      first_name: r.first_name,
-      last_name: r.last_name,
-      email: r.email,
-      phone: r.phone,
-      // A seat held for an order whose payment has not come is not yet confirmed.
-      status: r.order_status === 'pending_payment' ? ('pending_payment' as const) : (r.status as 'confirmed' | 'waitlisted'),
-      registered_at: isoTime(r.created_at),
-      order_id: r.order_id,
-    })),
-  };
+  const participants = showParticipants
+    ? await db
+        .selectFrom('registrations as r')
+        .leftJoin('orders as o', 'o.id', 'r.order_id')
+        .select([
+          'r.class_id',
+          'r.id',
+          'r.first_name',
+          'r.last_name',
+          'r.email',
+          'r.phone',
+          'r.status',
+          'r.created_at',
+          'r.order_id',
+        ])
+        .select('o.status as order_status')
+        .where('r.class_id', 'in', ids)
+        .where('r.status', 'in', ['confirmed', 'waitlisted'])
+        .orderBy('r.created_at')
+        .orderBy('r.id')
+        .execute()
+    : [];
+  return classes.map((cl) => {
+    const { held_until: _held, ...shown } = publicClass(cl);
+    const base = {
+      ...shown,
+      registrations: { confirmed: cl.confirmed, waitlisted: cl.waitlisted },
+      lecturers: lecturers
+        .filter((l) => l.class_id === cl.id)
+        .map(({ id, first_name, last_name }) => ({ id, first_name, last_name })),
+    };
+    if (!showParticipants) return base;
+    return {
+      ...base,
+      participants: participants
+        .filter((r) => r.class_id === cl.id)
+        .map((r) => ({
+          registration_id: r.id,
+          first_name: r.first_name,
+          last_name: r.last_name,
+          email: r.email,
+          phone: r.phone,
+          // A seat held for an order whose payment has not come is not yet confirmed.
+          status: r.order_status === 'pending_payment' ? ('pending_payment' as const) : (r.status as 'confirmed' | 'waitlisted'),
+          registered_at: isoTime(r.created_at),
+          order_id: r.order_id,
+        })),
+    };
+  });
 }
