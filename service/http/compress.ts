@@ -30,16 +30,19 @@ export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | unde
 export async function compressAnswer(method: string, accept: string | undefined, res: Response): Promise<Response> {
   const type = res.headers.get('content-type') ?? '';
   if (!res.body || method === 'HEAD' || res.headers.has('content-encoding') || !COMPRESSIBLE.test(type)) return res;
+  // (The answer's own headers take Vary: a new answer around its body would be sent chunked.)
   const vary = res.headers.get('vary');
-  const headers = new Headers(res.headers);
   if (!vary?.toLowerCase().includes('accept-encoding'))
-    headers.set('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+    res.headers.set('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
   const encoding = chooseEncoding(accept);
   const length = Number(res.headers.get('content-length') ?? NaN);
-  if (!encoding || length < COMPRESS_FROM)
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  if (!encoding || length < COMPRESS_FROM) return res;
+  const headers = new Headers(res.headers);
   const body = Buffer.from(await res.arrayBuffer());
-  if (body.length < COMPRESS_FROM) return new Response(body, { status: res.status, statusText: res.statusText, headers });
+  if (body.length < COMPRESS_FROM) {
+    headers.set('Content-Length', String(body.length));
+    return new Response(body, { status: res.status, statusText: res.statusText, headers });
+  }
   const packed =
     encoding === 'br'
       ? await brotli(body, {
