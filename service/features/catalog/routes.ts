@@ -80,7 +80,7 @@ export function catalogRoutes(deps: ServiceDeps): SubApp[] {
       method: 'get',
       path: `${WIDGET_API_PREFIX}/courses`,
       tags: ['Widget API'],
-      operationId: 'courses',
+      operationId: 'widgetCourses',
       summary: 'A page of the programmes (registration and calendar keys), or those a search finds',
       description: `A CORS simple request, like \`GET /widget\`, whose \`courses\` are this list's first page. Pages hold ${COURSES_PAGE} programmes, sorted by their next class, each with its upcoming classes; \`courses_total\` says how many match in all.`,
       security: [{ widgetKey: [] }],
