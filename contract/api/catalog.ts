@@ -55,19 +55,12 @@ export const WidgetResponse = named(
   'WidgetResponse',
   z.object({
     widget: Widget,
-    courses: z
-      .array(Course)
-      .optional()
-      .meta({
-        description: 'For registration and calendar widgets: the first page of programmes (20), sorted by their next class',
-      }),
-    courses_total: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({
-        description: 'With `courses`: how many programmes there are in all (`GET /courses` gives the pages after the first)',
-      }),
+    courses: z.array(Course).optional().meta({
+      description: 'For registration and calendar widgets: the first page of programmes (20), sorted by their next class',
+    }),
+    courses_total: z.int().min(0).optional().meta({
+      description: 'With `courses`: how many programmes there are in all (`GET /courses` gives the pages after the first)',
+    }),
     form: ContactForm.optional(),
     videos: z.array(Video).optional().meta({ description: 'For video widgets: the company’s videos, or the one asked for' }),
     places: z.array(Place).optional().meta({ description: 'For map widgets: the company’s places' }),
