@@ -2,7 +2,9 @@
  * JSON and text answers compressed when the client asks (`Accept-Encoding`): brotli, else gzip. A
  * widget's first render of a grown company is 15 KB of JSON and 2 KB on the wire; a REST page 48 KB
  * and 4 KB. Small answers (under 1 KB) go as they are: compressing them saves nothing worth the time.
- * Built files (`/widgets/…`) are not compressed here (they keep their byte ranges).
+ * Files (`/widgets/…`, `/demo/…`, captions: answers with an ETag) are not compressed here: they answer
+ * byte ranges and conditional requests of their own bytes, and compressing them again on every request
+ * is work to do once, at the build.
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -29,7 +31,8 @@ export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | unde
 /** The answer, compressed for the request when it is JSON or text and worth it; else as it was. */
 export async function compressAnswer(method: string, accept: string | undefined, res: Response): Promise<Response> {
   const type = res.headers.get('content-type') ?? '';
-  if (!res.body || method === 'HEAD' || res.headers.has('content-encoding') || !COMPRESSIBLE.test(type)) return res;
+  const file = res.headers.has('etag') || res.headers.has('content-range');
+  if (!res.body || method === 'HEAD' || file || res.headers.has('content-encoding') || !COMPRESSIBLE.test(type)) return res;
   // (The answer's own headers take Vary: a new answer around its body would be sent chunked.)
   const vary = res.headers.get('vary');
   if (!vary?.toLowerCase().includes('accept-encoding'))

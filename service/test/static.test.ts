@@ -27,6 +27,7 @@ before(async () => {
   put('demo/pages/registration.html', '<!doctype html><title>Registration</title>');
   put('demo/app.js', 'console.log(1);');
   put('demo/style.css', 'body{}');
+  put('demo/notes.txt', 'A line of plain text that compresses well.\n'.repeat(100));
   put('demo/media/clip.mp4', VIDEO);
   put('demo/.env', 'SECRET=1');
   put('secret.txt', 'do not serve');
@@ -58,6 +59,18 @@ describe('/widgets/**', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
     const map = await svc.fetch('/widgets/chunks/shared-Ab12Cd.js.map');
     assert.equal(map.headers.get('content-type'), 'application/json; charset=utf-8');
+  });
+
+  test('files are sent as their own bytes whatever the client takes: whole, in ranges, and by ETag (the JSON answers are compressed)', async () => {
+    const text = 'A line of plain text that compresses well.\n'.repeat(100);
+    const whole = await svc.fetch('/demo/notes.txt', { headers: { 'Accept-Encoding': 'br, gzip' } });
+    assert.equal(whole.headers.get('content-encoding'), null);
+    assert.equal(whole.headers.get('content-length'), String(text.length));
+    assert.equal(await whole.text(), text);
+    const part = await svc.fetch('/demo/notes.txt', { headers: { 'Accept-Encoding': 'br, gzip', Range: 'bytes=0-99' } });
+    assert.equal(part.status, 206);
+    assert.equal(part.headers.get('content-encoding'), null);
+    assert.equal(await part.text(), text.slice(0, 100));
   });
 
   test('a repeat request with the ETag is 304', async () => {
