@@ -195,6 +195,9 @@ async function openSqlite(
     raw.pragma('busy_timeout = 5000');
     raw.pragma('foreign_keys = ON');
     raw.pragma('synchronous = NORMAL');
+    // lower() of every letter, as PostgreSQL's (SQLite's own lowers A–Z only): a search for
+    // "ärztehaus" finds "Ärztehaus".
+    raw.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
     // A store that opens but cannot be written (a read-only file) is no store to serve from.
     if (raw.readonly) throw Object.assign(new Error('the file is read-only'), { code: 'SQLITE_READONLY' });
   } catch (err) {

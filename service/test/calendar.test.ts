@@ -108,6 +108,17 @@ describe('GET /widget-api/v1/calendar', () => {
     const both = await calendar(`&month=${month}&course=crs_open&location=TORS`);
     assert.ok(both.body.classes.every((cl: Json) => cl.course_id === 'crs_open' && /tors/i.test(cl.location)));
 
+    // Any letter case of any letter: Ä is ä (SQLite's own lower() knows A–Z only), and % is a character.
+    await svc.exec('UPDATE classes SET location = ? WHERE id = ?', 'Ärztehaus Köln, Raum 100%', 'cls_web_1');
+    const cologne = await calendar(`&month=${month}&location=${encodeURIComponent('ärztehaus KÖLN')}`);
+    assert.deepEqual(
+      cologne.body.classes.map((cl: Json) => cl.id),
+      ['cls_web_1'],
+    );
+    assert.deepEqual((await calendar(`&month=${month}&location=${encodeURIComponent('m 100%')}`)).body.classes.length, 1);
+    assert.deepEqual((await calendar(`&month=${month}&location=${encodeURIComponent('m 1%0')}`)).body.classes.length, 0);
+    await svc.exec('UPDATE classes SET location = ? WHERE id = ?', all.find((cl) => cl.id === 'cls_web_1').location, 'cls_web_1');
+
     const { filters } = unfiltered.body;
     const withClasses = [...new Set(all.map((cl) => cl.course_id))].sort();
     assert.deepEqual(filters.courses.map((c: Json) => c.id).sort(), withClasses);
