@@ -138,6 +138,28 @@ export async function findClasses(
   return rows.map(toClassRow) as CompanyClassRow[];
 }
 
+/** The lecturers of some classes, by class id, each list by last and first name: one query for them all. */
+export async function lecturersOf(
+  db: Db,
+  classIds: readonly string[],
+): Promise<Map<string, { id: number; first_name: string; last_name: string }[]>> {
+  const byClass = new Map<string, { id: number; first_name: string; last_name: string }[]>();
+  if (classIds.length === 0) return byClass;
+  const rows = await db
+    .selectFrom('class_lecturers as l')
+    .innerJoin('users as u', 'u.id', 'l.user_id')
+    .select(['l.class_id', 'u.id', 'u.first_name', 'u.last_name'])
+    .where('l.class_id', 'in', classIds)
+    .orderBy('u.last_name')
+    .orderBy('u.first_name')
+    .execute();
+  for (const { class_id, ...lecturer } of rows) {
+    if (byClass.has(class_id)) byClass.get(class_id)!.push(lecturer);
+    else byClass.set(class_id, [lecturer]);
+  }
+  return byClass;
+}
+
 /**
  * When a class with no seat left may have one again: the end of the first hold of an unpaid order on
  * its seats. Null while seats are left, or when no order holds any (it is simply full).

@@ -1,7 +1,7 @@
 /** The calendar's classes: upcoming ones, each on the day it starts in its venue's time zone. */
 import { localDate } from '../../core/time-zones.ts';
 import type { Db } from '../../db/database.ts';
-import { findClasses, publicClass, type CompanyClassRow } from '../../domain/classes.ts';
+import { findClasses, lecturersOf, publicClass, type CompanyClassRow } from '../../domain/classes.ts';
 import type { CalendarClass } from '../../../contract/api/calendar.ts';
 
 /** A calendar's month: its classes, by start, and the first later month with one (or null). */
@@ -73,32 +73,12 @@ export async function calendarFilters(
   };
 }
 
-/** The names of each class's lecturers, by class id. */
-async function lecturers(db: Db, classIds: readonly string[]): Promise<Map<string, { name: string }[]>> {
-  const byClass = new Map<string, { name: string }[]>();
-  if (classIds.length === 0) return byClass;
-  const rows = await db
-    .selectFrom('class_lecturers as l')
-    .innerJoin('users as u', 'u.id', 'l.user_id')
-    .select(['l.class_id', 'u.first_name', 'u.last_name'])
-    .where('l.class_id', 'in', classIds)
-    .orderBy('u.last_name')
-    .orderBy('u.first_name')
-    .execute();
-  for (const r of rows) {
-    const list = byClass.get(r.class_id) ?? [];
-    list.push({ name: `${r.first_name} ${r.last_name}` });
-    byClass.set(r.class_id, list);
-  }
-  return byClass;
-}
-
 /** The entries as the calendar answers them, with their lecturers. */
 export async function calendarClasses(
   db: Db,
   entries: readonly { cls: CompanyClassRow; localDate: string }[],
 ): Promise<CalendarClass[]> {
-  const names = await lecturers(
+  const lecturers = await lecturersOf(
     db,
     entries.map((e) => e.cls.id),
   );
@@ -107,6 +87,6 @@ export async function calendarClasses(
     course_id: cls.course_id,
     course_title: cls.title,
     local_date: localDate,
-    lecturers: names.get(cls.id) ?? [],
+    lecturers: (lecturers.get(cls.id) ?? []).map((l) => ({ name: `${l.first_name} ${l.last_name}` })),
   }));
 }

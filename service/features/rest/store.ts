@@ -4,7 +4,7 @@
  */
 import { isoTime, sha256Hex } from '../../core/ids.ts';
 import type { Db, Tx } from '../../db/database.ts';
-import { publicClass, type ClassRow } from '../../domain/classes.ts';
+import { lecturersOf, publicClass, type ClassRow } from '../../domain/classes.ts';
 import {
   issuePin,
   issueToken as issueSignInToken,
@@ -160,14 +160,7 @@ export async function lecturerClassIds(db: Db, userId: number): Promise<Set<stri
 export async function restClasses(db: Db, classes: readonly ClassRow[], showParticipants: boolean): Promise<RestClass[]> {
   if (classes.length === 0) return [];
   const ids = classes.map((cl) => cl.id);
-  const lecturers = await db
-    .selectFrom('class_lecturers as l')
-    .innerJoin('users as u', 'u.id', 'l.user_id')
-    .select(['l.class_id', 'u.id', 'u.first_name', 'u.last_name'])
-    .where('l.class_id', 'in', ids)
-    .orderBy('u.last_name')
-    .orderBy('u.first_name')
-    .execute();
+  const lecturers = await lecturersOf(db, ids);
   const participants = showParticipants
     ? await db
         .selectFrom('registrations as r')
@@ -190,31 +183,32 @@ export async function restClasses(db: Db, classes: readonly ClassRow[], showPart
         .orderBy('r.id')
         .execute()
     : [];
+  const booked = new Map<string, typeof participants>();
+  for (const r of participants) {
+    if (booked.has(r.class_id)) booked.get(r.class_id)!.push(r);
+    else booked.set(r.class_id, [r]);
+  }
   return classes.map((cl) => {
     const { held_until: _held, ...shown } = publicClass(cl);
     const base = {
       ...shown,
       registrations: { confirmed: cl.confirmed, waitlisted: cl.waitlisted },
-      lecturers: lecturers
-        .filter((l) => l.class_id === cl.id)
-        .map(({ id, first_name, last_name }) => ({ id, first_name, last_name })),
+      lecturers: lecturers.get(cl.id) ?? [],
     };
     if (!showParticipants) return base;
     return {
       ...base,
-      participants: participants
-        .filter((r) => r.class_id === cl.id)
-        .map((r) => ({
-          registration_id: r.id,
-          first_name: r.first_name,
-          last_name: r.last_name,
-          email: r.email,
-          phone: r.phone,
-          // A seat held for an order whose payment has not come is not yet confirmed.
-          status: r.order_status === 'pending_payment' ? ('pending_payment' as const) : (r.status as 'confirmed' | 'waitlisted'),
-          registered_at: isoTime(r.created_at),
-          order_id: r.order_id,
-        })),
+      participants: (booked.get(cl.id) ?? []).map((r) => ({
+        registration_id: r.id,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        email: r.email,
+        phone: r.phone,
+        // A seat held for an order whose payment has not come is not yet confirmed.
+        status: r.order_status === 'pending_payment' ? ('pending_payment' as const) : (r.status as 'confirmed' | 'waitlisted'),
+        registered_at: isoTime(r.created_at),
+        order_id: r.order_id,
+      })),
     };
   });
 }
