@@ -224,6 +224,17 @@ describe('service-registration', () => {
     expect($$(el, '.course')).to.have.length(20);
     await expect(el).to.be.accessible();
 
+    // Held to a reservation, the first view's own "Show all" shows what is cut, and "Show more" comes
+    // at the end of the list, once it is all there.
+    el.style.minHeight = '20rem';
+    el.requestUpdate();
+    await el.updateComplete;
+    expect($(el, 'p.more').hidden).to.equal(false);
+    expect(buttonNamed(el, 'Show all 20 programmes')).to.have.length(1);
+    buttonNamed(el, 'Show all 20 programmes')[0]!.click();
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('p.more')).to.equal(null);
+
     // A search while not every programme is here asks the service: programmes 21 to 24 are found too.
     const search = $<HTMLInputElement>(el, 'input[type=search]');
     search.value = 'Programme 2';
@@ -252,22 +263,36 @@ describe('service-registration', () => {
     expect(asked).to.have.length(before);
   });
 
-  it('says so when more programmes cannot be loaded, and keeps those shown', async () => {
+  it('says so in the visitor’s words when more programmes cannot be loaded, keeps those shown, and loads them when asked again', async () => {
     const real = await (
       await fetch(new URL(`widget-api/v1/widget?key=${keyOf('registration')}&type=registration`, service.url))
     ).json();
+    const more = real.courses.map((c: { id: string }) => ({ ...c, id: `${c.id}_more` }));
+    let down = true;
     const failing = async (input: RequestInfo | URL) =>
-      String(input).includes('/courses?')
-        ? Response.json({ error: { code: 'internal', message: 'The service failed.' } }, { status: 500 })
-        : Response.json({ ...real, courses_total: real.courses.length + 20 });
+      !String(input).includes('/courses?')
+        ? Response.json({ ...real, courses_total: real.courses.length + more.length })
+        : down
+          ? Response.json({ error: { code: 'internal', message: 'Internal error 7f3a.' } }, { status: 500 })
+          : Response.json({ courses: more, courses_total: real.courses.length + more.length, page: 2 });
     const el = await settled(await mount(keyOf('registration'), { fetch: failing as typeof fetch }));
     const shown = $$(el, '.course').length;
-    $$<HTMLButtonElement>(el, 'button')
-      .find((b) => b.textContent!.includes('Show more programmes'))!
-      .click();
+    const showMore = () =>
+      $$<HTMLButtonElement>(el, 'button')
+        .find((b) => b.textContent!.includes('Show more programmes'))!
+        .click();
+    showMore();
     await until(() => textOf(el).includes('More programmes could not be loaded'));
+    expect($(el, '[role=alert]').textContent!.trim()).to.equal(
+      'More programmes could not be loaded: The booking service had a problem. Try again in a moment.',
+    );
     expect($$(el, '.course')).to.have.length(shown);
     await expect(el).to.be.accessible();
+
+    down = false;
+    showMore();
+    await until(() => $$(el, '.course').length === 2 * shown);
+    expect(el.shadowRoot!.querySelector('[role=alert]')).to.equal(null);
   });
 
   it('shows an empty state when the company offers nothing', async () => {

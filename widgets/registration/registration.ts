@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { ServiceElement, define } from '../shared/base.ts';
+import { ServiceElement, define, toApiError } from '../shared/base.ts';
 import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import type { Class, Course, CoursesPage, WidgetResponse } from '../../contract/api/index.ts';
 import { formatDateRange, formatMoney, seatsText } from '../shared/format.ts';
@@ -120,7 +120,8 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
    * those the search `q` found on the service (while not every programme is here, a search asks it).
    */
   private _list?: { q: string; courses: Course[]; total: number; page: number };
-  private _listError = '';
+  /** Why the last page or search did not come (shown in the visitor's words). */
+  private _listError?: unknown;
   #listing?: AbortController;
   /** The class whose form is open. */
   private _chosen?: Chosen;
@@ -138,7 +139,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
   protected override async load(signal: AbortSignal) {
     this.#listing?.abort();
     this._list = undefined;
-    this._listError = '';
+    this._listError = undefined;
     const data = (await this.api.request('widget', {
       params: { type: 'registration', course: this.course },
       signal,
@@ -204,11 +205,13 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
             </p>`
             : nothing
         }
-        <ul class="courses fill">
-          ${matching.map((course) => this.#renderCourse(locale, course))}
-        </ul>
-        ${this._listError ? html`<p class="notice" role="alert">${t(locale, 'moreFailed', { message: this._listError })}</p>` : nothing}
-        ${more ? html`<button class="link more" @click=${() => this.#page(list)}>${t(locale, 'more', { count: list.courses.length, total: list.total })}</button>` : nothing}`,
+        <div class="courses fill">
+          <ul class="courses">
+            ${matching.map((course) => this.#renderCourse(locale, course))}
+          </ul>
+          ${this._listError ? html`<p class="notice" role="alert">${t(locale, 'moreFailed', { message: toApiError(this._listError, locale).shown })}</p>` : nothing}
+          ${more ? html`<button class="link" @click=${() => this.#fetchList(list)}>${t(locale, 'more', { count: list.courses.length, total: list.total })}</button>` : nothing}
+        </div>`,
       t(locale, 'showAll', { count: matching.length }),
       this.#focusHeading,
     );
@@ -221,15 +224,10 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     if (!every) void this.#fetchList(q ? { q, courses: [], total: 0, page: 0 } : undefined);
   }
 
-  /** The next page of the list shown. */
-  #page(list: NonNullable<typeof this._list>) {
-    void this.#fetchList(list);
-  }
-
   /** Fetches the page after `list`'s (a new search's first page: page 0), replacing an answer still on its way. */
   async #fetchList(list?: NonNullable<typeof this._list>) {
     this.#listing?.abort();
-    this._listError = '';
+    this._listError = undefined;
     if (!list) {
       this._list = undefined;
       return;
@@ -242,7 +240,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
       })) as CoursesPage;
       this._list = { q: list.q, courses: [...list.courses, ...next.courses], total: next.courses_total, page: next.page };
     } catch (failure) {
-      if (!signal.aborted) this._listError = (failure as Error).message;
+      if (!signal.aborted) this._listError = failure;
     }
   }
 
