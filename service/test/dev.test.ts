@@ -142,6 +142,28 @@ describe('/dev/outbox and /dev/reset', () => {
   });
 });
 
+describe('/dev/reset with times', () => {
+  test('makes the seed that many times over, the copies apart from the originals; a wrong times is 422 and changes nothing', async () => {
+    const courses = () => svc.count('SELECT count(*) FROM courses');
+    const seeded = await courses();
+    for (const times of [0, 201, 2.5, '3']) {
+      const res = await svc.postJson('/dev/reset', { times });
+      assert.equal(res.status, 422, JSON.stringify(times));
+      assert.match(res.body.error.fields.times, /times (must|may) be/);
+    }
+    assert.equal(await courses(), seeded);
+    assert.equal((await svc.postJson('/dev/reset', { times: 3 })).status, 200);
+    assert.equal(await courses(), 3 * seeded);
+    assert.equal(await svc.count("SELECT count(*) FROM classes WHERE id = 'cls_web_1__2'"), 1);
+    assert.equal(
+      await svc.count("SELECT count(*) FROM registrations WHERE class_id LIKE 'cls_web_1%'"),
+      3 * (await svc.count("SELECT count(*) FROM registrations WHERE class_id = 'cls_web_1'")),
+    );
+    assert.equal((await svc.postJson('/dev/reset')).status, 200);
+    assert.equal(await courses(), seeded);
+  });
+});
+
 describe('/dev/tokens/invalidate', () => {
   test('takes a token or an email, nothing else', async () => {
     const one = await svc.postJson('/dev/tokens/invalidate', { token: 'tok_unknown' });
