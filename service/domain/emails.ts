@@ -23,6 +23,26 @@ const mail = (locale: MailLocale, fromName: string, email: Omit<Email, 'locale' 
   fromName,
 });
 
+/** A class as a participant's email names it: when, where, (what it costs,) the place's reference. */
+const classLines = (locale: MailLocale, cls: ClassFacts, reference: string, price?: string) =>
+  locale === 'de'
+    ? [`Wann: ${when(cls, 'de')}`, `Wo:   ${cls.location}`, ...(price ? [`Preis: ${price}`] : []), `Referenz: ${reference}`]
+    : [`When:  ${when(cls, 'en')}`, `Where: ${cls.location}`, ...(price ? [`Price: ${price}`] : []), `Reference: ${reference}`];
+
+/** An email about a participant's place: the greeting, what happened, the class, the company's name. */
+const placeEmail = (
+  locale: MailLocale,
+  r: { email: string; first_name: string; company: string },
+  subject: string,
+  said: string[],
+  cls: string[],
+): Email =>
+  mail(locale, r.company, {
+    to: r.email,
+    subject,
+    text: [`${locale === 'de' ? 'Hallo' : 'Hello'} ${r.first_name},`, '', ...said, '', ...cls, '', r.company].join('\n'),
+  });
+
 /** A registration made (or made again for an email that holds the place already). */
 export function registrationEmail(
   locale: MailLocale,
@@ -38,14 +58,13 @@ export function registrationEmail(
   },
 ): Email {
   const confirmed = r.status === 'confirmed';
+  const free = r.cls.price_amount === 0;
   if (locale === 'de') {
-    const price = r.cls.price_amount === 0 ? 'kostenlos' : formatMoney(r.cls.price_amount, r.cls.currency, 'de');
-    return mail('de', r.company, {
-      to: r.email,
-      subject: `${r.again ? 'Sie sind bereits angemeldet' : confirmed ? 'Anmeldung bestätigt' : 'Auf der Warteliste'}: ${r.course}`,
-      text: [
-        `Hallo ${r.first_name},`,
-        '',
+    return placeEmail(
+      'de',
+      r,
+      `${r.again ? 'Sie sind bereits angemeldet' : confirmed ? 'Anmeldung bestätigt' : 'Auf der Warteliste'}: ${r.course}`,
+      [
         ...(r.again
           ? [
               'jemand hat diese Adresse erneut für einen Termin angemeldet, für den sie schon einen Platz hat. Es hat sich nichts geändert:',
@@ -55,38 +74,24 @@ export function registrationEmail(
         confirmed
           ? `Sie haben einen Platz in „${r.course}“.`
           : `Sie stehen auf der Warteliste für „${r.course}“. Wir schreiben Ihnen, sobald ein Platz frei wird.`,
-        '',
-        `Wann: ${when(r.cls, 'de')}`,
-        `Wo:   ${r.cls.location}`,
-        `Preis: ${price}`,
-        `Referenz: ${r.id}`,
-        '',
-        r.company,
-      ].join('\n'),
-    });
+      ],
+      classLines('de', r.cls, r.id, free ? 'kostenlos' : formatMoney(r.cls.price_amount, r.cls.currency, 'de')),
+    );
   }
-  const price = r.cls.price_amount === 0 ? 'free' : formatMoney(r.cls.price_amount, r.cls.currency);
-  return mail('en', r.company, {
-    to: r.email,
-    subject: `${r.again ? 'You are already registered' : confirmed ? 'Registration confirmed' : 'On the waitlist'}: ${r.course}`,
-    text: [
-      `Hello ${r.first_name},`,
-      '',
+  return placeEmail(
+    'en',
+    r,
+    `${r.again ? 'You are already registered' : confirmed ? 'Registration confirmed' : 'On the waitlist'}: ${r.course}`,
+    [
       ...(r.again
         ? ['someone registered this address again for a class where it already holds a place. Nothing has changed:', '']
         : []),
       confirmed
         ? `you have a place in "${r.course}".`
         : `you are on the waitlist for "${r.course}". We will email you as soon as a place frees up.`,
-      '',
-      `When:  ${when(r.cls, 'en')}`,
-      `Where: ${r.cls.location}`,
-      `Price: ${price}`,
-      `Reference: ${r.id}`,
-      '',
-      r.company,
-    ].join('\n'),
-  });
+    ],
+    classLines('en', r.cls, r.id, free ? 'free' : formatMoney(r.cls.price_amount, r.cls.currency)),
+  );
 }
 
 /** A place freed up on the waitlist: it is the person's. */
@@ -94,38 +99,21 @@ export function promotedEmail(
   locale: MailLocale,
   r: { id: string; first_name: string; email: string; title: string; company: string; cls: ClassFacts },
 ): Email {
-  if (locale === 'de') {
-    return mail('de', r.company, {
-      to: r.email,
-      subject: `Anmeldung bestätigt: ${r.title}`,
-      text: [
-        `Hallo ${r.first_name},`,
-        '',
-        `in „${r.title}“ ist ein Platz frei geworden, und er gehört Ihnen: Sie stehen nicht mehr auf der Warteliste.`,
-        '',
-        `Wann: ${when(r.cls, 'de')}`,
-        `Wo:   ${r.cls.location}`,
-        `Referenz: ${r.id}`,
-        '',
-        r.company,
-      ].join('\n'),
-    });
-  }
-  return mail('en', r.company, {
-    to: r.email,
-    subject: `Registration confirmed: ${r.title}`,
-    text: [
-      `Hello ${r.first_name},`,
-      '',
-      `a place in "${r.title}" has freed up, and it is yours: you are no longer on the waitlist.`,
-      '',
-      `When:  ${when(r.cls, 'en')}`,
-      `Where: ${r.cls.location}`,
-      `Reference: ${r.id}`,
-      '',
-      r.company,
-    ].join('\n'),
-  });
+  return locale === 'de'
+    ? placeEmail(
+        'de',
+        r,
+        `Anmeldung bestätigt: ${r.title}`,
+        [`in „${r.title}“ ist ein Platz frei geworden, und er gehört Ihnen: Sie stehen nicht mehr auf der Warteliste.`],
+        classLines('de', r.cls, r.id),
+      )
+    : placeEmail(
+        'en',
+        r,
+        `Registration confirmed: ${r.title}`,
+        [`a place in "${r.title}" has freed up, and it is yours: you are no longer on the waitlist.`],
+        classLines('en', r.cls, r.id),
+      );
 }
 
 /** A participant cancelled a place. */
@@ -133,38 +121,21 @@ export function cancelledEmail(
   locale: MailLocale,
   r: { id: string; first_name: string; email: string; title: string; company: string; waitlisted: boolean; cls: ClassFacts },
 ): Email {
-  if (locale === 'de') {
-    return mail('de', r.company, {
-      to: r.email,
-      subject: `Anmeldung storniert: ${r.title}`,
-      text: [
-        `Hallo ${r.first_name},`,
-        '',
-        `Ihr ${r.waitlisted ? 'Platz auf der Warteliste' : 'Platz'} in „${r.title}“ ist storniert.`,
-        '',
-        `Wann: ${when(r.cls, 'de')}`,
-        `Wo:   ${r.cls.location}`,
-        `Referenz: ${r.id}`,
-        '',
-        r.company,
-      ].join('\n'),
-    });
-  }
-  return mail('en', r.company, {
-    to: r.email,
-    subject: `Registration cancelled: ${r.title}`,
-    text: [
-      `Hello ${r.first_name},`,
-      '',
-      `your ${r.waitlisted ? 'place on the waitlist' : 'place'} in "${r.title}" is cancelled.`,
-      '',
-      `When:  ${when(r.cls, 'en')}`,
-      `Where: ${r.cls.location}`,
-      `Reference: ${r.id}`,
-      '',
-      r.company,
-    ].join('\n'),
-  });
+  return locale === 'de'
+    ? placeEmail(
+        'de',
+        r,
+        `Anmeldung storniert: ${r.title}`,
+        [`Ihr ${r.waitlisted ? 'Platz auf der Warteliste' : 'Platz'} in „${r.title}“ ist storniert.`],
+        classLines('de', r.cls, r.id),
+      )
+    : placeEmail(
+        'en',
+        r,
+        `Registration cancelled: ${r.title}`,
+        [`your ${r.waitlisted ? 'place on the waitlist' : 'place'} in "${r.title}" is cancelled.`],
+        classLines('en', r.cls, r.id),
+      );
 }
 
 /** The passwordless sign-in: a link (its `key` a token; none for an application without a page) and a PIN. */
