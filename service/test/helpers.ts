@@ -79,6 +79,18 @@ export async function runSupport(argv: string[], env: NodeJS.ProcessEnv): Promis
 }
 
 /**
+ * `npm run support -- <argv> --json` on the store `env` names (DATA_DIR, DATABASE_URL, SERVICE_MODE):
+ * its JSON answer (the exit code must be 0).
+ */
+export const supportOn =
+  (env: NodeJS.ProcessEnv) =>
+  async <T = Json>(...argv: string[]): Promise<T> => {
+    const { code, out, err } = await runSupport([...argv, '--json'], env);
+    assert.equal(code, 0, `support ${argv.join(' ')}: ${err}`);
+    return JSON.parse(out) as T;
+  };
+
+/**
  * The store the service tests run on: SQLite files (the default), or PostgreSQL when
  * `SERVICE_TEST_DATABASE_URL` names a server (`npm test` sets it for its PostgreSQL round): each
  * service gets a new database there, dropped when it closes.
@@ -215,16 +227,12 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     exec: (sql, ...params) => store.exec(sql, params),
     dataDir,
     runMail: () => service.mail.run(),
-    async support(...argv) {
-      const env = {
+    support: (...argv) =>
+      supportOn({
         DATA_DIR: dataDir,
         SERVICE_MODE: service.dev ? 'development' : 'production',
         ...(database ? { DATABASE_URL: database.url } : {}),
-      };
-      const { code, out, err } = await runSupport([...argv, '--json'], env);
-      assert.equal(code, 0, `support ${argv.join(' ')}: ${err}`);
-      return JSON.parse(out);
-    },
+      })(...argv),
     async close() {
       await service.close();
       await store.close();
@@ -380,10 +388,11 @@ export interface TestCompany {
 
 /**
  * A company as support opens one (`company create`, `catalogue import`, `widget-key create`), through
- * the support tool on the service's store: what a production service's tests start from.
+ * the support tool on a service's store (a test service's, or `supportOn` a store's settings, with its
+ * data folder for the catalogue file): what a production service's tests start from.
  */
 export async function openTestCompany(
-  svc: TestService,
+  svc: Pick<TestService, 'support' | 'dataDir'>,
   { types = ['registration', 'checkout'], origin = 'https://www.acme.example', name = 'Acme Training' } = {},
 ): Promise<TestCompany> {
   const ownerEmail = `owner-${process.pid}-${(counter += 1)}@acme.example`;
@@ -436,6 +445,7 @@ export async function openTestCompany(
           ],
         },
       ],
+      places: [{ name: 'Acme Berlin', location: 'Berlin, Torstraße 1', lat: 52.5290123, lng: 13.4011234 }],
     }),
   );
   await svc.support('catalogue', 'import', '--company', String(created.company_id), file);

@@ -4,7 +4,7 @@
  * noticed and never written into.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -15,7 +15,7 @@ import { Clock } from '../core/clock.ts';
 import { StoreOpenError, openStore } from '../db/database.ts';
 import { MIGRATIONS } from '../db/migrations/index.ts';
 import { startService, type RunningService, type StartOptions } from '../server.ts';
-import { registrationBody, runSupport, uniqueKey, writeHeaders, type Json } from './helpers.ts';
+import { openTestCompany, registrationBody, runSupport, supportOn, uniqueKey, writeHeaders, type Json } from './helpers.ts';
 import { startSmtp } from './smtp.ts';
 
 const folders: string[] = [];
@@ -58,62 +58,15 @@ const post = (service: RunningService, path: string, body: unknown, origin?: str
 
 /** A production company through the support tool, with a registration and an invoice order in it. */
 async function companyWithBookings(dataDir: string, service: RunningService) {
-  const env = { DATA_DIR: dataDir, SERVICE_MODE: 'production' };
-  const run = async (...argv: string[]) => {
-    const { code, out, err } = await runSupport([...argv, '--json'], env);
-    assert.equal(code, 0, err);
-    return JSON.parse(out);
-  };
-  const company = await run(
-    'company',
-    'create',
-    '--name',
-    'Acme Training',
-    '--owner-email',
-    'olivia@acme.example',
-    '--owner-first-name',
-    'Olivia',
-    '--owner-last-name',
-    'Owner',
+  const company = await openTestCompany(
+    { support: supportOn({ DATA_DIR: dataDir, SERVICE_MODE: 'production' }), dataDir },
+    { origin: SHOP },
   );
-  const starts = new Date(Date.now() + 7 * 86400_000);
-  const file = join(dataDir, 'catalogue.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      programmes: [
-        {
-          id: 'crs_kept',
-          title: 'Kept programme',
-          summary: 'Its bookings outlive restarts.',
-          category: 'Safety',
-          classes: [
-            {
-              id: 'cls_kept',
-              starts_at: starts.toISOString(),
-              ends_at: new Date(starts.getTime() + 3600_000).toISOString(),
-              timezone: 'Europe/Berlin',
-              location: 'Berlin',
-              price: { amount: 5000, currency: 'EUR' },
-              capacity: 10,
-            },
-          ],
-        },
-      ],
-    }),
-  );
-  await run('catalogue', 'import', '--company', String(company.company_id), file);
-  const registration = (
-    await run('widget-key', 'create', '--company', String(company.company_id), '--type', 'registration', '--origin', SHOP)
-  ).key;
-  const checkout = (
-    await run('widget-key', 'create', '--company', String(company.company_id), '--type', 'checkout', '--origin', SHOP)
-  ).key;
-
+  const { registration, checkout } = company.keys;
   const registered = await post(
     service,
     `/widget-api/v1/registrations?key=${registration}`,
-    registrationBody({ class_id: 'cls_kept', email: 'kept@example.org' }),
+    registrationBody({ class_id: company.paidClass, email: 'kept@example.org' }),
     SHOP,
   );
   assert.equal(registered.status, 201, await registered.clone().text());
@@ -121,7 +74,7 @@ async function companyWithBookings(dataDir: string, service: RunningService) {
     service,
     `/widget-api/v1/orders?key=${checkout}`,
     {
-      items: [{ class_id: 'cls_kept', seats: 1, attendees: [{ first_name: 'Grace', last_name: 'Hopper' }] }],
+      items: [{ class_id: company.paidClass, seats: 1, attendees: [{ first_name: 'Grace', last_name: 'Hopper' }] }],
       buyer: {
         first_name: 'Grace',
         last_name: 'Hopper',
@@ -413,7 +366,7 @@ describe('a production store', () => {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': made.company.api_key },
         body: JSON.stringify({
-          login: 'olivia@acme.example',
+          login: made.company.owner_email,
           verification_method: 'client_secret',
           client_secret: made.company.client_secret,
         }),
@@ -422,7 +375,7 @@ describe('a production store', () => {
       const refused = await post(
         service,
         `/widget-api/v1/registrations?key=${registrationKey}`,
-        registrationBody({ class_id: 'cls_kept', email: 'lost@example.org' }),
+        registrationBody({ class_id: made.company.paidClass, email: 'lost@example.org' }),
         SHOP,
       );
       assert.equal(refused.status, 503);

@@ -5,7 +5,7 @@
  * runs this in its PostgreSQL round (SERVICE_TEST_DATABASE_URL names the server).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -14,7 +14,17 @@ import pg from 'pg';
 import { postgresDialect, postgresPool } from '../../db/dialect.ts';
 import { MIGRATIONS } from '../../db/migrations/index.ts';
 import { startService, type StartOptions } from '../../server.ts';
-import { TEST_POSTGRES, freshDatabase, registrationBody, runSupport, uniqueKey, writeHeaders, type Json } from '../helpers.ts';
+import {
+  TEST_POSTGRES,
+  freshDatabase,
+  openTestCompany,
+  registrationBody,
+  runSupport,
+  supportOn,
+  uniqueKey,
+  writeHeaders,
+  type Json,
+} from '../helpers.ts';
 
 if (!TEST_POSTGRES)
   throw new Error('These tests need a PostgreSQL server: SERVICE_TEST_DATABASE_URL=postgres://… (npm test finds or starts one).');
@@ -64,68 +74,15 @@ describe('a production store on PostgreSQL', () => {
     assert.deepEqual(first.migrated, Object.keys(MIGRATIONS));
     assert.ok(!first.dataFile.includes('s3cret-word'), `no password shown: ${first.dataFile}`);
     const env = { DATABASE_URL: url, DATA_DIR: folder() };
-    const support = async (...argv: string[]) => {
-      const { code, out, err } = await runSupport([...argv, '--json'], env);
-      assert.equal(code, 0, err);
-      return JSON.parse(out);
-    };
+    const support = supportOn(env);
     try {
       assert.deepEqual(await query(url, 'select id from companies'), []);
-      const company = await support(
-        'company',
-        'create',
-        '--name',
-        'Acme Training',
-        '--owner-email',
-        'o@acme.example',
-        '--owner-first-name',
-        'O',
-        '--owner-last-name',
-        'Wner',
-      );
-      const starts = new Date(Date.now() + 7 * 86400_000).toISOString().replace(/\.\d+Z$/, 'Z');
-      const ends = new Date(Date.now() + 7 * 86400_000 + 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
-      const file = join(env.DATA_DIR, 'catalogue.json');
-      writeFileSync(
-        file,
-        JSON.stringify({
-          programmes: [
-            {
-              id: 'crs_pg',
-              title: 'First aid',
-              summary: 'A day.',
-              category: 'Safety',
-              classes: [
-                {
-                  id: 'cls_pg',
-                  starts_at: starts,
-                  ends_at: ends,
-                  timezone: 'Europe/Berlin',
-                  location: 'Berlin',
-                  price: { amount: 0, currency: 'EUR' },
-                  capacity: 3,
-                },
-              ],
-            },
-          ],
-          places: [{ name: 'Berlin', location: 'Berlin', lat: 52.5290123, lng: 13.4011234 }],
-        }),
-      );
-      await support('catalogue', 'import', '--company', String(company.company_id), file);
-      const { key } = await support(
-        'widget-key',
-        'create',
-        '--company',
-        String(company.company_id),
-        '--type',
-        'registration',
-        '--origin',
-        'https://www.acme.example',
-      );
+      const company = await openTestCompany({ support, dataDir: env.DATA_DIR }, { types: ['registration'] });
+      const key = company.keys.registration;
       const registered = await fetch(`${first.url}/widget-api/v1/registrations?key=${key}`, {
         method: 'POST',
         headers: writeHeaders(uniqueKey(), 'https://www.acme.example'),
-        body: JSON.stringify(registrationBody({ class_id: 'cls_pg', email: 'kept@example.org' })),
+        body: JSON.stringify(registrationBody({ class_id: company.freeClass, email: 'kept@example.org' })),
       });
       assert.equal(registered.status, 201, await registered.clone().text());
       // Coordinates keep their digits (a double, not PostgreSQL's 4-byte real).
