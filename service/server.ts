@@ -144,6 +144,26 @@ const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 const NO_CORS =
   'The REST API answers no CORS preflight: it is for servers and same-origin tools, and its API key must never be shipped to a browser. Call it from your server (the widgets use the widget API).';
 
+/** How long a stop takes new connections at most while they keep coming (then it closes the port). */
+const DRAIN_MAX_MS = 5000;
+/** A pause this long without a new connection or request ends the drain. */
+const DRAIN_QUIET_MS = 100;
+
+/**
+ * Resolves once nothing has arrived (`last()`, performance.now()) for DRAIN_QUIET_MS, or after `maxMs`.
+ * A quiet check waits for the event loop's I/O first (setImmediate after the timer), so that
+ * connections waiting while the loop was busy count before the port closes.
+ */
+async function drain(last: () => number, maxMs: number): Promise<void> {
+  const until = performance.now() + maxMs;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_QUIET_MS / 2));
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = performance.now();
+    if (now - last() >= DRAIN_QUIET_MS || now >= until) return;
+  }
+}
+
 /** The whole HTTP surface, without a listening socket (tests may call `app.request`). */
 export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -175,6 +195,12 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   // The process answers (liveness), and the store answers (readiness): for a load balancer.
   app.get('/healthz', () => sendJson({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
   app.get('/readyz', async () => {
+    // Stopping: a load balancer sends no more (the answers in flight still come).
+    if (deps.stopping)
+      return sendJson(errorBody('stopping', 'The service is stopping: send requests to another process.'), 503, {
+        'Cache-Control': 'no-store',
+        'Retry-After': '30',
+      });
     try {
       await deps.store.check();
       return sendJson({ status: 'ready' }, 200, { 'Cache-Control': 'no-store' });
@@ -395,6 +421,10 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
     const status = answerClientError(err, socket);
     if (status) deps.logger.request({ id: randomUUID(), method: '-', path: '-', status, ms: 0 });
   });
+  // When a connection or a request last came: a stop takes them until they pause (drain, below).
+  let lastArrival = 0;
+  server.on('connection', () => (lastArrival = performance.now()));
+  server.on('request', () => (lastArrival = performance.now()));
   const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolveListen, reject) => {
@@ -435,31 +465,33 @@ export async function startService(opts: StartOptions = {}): Promise<RunningServ
   let closed: Promise<void> | undefined;
   /** Stops taking connections, answers what is in flight (closing what remains after `graceMs`), then closes the store. */
   const shutDown = (graceMs: number) =>
-    (closed ??= new Promise<void>((resolveClose) => {
+    (closed ??= (async () => {
       deps.stopping = true;
       const force = setTimeout(() => {
         deps.log('Stopping: the requests still in flight are cut off.');
         server.closeAllConnections();
       }, graceMs);
-      server.close(() => {
-        clearTimeout(force);
-        // Work still queued after the last answers (login emails) is done before the store closes;
-        // mail not sent yet waits in the queue for the next start.
-        void deps.jobs
-          .release()
-          .then(() => mail.stop(Math.min(graceMs, 5000)))
-          .then(() => deps.limiter.close())
-          .then(() => store.close())
-          .then(() => {
-            if (graceMs > 0) deps.log('Stopped.');
-            resolveClose();
-          });
+      // Connections the system has taken for the service but it has not yet (a burst, a proxy's next
+      // requests) would be reset by closing the port: they are taken and answered, each with
+      // Connection: close and /readyz 503, until none has come for a moment (or half the grace is gone).
+      if (graceMs > 0) await drain(() => lastArrival, Math.min(graceMs / 2, DRAIN_MAX_MS));
+      await new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        // Connections between requests go now; each one with a request in flight when that is answered.
+        server.closeIdleConnections();
+        // Said once the port is closed: whoever reads it and connects is refused, not reset.
+        if (graceMs > 0)
+          deps.log(`Stopping: no new connections; the requests in flight are answered (for at most ${graceMs} ms).`);
       });
-      // Connections between requests go now; each one with a request in flight when that is answered.
-      server.closeIdleConnections();
-      // Said once the port is closed: whoever reads it and connects is refused, not reset.
-      if (graceMs > 0) deps.log(`Stopping: no new connections; the requests in flight are answered (for at most ${graceMs} ms).`);
-    }));
+      clearTimeout(force);
+      // Work still queued after the last answers (login emails) is done before the store closes;
+      // mail not sent yet waits in the queue for the next start.
+      await deps.jobs.release();
+      await mail.stop(Math.min(graceMs, 5000));
+      await deps.limiter.close();
+      await store.close();
+      if (graceMs > 0) deps.log('Stopped.');
+    })());
   return {
     url: `http://${urlHost}:${port}`,
     publicUrl: deps.publicUrl,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { after, describe, test } from 'node:test';
-import { REPO_ROOT } from '../server.ts';
+import { REPO_ROOT, startService } from '../server.ts';
 import { LOCAL_PAGE, registrationBody, uniqueKey, writeHeaders, type Json } from './helpers.ts';
 
 const folders: string[] = [];
@@ -144,6 +144,65 @@ describe('SIGTERM', () => {
     db.close();
     assert.equal(stored, statuses.filter((s) => s === 201).length);
     assert.ok(stored >= 10, `${stored} stored`);
+  });
+
+  test('a burst of new connections as SIGTERM comes: each one is answered (readiness: 503 stopping), or refused, none reset', async () => {
+    const { program, url } = await serve({ SHUTDOWN_GRACE_MS: '30000' });
+    const { port } = new URL(url);
+    /** One GET on a connection of its own: its status (and error code), or why it failed (ECONNREFUSED: never taken). */
+    const get = (path: string) =>
+      new Promise<string>((resolve) => {
+        const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+          res.on('end', () => resolve(res.statusCode === 503 ? `503 ${JSON.parse(body).error.code}` : String(res.statusCode)));
+          res.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+        });
+        req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+        req.end();
+      });
+    // SIGTERM once some answers are in: the others are being taken, or wait in the queue to be.
+    let answered = 0;
+    let some!: () => void;
+    const someAnswered = new Promise<void>((resolve) => (some = resolve));
+    const outcomes: Promise<string>[] = Array.from({ length: 300 }, (_, i) =>
+      get(['/healthz', '/openapi.json', '/readyz'][i % 3]!).then((r) => {
+        if (++answered === 20) some();
+        return r;
+      }),
+    );
+    await someAnswered;
+    program.child.kill('SIGTERM');
+    const results = await Promise.all(outcomes);
+    const counts: Record<string, number> = {};
+    for (const r of results) counts[r] = (counts[r] ?? 0) + 1;
+    assert.deepEqual(
+      Object.keys(counts).filter((r) => !['200', 'ECONNREFUSED', '503 stopping'].includes(r)),
+      [],
+      JSON.stringify(counts),
+    );
+    assert.ok((counts['200'] ?? 0) >= 100, JSON.stringify(counts));
+    assert.equal(await program.exited, 0);
+  });
+
+  test('stopping, readiness says so at once, every answer closes its connection, and connections that come meanwhile are answered', async () => {
+    const service = await startService({ port: 0, dataDir: folder(), quiet: true });
+    const stopped = service.stop(10_000);
+    // Asked three times one after the other from the moment the stop begins: each one answered.
+    const answers: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${service.url}/readyz`).catch(() => undefined);
+      if (!res) break;
+      answers.push(`${res.status} ${((await res.json()) as Json).error?.code} ${res.headers.get('connection')}`);
+    }
+    await stopped;
+    assert.deepEqual(answers, Array(3).fill('503 stopping close'));
+    // Then, quiet, the port closes: a new connection is refused.
+    const after = await fetch(`${service.url}/readyz`).then(
+      () => 'answered',
+      (err: Error & { cause?: { code?: string } }) => err.cause?.code,
+    );
+    assert.equal(after, 'ECONNREFUSED');
   });
 
   test('a request that never finishes is cut off after SHUTDOWN_GRACE_MS, and the process still stops', async () => {
