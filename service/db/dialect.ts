@@ -22,6 +22,7 @@ import {
   type SqliteDatabase,
   type TransactionSettings,
 } from 'kysely';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -126,10 +127,51 @@ export function postgresPool(url: string, max = 10): pg.Pool {
   return pool;
 }
 
+/** Statements worth preparing once per connection: the queries of requests, not DDL or locks of a migration. */
+const PREPARED = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * The pool as Kysely sees it, with each query a named (prepared) statement of its connection: the
+ * server parses it once per connection, and after a few runs plans it once too. Unnamed, every
+ * query is parsed and planned again, which took more of PostgreSQL's CPU than the service's own
+ * work (0.2 to 0.6 ms of planning for a first render's query of 0.1 ms).
+ */
+function preparingPool(pool: pg.Pool) {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) {
+      if (names.size >= 10_000) names.clear(); // (the same text gets the same name again)
+      name = `q_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  const clients = new WeakMap<pg.PoolClient, pg.PoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let named = clients.get(client);
+      if (!named) {
+        named = Object.assign(Object.create(client) as pg.PoolClient, {
+          query: (text: unknown, values?: unknown[]) =>
+            typeof text === 'string' && PREPARED.test(text)
+              ? client.query({ name: nameOf(text), text, values })
+              : client.query(text as string, values),
+          release: (err?: Error | boolean) => client.release(err),
+        });
+        clients.set(client, named);
+      }
+      return named;
+    },
+    end: () => pool.end(),
+  } as unknown as pg.Pool;
+}
+
 export function postgresDialect(pool: pg.Pool): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new LockingPostgresDriver({ pool }),
+    createDriver: () => new LockingPostgresDriver({ pool: preparingPool(pool) }),
     createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
 import Database from 'better-sqlite3';
+import type { Kysely, Migration } from 'kysely';
 import pg from 'pg';
 import type { Jobs } from '../core/jobs.ts';
+import { MIGRATIONS } from '../db/migrations/index.ts';
 import { startService, type StartOptions } from '../server.ts';
 import { support } from '../support/cli.ts';
 
@@ -463,3 +465,16 @@ export async function openTestCompany(
     freeClass: `cls_first_aid_intro_${created.company_id}`,
   };
 }
+
+/** The schema's migrations and one more, as a new version of the service would bring: a note on each registration. */
+export const MIGRATIONS_WITH_NOTE: Record<string, Migration> = {
+  ...MIGRATIONS,
+  '0099-registration-note': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('registrations')
+        .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+    },
+  },
+};

@@ -15,7 +15,16 @@ import { Clock } from '../core/clock.ts';
 import { StoreOpenError, openStore } from '../db/database.ts';
 import { MIGRATIONS } from '../db/migrations/index.ts';
 import { startService, type RunningService, type StartOptions } from '../server.ts';
-import { openTestCompany, registrationBody, runSupport, supportOn, uniqueKey, writeHeaders, type Json } from './helpers.ts';
+import {
+  MIGRATIONS_WITH_NOTE,
+  openTestCompany,
+  registrationBody,
+  runSupport,
+  supportOn,
+  uniqueKey,
+  writeHeaders,
+  type Json,
+} from './helpers.ts';
 import { startSmtp } from './smtp.ts';
 
 const folders: string[] = [];
@@ -210,18 +219,7 @@ describe('a production store', () => {
     assert.ok(before.registrations.some((r) => r.id === made.registration));
     assert.ok(before.orders.some((o) => o.id === made.order));
 
-    const withNote: Record<string, Migration> = {
-      ...MIGRATIONS,
-      '0099-registration-note': {
-        async up(db: Kysely<unknown>) {
-          await db.schema
-            .alterTable('registrations')
-            .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
-            .execute();
-        },
-      },
-    };
-    const migrated = await start(dataDir, { ...PRODUCTION, migrations: withNote });
+    const migrated = await start(dataDir, { ...PRODUCTION, migrations: MIGRATIONS_WITH_NOTE });
     assert.deepEqual(migrated.migrated, ['0099-registration-note']);
     assert.match(migrated.logged(), /Migrated the store: 0099-registration-note/);
     // The service goes on with its data: the order is found with its token-less REST view too.
@@ -240,7 +238,7 @@ describe('a production store', () => {
 
     // Started again, nothing is migrated twice; an older version of the service, which lacks the
     // store's newest migration, refuses the store rather than misread it.
-    const again = await start(dataDir, { ...PRODUCTION, migrations: withNote });
+    const again = await start(dataDir, { ...PRODUCTION, migrations: MIGRATIONS_WITH_NOTE });
     assert.deepEqual(again.migrated, []);
     await again.close();
     await assert.rejects(
