@@ -7,10 +7,17 @@
  * is work to do once, at the build.
  */
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
+
+/**
+ * Up to this size an answer is compressed at once, in the request's turn: 4 KB takes 40 µs of brotli
+ * that way, and 175 µs handed to the thread pool and back (its streams cost more than the work).
+ * Larger answers go to the thread pool, so that no request waits behind another's compression.
+ */
+const AT_ONCE_UP_TO = 64 * 1024;
 
 /** Worth compressing from this many bytes. */
 export const COMPRESS_FROM = 1024;
@@ -46,12 +53,16 @@ export async function compressAnswer(method: string, accept: string | undefined,
     headers.set('Content-Length', String(body.length));
     return new Response(body, { status: res.status, statusText: res.statusText, headers });
   }
+  const options = { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } };
+  const atOnce = body.length <= AT_ONCE_UP_TO;
   const packed =
     encoding === 'br'
-      ? await brotli(body, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-        })
-      : await gzipped(body);
+      ? atOnce
+        ? brotliCompressSync(body, options)
+        : await brotli(body, options)
+      : atOnce
+        ? gzipSync(body)
+        : await gzipped(body);
   headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(packed.length));
   return new Response(packed, { status: res.status, statusText: res.statusText, headers });
