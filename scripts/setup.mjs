@@ -1,7 +1,7 @@
 // Set-up shared by `npm start` and `npm test`, with Node's own modules only (it runs before any
 // dependency is installed): install the dependencies when they are missing or stale, and find a
 // Chromium for the browser tests and curl for the documentation's curl walk-throughs.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -115,6 +115,29 @@ export function ensureCurl() {
   fail('The service tests run the documentation’s curl examples: install curl (Debian/Ubuntu: `sudo apt-get install -y curl`).');
 }
 
+/**
+ * nginx, which the test of the README's two processes behind a proxy runs with the README's own
+ * configuration: on the PATH (or Debian's /usr/sbin), else Debian's `nginx` installed with apt-get
+ * when this user may, else a clear message.
+ */
+export function ensureNginx() {
+  const path =
+    which('nginx') || (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : '') || aptInstall('nginx', 'No nginx found');
+  if (path) return path;
+  fail(
+    'The service tests run the README’s nginx example: install nginx (Debian/Ubuntu: `sudo apt-get install -y nginx`; macOS: `brew install nginx`).',
+  );
+}
+
+/**
+ * wrk, the load client `npm run bench` prefers (a client in Node takes the CPU the service would
+ * use): on the PATH, else Debian's `wrk` installed with apt-get when this user may, else '' (the
+ * bench then loads the service from Node, and says so).
+ */
+export function findWrk() {
+  return which('wrk') || aptInstall('wrk', 'No wrk found');
+}
+
 /** Installs a Debian package that provides the command of the same name; its path, or ''. */
 function aptInstall(name, why) {
   const isRoot = process.getuid?.() === 0;
@@ -135,11 +158,7 @@ function fail(message) {
 
 /** The version of a tool, for the log; never fails. */
 export const versionOf = (file, args = ['--version']) => {
-  try {
-    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-      .trim()
-      .split('\n')[0];
-  } catch {
-    return 'unknown';
-  }
+  // (Some tools, nginx among them, tell their version on stderr.)
+  const result = spawnSync(file, args, { encoding: 'utf8' });
+  return (result.stdout || result.stderr || '').trim().split('\n')[0] || 'unknown';
 };

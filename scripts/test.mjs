@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { ensurePostgres } from './postgres.mjs';
-import { ensureChromium, ensureCurl, ensureDependencies, root, versionOf } from './setup.mjs';
+import { ensureChromium, ensureCurl, ensureDependencies, ensureNginx, root, versionOf } from './setup.mjs';
 
 const install = await ensureDependencies();
 if (install.installed) console.log(`Installed ${install.packages} packages (npm ci).`);
@@ -18,7 +18,9 @@ const chrome = ensureChromium();
 console.log(`Chromium: ${chrome} (${versionOf(chrome)})`);
 const curl = ensureCurl();
 console.log(`curl: ${curl} (${versionOf(curl)})`);
-const env = { ...process.env, CHROME_PATH: chrome, FORCE_COLOR: '0' };
+const nginx = ensureNginx();
+console.log(`nginx: ${nginx} (${versionOf(nginx, ['-v'])})`);
+const env = { ...process.env, CHROME_PATH: chrome, NGINX_PATH: nginx, FORCE_COLOR: '0' };
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // Two at a time on two cores: most steps wait on a browser or the network as much as they compute;
 // a third beside them made the whole run slower here.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { selfSignedCertificate } from '../serving.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -45,28 +46,10 @@ test('support’s company, in production: its widget key on its https page, and 
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
   // The customer's https site, on its own host name (resolved to this machine), with a certificate of its own.
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=www.acme.example',
-      '-keyout',
-      join(folder, 'site.key'),
-      '-out',
-      join(folder, 'site.crt'),
-    ],
-    { stdio: 'ignore' },
-  );
+  const certificate = selfSignedCertificate(folder, 'www.acme.example');
   let page = '';
   const site: Server = createHttpsServer(
-    { key: readFileSync(join(folder, 'site.key')), cert: readFileSync(join(folder, 'site.crt')) },
+    { key: readFileSync(certificate.key), cert: readFileSync(certificate.cert) },
     (req, res) => {
       res.writeHead(req.url === '/' ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end(req.url === '/' ? page : '');

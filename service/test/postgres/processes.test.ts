@@ -5,60 +5,24 @@
  * development clock are shared. Each process is a real `npm run serve` on its own port.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { REPO_ROOT } from '../../server.ts';
 import { TEST_POSTGRES, freshDatabase, registrationBody, uniqueKey, type Json } from '../helpers.ts';
+import { serve, stopAll, type Process } from './serve.ts';
 
 if (!TEST_POSTGRES)
   throw new Error('These tests need a PostgreSQL server: SERVICE_TEST_DATABASE_URL=postgres://… (npm test finds or starts one).');
 
 const LOCAL_PAGE = 'http://localhost:5173';
-interface Process {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-}
 let url = '';
 let drop: () => Promise<void>;
 let folder = '';
 const processes: Process[] = [];
-const children: ChildProcess[] = [];
-
 /** `npm run serve` on the database, as its own process: resolves once it listens. */
-function serve(): Promise<Process> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts', '--development'], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: '0',
-      DATABASE_URL: url,
-      DATA_DIR: folder,
-      LOG_FORMAT: 'json',
-      TRUST_PROXY: '127.0.0.1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  // Whatever happens to the test, no service outlives it.
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const msg = (JSON.parse(line) as { msg?: string }).msg ?? '';
-      if (msg.startsWith('Service widgets running at'))
-        resolve({ child, url: `http://127.0.0.1:${/:(\d+)\//.exec(msg)![1]}`, exited });
-    });
-    void exited.then((code) => reject(new Error(`the service stopped (${code}): ${stderr}`)));
-  });
-}
+const serveHere = () => serve(url, folder);
 
 const query = async <T = Json>(sql: string, params: unknown[] = []): Promise<T[]> => {
   const client = new pg.Client({ connectionString: url });
@@ -90,7 +54,7 @@ before(
     ({ url, drop } = await freshDatabase());
     folder = mkdtempSync(join(tmpdir(), 'service-processes-'));
     // Both at once on an empty database: the migrations and the seed happen once.
-    const started = await Promise.allSettled([serve(), serve()]);
+    const started = await Promise.allSettled([serveHere(), serveHere()]);
     for (const s of started) if (s.status === 'fulfilled') processes.push(s.value);
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -98,8 +62,7 @@ before(
   { timeout: 60_000 },
 );
 after(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  await Promise.all(processes.map((p) => p.exited));
+  await stopAll();
   await drop();
   rmSync(folder, { recursive: true, force: true });
 });
