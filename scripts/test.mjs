@@ -237,12 +237,33 @@ const runStep = async (step) => {
     // ran nothing has not tested anything.
     if ((outcome.code !== 0 || passed + failed === 0) && failed === 0) failed = 1;
   }
-  const result = { name: step.name, passed, failed, skipped, seconds: (Date.now() - stepStart) / 1000 };
+  const result = {
+    name: step.name,
+    passed,
+    failed,
+    skipped,
+    seconds: (Date.now() - stepStart) / 1000,
+    // What failed, by name: the summary repeats it, as a log's tail may be all that is kept of a run.
+    failures: failed ? failuresOf(outcome.output) : [],
+  };
   console.log(`\n=== ${step.name} (${result.seconds.toFixed(1)} s) ===`);
   process.stdout.write(outcome.output.endsWith('\n') || !outcome.output ? outcome.output : `${outcome.output}\n`);
   console.log(`=== ${step.name}: ${failed ? 'FAILED' : 'ok'} ===\n`);
   return result;
 };
+
+/**
+ * The names of the tests that failed, as each runner prints them: node's spec reporter (`✖ name`),
+ * Playwright's (`✘ … file:line › name`) and web-test-runner's (`❌ name`); at most ten, each on a line.
+ */
+function failuresOf(output) {
+  const names = [
+    ...output.matchAll(/^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm),
+    ...output.matchAll(/^\s*✘\s+\d+ (.+?)(?: \([\d.]+m?s\))?$/gm),
+    ...output.matchAll(/^\s*❌ (.+)$/gm),
+  ].map((m) => m[1].trim().slice(0, 200));
+  return [...new Set(names)].slice(0, 10);
+}
 
 const results = new Map();
 /** The steps running, each with the promise of its end. */
@@ -273,6 +294,7 @@ for (const r of ordered) {
     `${r.failed ? 'FAIL' : 'ok  '} ${r.name.padEnd(18)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed${r.skipped ? ` ${r.skipped} skipped` : ''}  (${r.seconds.toFixed(1)} s)`,
   );
 }
+for (const r of ordered) for (const name of r.failures) console.log(`  failed in ${r.name}: ${name}`);
 const total = (key) => ordered.reduce((sum, r) => sum + r[key], 0);
 console.log(
   `in ${Math.round((Date.now() - started) / 1000)} s, ${jobs} at a time (load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end)`,
