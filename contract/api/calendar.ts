@@ -22,6 +22,22 @@ export const CalendarClass = named(
 );
 export type CalendarClass = z.output<typeof CalendarClass>;
 
+export const CalendarDay = named(
+  'CalendarDay',
+  z.object({
+    date: z.string().meta({ description: 'The day (`YYYY-MM-DD`), on the venues’ calendars', examples: ['2026-12-01'] }),
+    classes: z
+      .number()
+      .int()
+      .meta({ description: 'How many matching classes start on it', examples: [3] }),
+    titles: z.array(z.string()).meta({
+      description: 'The programmes of its first two classes, by start (what a month grid’s day shows)',
+      examples: [['Web accessibility in practice', 'TypeScript for teams']],
+    }),
+  }),
+);
+export type CalendarDay = z.output<typeof CalendarDay>;
+
 export const CalendarResponse = named(
   'CalendarResponse',
   z.object({
@@ -38,11 +54,23 @@ export const CalendarResponse = named(
       })
       .meta({
         description:
-          'Every programme and every place that has upcoming classes, whatever the filters: what the visitor may filter by',
+          'Every programme and every place that has upcoming classes, whatever the filters: what the visitor may filter by. A list of more than 50 is empty (the widget offers no choice of them)',
       }),
-    classes: z.array(CalendarClass).meta({
-      description: 'The upcoming classes that start in the month (by their venue’s date) and match the filters, by start',
+    days: z.array(CalendarDay).meta({
+      description: 'Every day of the month with matching upcoming classes, by date, whatever `day` and `page`',
     }),
+    classes: z.array(CalendarClass).meta({
+      description:
+        'Page `page` (20 to a page) of the upcoming classes that start in the month (by their venue’s date), or on `day`, and match the filters, by start',
+    }),
+    classes_total: z
+      .number()
+      .int()
+      .meta({ description: 'How many classes the month (or `day`) holds in all', examples: [57] }),
+    page: z
+      .number()
+      .int()
+      .meta({ examples: [1] }),
     next_month: z
       .string()
       .regex(MONTH)

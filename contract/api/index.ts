@@ -36,7 +36,7 @@ export type {
   UserResponse,
   VerifyRequest,
 } from './rest.ts';
-export type { CalendarClass, CalendarResponse } from './calendar.ts';
+export type { CalendarClass, CalendarDay, CalendarResponse } from './calendar.ts';
 export type {
   Address,
   Attendee,

@@ -54,6 +54,12 @@ export function localDate(ms: number, timeZone: string): string {
   return `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}`;
 }
 
+/** The day `ms` falls on in the zone, as days since 1970-01-01 (a class's `local_day`). */
+export const localDay = (ms: number, timeZone: string): number => Date.parse(localDate(ms, timeZone)) / 86_400_000;
+
+/** `2026-12-01` of a `localDay`. */
+export const dayDate = (day: number): string => new Date(day * 86_400_000).toISOString().slice(0, 10);
+
 /** The zone's offset from UTC at `ms`, in minutes (Berlin in summer: 120). */
 export function offsetMinutes(ms: number, timeZone: string): number {
   const t = localTime(ms, timeZone);

@@ -33,7 +33,7 @@ import type { RestTables } from '../features/rest/tables.ts';
 import type { VideoTables } from '../features/videos/tables.ts';
 import pg from 'pg';
 import { postgresDialect, postgresPool, sqliteDialect, type DialectName } from './dialect.ts';
-import { growStore } from './grow.ts';
+import { correctLocalDays, growStore } from './grow.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { seed } from './seed.ts';
 
@@ -553,8 +553,14 @@ async function hasData(db: Db): Promise<boolean> {
 async function moveForward(tx: Tx, by: number, seededAt: number): Promise<void> {
   await tx
     .updateTable('classes')
-    .set((eb) => ({ starts_at: eb('starts_at', '+', by), ends_at: eb('ends_at', '+', by) }))
+    .set((eb) => ({
+      starts_at: eb('starts_at', '+', by),
+      ends_at: eb('ends_at', '+', by),
+      local_day: eb('local_day', '+', Math.round(by / 86_400_000)),
+    }))
     .execute();
+  // (Whole weeks are whole days, but a class near midnight may cross one where the clocks change.)
+  await correctLocalDays(tx);
   await tx
     .updateTable('vouchers')
     .set((eb) => ({ expires_at: eb('expires_at', '+', by) }))

@@ -7,6 +7,7 @@
  * exist); plain SQL that SQLite and PostgreSQL both run.
  */
 import { sql } from 'kysely';
+import { localDay } from '../core/time-zones.ts';
 import type { Tx } from './database.ts';
 
 /** What the copies of one round are told apart by (`cls_web_1` → `cls_web_1__7`). */
@@ -23,8 +24,8 @@ export async function growStore(tx: Tx, factor: number): Promise<void> {
     await sql`insert into courses (id, company_id, title, summary, category)
       select id || ${suffix}, company_id, title || ${` ${i + 1}`}, summary, category
       from courses where id ${ORIGINAL}`.execute(tx);
-    await sql`insert into classes (id, course_id, starts_at, ends_at, timezone, location, price_amount, currency, capacity, waitlist, waitlist_capacity)
-      select id || ${suffix}, course_id || ${suffix}, starts_at + ${minutes}, ends_at + ${minutes}, timezone, location,
+    await sql`insert into classes (id, course_id, starts_at, ends_at, timezone, local_day, location, price_amount, currency, capacity, waitlist, waitlist_capacity)
+      select id || ${suffix}, course_id || ${suffix}, starts_at + ${minutes}, ends_at + ${minutes}, timezone, local_day, location,
         price_amount, currency, capacity, waitlist, waitlist_capacity
       from classes where id ${ORIGINAL}`.execute(tx);
     await sql`insert into class_lecturers (class_id, user_id)
@@ -38,5 +39,18 @@ export async function growStore(tx: Tx, factor: number): Promise<void> {
         ${`x${i}.`} || r.email, r.phone, r.status, r.created_at, r.widget_key, r.cancelled_at, null
       from registrations r where r.id ${ORIGINAL}
         and r.class_id ${ORIGINAL}`.execute(tx);
+  }
+  // A copy a few minutes later may start on the next day.
+  await correctLocalDays(tx);
+}
+
+/**
+ * Sets each class's `local_day` to the day it starts on in its venue's time zone where it is not
+ * (after a copy or a move of times in SQL, which knows no time zones): it reads every class.
+ */
+export async function correctLocalDays(tx: Tx): Promise<void> {
+  for (const cl of await tx.selectFrom('classes').select(['id', 'starts_at', 'timezone', 'local_day']).execute()) {
+    const day = localDay(Number(cl.starts_at), cl.timezone);
+    if (day !== Number(cl.local_day)) await tx.updateTable('classes').set({ local_day: day }).where('id', '=', cl.id).execute();
   }
 }

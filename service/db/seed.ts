@@ -4,6 +4,7 @@
  * for a week (a start re-seeds after that).
  */
 import { sha256Hex } from '../core/ids.ts';
+import { localDay } from '../core/time-zones.ts';
 import { WIDGET_TYPES, type WidgetType } from '../core/widget-types.ts';
 import type { Tables, Tx } from './database.ts';
 
@@ -839,6 +840,7 @@ export async function seed(tx: Tx, now: number): Promise<void> {
           starts_at: start,
           ends_at: start + c.hours * HOUR,
           timezone: c.timezone,
+          local_day: localDay(start, c.timezone),
           location: c.location,
           price_amount: c.price,
           currency: currencyOf(companyOfCourse.get(c.course_id)!),

@@ -60,6 +60,7 @@ const CLASS_COLUMNS = [
   'cl.starts_at',
   'cl.ends_at',
   'cl.timezone',
+  'cl.local_day',
   'cl.location',
   'cl.price_amount',
   'cl.currency',
@@ -90,6 +91,10 @@ const toClassRow = <R extends { confirmed: unknown; waitlisted: unknown; held_un
 /** `like`'s wildcards taken as themselves. */
 const likeText = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
+/** A place (the column `column`) that contains `text`, in any letter case. */
+export const placeMatches = (column: string, text: string) =>
+  sql<boolean>`lower(${sql.ref(column)}) like ${likeText(text)} escape '\\'`;
+
 export type CompanyClassRow = ClassRow & { company_id: number; title: string };
 
 /** Some classes, with their company and programme title (a seat decision reads them in its transaction). */
@@ -104,36 +109,22 @@ export async function getClass(db: Db, classId: string): Promise<CompanyClassRow
 }
 
 /**
- * A company's classes with their programme's title, by start: those starting in (`from`, `until`),
- * at one place or of one programme, at most `limit`. Each filter is an index's (classes_start,
- * classes_location, classes_course), so that a few classes cost a few rows, whatever the company holds.
+ * A company's next classes at one place, with their programme's title, by start: those starting
+ * after `from`, at most `limit` (classes_location: a few classes cost a few rows, whatever the
+ * company holds).
  */
 export async function findClasses(
   db: Db,
-  filter: {
-    companyId: number;
-    from: number;
-    until?: number;
-    location?: string;
-    /** Places containing this text, in any letter case (no index: with the others). */
-    placeContains?: string;
-    courseId?: string;
-    limit?: number;
-  },
+  filter: { companyId: number; from: number; location: string; limit: number },
 ): Promise<CompanyClassRow[]> {
   const rows = await classesWithCounts(db)
     .select(['co.company_id', 'co.title'])
     .where('co.company_id', '=', filter.companyId)
     .where('cl.starts_at', '>', filter.from)
-    .$if(filter.until !== undefined, (q) => q.where('cl.starts_at', '<', filter.until!))
-    .$if(filter.location !== undefined, (q) => q.where('cl.location', '=', filter.location!))
-    .$if(filter.placeContains !== undefined, (q) =>
-      q.where(sql<boolean>`lower(cl.location) like ${likeText(filter.placeContains!)} escape '\\'`),
-    )
-    .$if(filter.courseId !== undefined, (q) => q.where('cl.course_id', '=', filter.courseId!))
+    .where('cl.location', '=', filter.location)
     .orderBy('cl.starts_at')
     .orderBy('cl.id')
-    .$if(filter.limit !== undefined, (q) => q.limit(filter.limit!))
+    .limit(filter.limit)
     .execute();
   return rows.map(toClassRow) as CompanyClassRow[];
 }

@@ -75,6 +75,13 @@ export function errorBody(code: string, message: string, fields?: FieldErrors, e
 }
 
 /** A 422 whose message names the fault when there is one, and counts them otherwise. */
+/** A widget API list's `page` (1 when absent), or NaN with `fields.page` saying how to write it. */
+export function pageOf(raw: string | undefined, fields: FieldErrors): number {
+  const page = /^\d{1,6}$/.test(raw ?? '1') ? Number(raw ?? '1') : NaN;
+  if (!(page >= 1)) fields.page = 'page is a whole number from 1 (the first page), for example page=2.';
+  return page;
+}
+
 export function validationError(fields: FieldErrors): ApiError {
   return refusalAnswer(invalid(fields));
 }

@@ -14,6 +14,7 @@ import { WIDGET_TYPES } from '../core/widget-types.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { invalidateTokens } from '../domain/sign-in.ts';
 import { getClass } from '../domain/classes.ts';
+import { localDay } from '../core/time-zones.ts';
 import { Catalogue, UNSAFE_CHARACTERS, catalogueProblems, type CatalogueInput } from './catalogue.ts';
 
 /** A command that cannot be done as asked: every problem, each saying how to fix it. */
@@ -368,6 +369,7 @@ export async function importCatalogue(db: Db, companyId: number, input: unknown,
           starts_at: Date.parse(c.starts_at),
           ends_at: Date.parse(c.ends_at),
           timezone: c.timezone,
+          local_day: localDay(Date.parse(c.starts_at), c.timezone),
           location: c.location,
           price_amount: c.price.amount,
           currency: c.price.currency,

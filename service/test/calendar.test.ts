@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { localDay } from '../core/time-zones.ts';
 import { FOREIGN_PAGE, LOCAL_PAGE, useTestService, type Json } from './helpers.ts';
 
 const svc = useTestService();
@@ -70,8 +71,16 @@ describe('GET /widget-api/v1/calendar', () => {
     const at = new Date(await now());
     // The last day of next month, 23:30 UTC: 00:30 or 01:30 of the 1st of the month after, in Berlin.
     const start = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 2, 0, 23, 30);
+    // (As the service moves a class: its start and the day it starts on at its venue, `local_day`.)
     assert.equal(
-      await svc.exec('UPDATE classes SET starts_at = ?, ends_at = ? WHERE id = ?', start, start + 3_600_000, 'cls_web_2'),
+      await svc.exec(
+        'UPDATE classes SET starts_at = ?, ends_at = ?, local_day = ? WHERE id = ? AND timezone = ?',
+        start,
+        start + 3_600_000,
+        localDay(start, 'Europe/Berlin'),
+        'cls_web_2',
+        'Europe/Berlin',
+      ),
       1,
     );
     const utcMonth = new Date(start).toISOString().slice(0, 7);
@@ -183,6 +192,50 @@ describe('GET /widget-api/v1/calendar', () => {
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.code, 'course-not-found');
     assert.equal((await calendar('&course=crs_gx_safety')).body.error.code, 'course-not-found', 'another company’s programme');
+  });
+
+  test('days: each day of the month with classes, its count and its first two programmes by start; a day’s classes and a page on their own', async () => {
+    const all = await upcoming();
+    const month = monthIn(Date.parse(all.find((cl) => cl.id === 'cls_web_1').starts_at), 'Europe/Berlin');
+    const res = await calendar(`&month=${month}`);
+    assert.equal(res.body.page, 1);
+    assert.equal(res.body.classes_total, res.body.classes.length, 'the seed’s month is one page');
+    const byDay = new Map<string, Json[]>();
+    for (const cl of res.body.classes) byDay.set(cl.local_date, [...(byDay.get(cl.local_date) ?? []), cl]);
+    assert.deepEqual(
+      res.body.days,
+      [...byDay].map(([date, held]) => ({
+        date,
+        classes: held.length,
+        titles: held.slice(0, 2).map((cl) => cl.course_title),
+      })),
+    );
+    const [date, held] = [...byDay][0]!;
+    const day = await calendar(`&month=${month}&day=${date}`);
+    assert.deepEqual(
+      day.body.classes.map((cl: Json) => cl.id),
+      held.map((cl) => cl.id),
+    );
+    assert.equal(day.body.classes_total, held.length);
+    assert.deepEqual(day.body.days, res.body.days, 'the month’s days, whatever the day');
+    const beyond = await calendar(`&month=${month}&page=2`);
+    assert.equal(beyond.status, 200);
+    assert.deepEqual(beyond.body.classes, []);
+    assert.equal(beyond.body.classes_total, res.body.classes_total);
+  });
+
+  test('a day that is not one of the month’s, or a page that is not a whole number from 1, is 422 saying how to write it', async () => {
+    for (const day of ['2026-12-32', '2026-02-30', '2026-1-01', 'tomorrow', '2027-01-01']) {
+      const res = await calendar(`&month=2026-12&day=${day}`);
+      assert.equal(res.status, 422, day);
+      assert.match(res.body.error.fields.day, /day of the month asked for, as YYYY-MM-DD \(for example 2026-12-01\)/);
+    }
+    for (const page of ['0', '-1', '1.5', 'two', '9999999']) {
+      const res = await calendar(`&month=2026-12&page=${page}`);
+      assert.equal(res.status, 422, page);
+      assert.match(res.body.error.fields.page, /whole number from 1/);
+    }
+    assert.equal((await calendar('&month=2026-12&day=2026-12-31&page=3')).status, 200);
   });
 
   test('the key checks come first, in the documented order', async () => {

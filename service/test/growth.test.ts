@@ -208,15 +208,49 @@ describe('a company 100 times the seed', () => {
     assert.deepEqual(over, []);
   });
 
-  test('a calendar month costs what its classes do: per class, no more than 3 × at 100 ×', () => {
-    const perClass = (c: Cost, measure: 'rows' | 'bytes') => c[measure] / Math.max(1, c.body.classes.length);
-    assert.ok(monthAt[100]!.body.classes.length > monthAt[1]!.body.classes.length, 'the grown month holds more classes');
-    for (const measure of ['rows', 'bytes'] as const)
-      assert.ok(
-        perClass(monthAt[100]!, measure) <= 3 * perClass(monthAt[1]!, measure),
-        `${measure}: ${perClass(monthAt[1]!, measure)} → ${perClass(monthAt[100]!, measure)} per class`,
-      );
-    assert.ok(monthAt[100]!.statements <= 3 * monthAt[1]!.statements);
+  test('a calendar month holds its days and a page of its classes, and costs no more than 3 × at 100 ×', async () => {
+    const [one, hundred] = [monthAt[1]!, monthAt[100]!];
+    assert.equal(hundred.body.classes.length, 20, 'a page');
+    assert.equal(hundred.body.classes_total, 100 * one.body.classes_total, 'every class counts');
+    const sum = (c: Cost) => c.body.days.reduce((n: number, d: Json) => n + d.classes, 0);
+    assert.equal(sum(hundred), hundred.body.classes_total);
+    assert.deepEqual(
+      hundred.body.days.map((d: Json) => d.date),
+      one.body.days.map((d: Json) => d.date),
+      'the same days (a copy starts minutes later)',
+    );
+    // Over 50 programmes are no choice to offer (the list is empty); the places are the seed's.
+    assert.ok(one.body.filters.courses.length > 1);
+    assert.deepEqual(hundred.body.filters.courses, []);
+    assert.deepEqual(hundred.body.filters.locations, one.body.filters.locations);
+    const over: string[] = [];
+    for (const measure of ['statements', 'rows', 'bytes'] as const) {
+      const allowed = Math.max(3 * one[measure], measure === 'bytes' ? 1024 : 10);
+      if (hundred[measure] > allowed) over.push(`${measure}: ${one[measure]} → ${hundred[measure]}`);
+    }
+    assert.deepEqual(over, []);
+
+    // The pages after it, and a day's classes, hold what the month's count says, each class once.
+    await reset(100);
+    const month = `/widget-api/v1/calendar?key=wk_demo_calendar&month=${months.at(-1)}`;
+    const seen = new Set<string>();
+    for (let page = 1; page <= Math.ceil(hundred.body.classes_total / 20); page++) {
+      const next = await cost(`${month}&page=${page}`);
+      assert.equal(next.body.page, page);
+      for (const c of next.body.classes) assert.ok(!seen.has(c.id), `${c.id} is on one page only`);
+      for (const c of next.body.classes) seen.add(c.id);
+      assert.ok(next.statements <= 3 * one.statements && next.bytes <= Math.max(3 * one.bytes, 1024), `page ${page}`);
+    }
+    assert.equal(seen.size, hundred.body.classes_total);
+    const busiest = hundred.body.days.reduce((a: Json, b: Json) => (b.classes > a.classes ? b : a));
+    const day = await cost(`${month}&day=${busiest.date}`);
+    assert.equal(day.body.classes_total, busiest.classes);
+    assert.ok(day.body.classes.every((c: Json) => c.local_date === busiest.date));
+    assert.deepEqual(
+      day.body.classes.slice(0, 2).map((c: Json) => c.course_title),
+      busiest.titles,
+      'the day shows the titles of its first two classes',
+    );
   });
 });
 

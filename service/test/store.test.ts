@@ -12,6 +12,7 @@ import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { Clock } from '../core/clock.ts';
+import { localDay } from '../core/time-zones.ts';
 import { StoreOpenError, openStore } from '../db/database.ts';
 import { MIGRATIONS } from '../db/migrations/index.ts';
 import { startService, type RunningService, type StartOptions } from '../server.ts';
@@ -124,7 +125,7 @@ describe('a development store', () => {
     const second = await start(dataDir);
     assert.equal(second.seed.status, 'kept');
     await second.close();
-    const [before] = read(dataDir, "SELECT starts_at FROM classes WHERE id = 'cls_web_2'");
+    const [before] = read(dataDir, "SELECT starts_at, local_day FROM classes WHERE id = 'cls_web_2'");
 
     // Eight days later (the seed's date, as a week of the clock leaves it).
     const db = new Database(join(dataDir, 'service.sqlite'));
@@ -134,8 +135,11 @@ describe('a development store', () => {
     assert.deepEqual([third.seed.status, third.seed.weeks], ['moved', 1]);
     assert.match(third.logged(), /its classes moved 1 week forward/);
     await third.close();
-    const [moved] = read(dataDir, "SELECT starts_at FROM classes WHERE id = 'cls_web_2'");
+    const [moved] = read(dataDir, "SELECT starts_at, local_day FROM classes WHERE id = 'cls_web_2'");
     assert.equal(moved.starts_at - before.starts_at, 7 * 86400_000, 'a whole week, so the class keeps its weekday');
+    assert.equal(moved.local_day - before.local_day, 7, 'and its day at the venue moves with it');
+    for (const cl of read(dataDir, 'SELECT id, starts_at, timezone, local_day FROM classes'))
+      assert.equal(cl.local_day, localDay(cl.starts_at, cl.timezone), `${cl.id}: the day it starts on at its venue`);
     assert.equal(
       read(dataDir, "SELECT id FROM registrations WHERE email = 'kept@example.org'").length,
       1,
@@ -204,6 +208,36 @@ describe('a production store', () => {
     assert.equal(again.seed.status, 'empty');
     await again.close();
     assert.equal(read(dataDir, 'SELECT id FROM companies').length, 0);
+  });
+
+  test('migration 0007 gives each class of an older store the day it starts on at its venue', async () => {
+    const dataDir = folder();
+    const before = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0007'));
+    const older = await openStore(dataDir, new Clock(), { mode: 'development', migrations: before, seed: false });
+    await older.close();
+    const db = new Database(join(dataDir, 'service.sqlite'));
+    db.prepare(
+      "INSERT INTO companies (id, public_id, name, contact_email, vat_rate_bp, prices_include_tax, currency, order_prefix) VALUES (7, 'c_old', 'Old Co', 'old@example.org', 0, 1, 'EUR', 'O')",
+    ).run();
+    db.prepare("INSERT INTO courses (id, company_id, title, summary, category) VALUES ('crs_old', 7, 'Old', '', '')").run();
+    const insert = db.prepare(
+      "INSERT INTO classes (id, course_id, starts_at, ends_at, timezone, location, price_amount, currency, capacity, waitlist, waitlist_capacity) VALUES (?, 'crs_old', ?, ?, ?, 'Here', 0, 'EUR', 5, 0, NULL)",
+    );
+    // 23:30 UTC on 31 January is 1 February in Berlin; 03:00 UTC on 1 March is still 28 February in Chicago.
+    const berlin = Date.UTC(2027, 0, 31, 23, 30);
+    const chicago = Date.UTC(2027, 2, 1, 3);
+    insert.run('cls_berlin', berlin, berlin + 3_600_000, 'Europe/Berlin');
+    insert.run('cls_chicago', chicago, chicago + 3_600_000, 'America/Chicago');
+    db.close();
+
+    const migrated = await start(dataDir);
+    assert.ok(migrated.migrated.includes('0007-class-local-day'));
+    await migrated.close();
+    const day = (date: string) => Date.parse(date) / 86_400_000;
+    assert.deepEqual(read(dataDir, 'SELECT id, local_day FROM classes ORDER BY id'), [
+      { id: 'cls_berlin', local_day: day('2027-02-01') },
+      { id: 'cls_chicago', local_day: day('2027-02-28') },
+    ]);
   });
 
   test('a migration that adds a column keeps every order and registration; a restart keeps them too', async () => {

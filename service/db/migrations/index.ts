@@ -10,6 +10,7 @@ import * as widgetKeyCreated from './0003-widget-key-created.ts';
 import * as rateLimitHits from './0004-rate-limit-hits.ts';
 import * as idempotencyAge from './0005-idempotency-age.ts';
 import * as classLookups from './0006-class-lookups.ts';
+import * as classLocalDay from './0007-class-local-day.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004-rate-limit-hits': rateLimitHits,
   '0005-idempotency-age': idempotencyAge,
   '0006-class-lookups': classLookups,
+  '0007-class-local-day': classLocalDay,
 };

@@ -5,7 +5,7 @@
 import { localDate } from '../../core/time-zones.ts';
 import { sendJson, type AppContext, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
-import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
+import { ApiError, newFieldErrors, pageOf, validationError } from '../../http/errors.ts';
 import { SubApp } from '../../http/routes.ts';
 import { getClasses, requireCourse } from '../../domain/classes.ts';
 import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
@@ -13,7 +13,7 @@ import { coursesPart } from '../../widget-api/first-render.ts';
 import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, lookupKey, widgetInfo, widgetKey } from '../../widget-api/keys.ts';
 import { icsCalendar } from './ics.ts';
 import { CalendarResponse, MONTH } from '../../../contract/api/calendar.ts';
-import { calendarClasses, calendarFilters, calendarMonth } from './store.ts';
+import { CLASS_PAGE, calendarClasses, calendarFilters, calendarMonth } from './store.ts';
 
 /** The months a calendar may ask for. */
 export const MONTH_YEARS = { min: 2000, max: 2100 } as const;
@@ -22,12 +22,24 @@ export const CALENDAR_LIMITS = { location: 200, icsClasses: 20 } as const;
 
 const BAD_MONTH = `month is a month as YYYY-MM (for example 2026-12), from ${MONTH_YEARS.min}-01 to ${MONTH_YEARS.max}-12; leave it out for this month.`;
 
-/** The calendar's query: `month` (default: the service clock's month in UTC), `course`, `location`. */
-function calendarQuery(c: AppContext, now: number): { month: string; course?: string; location?: string } {
+/**
+ * The calendar's query: `month` (default: the service clock's month in UTC), `day` (one of the
+ * month's), `page`, `course`, `location`.
+ */
+function calendarQuery(
+  c: AppContext,
+  now: number,
+): { month: string; day?: string; page: number; course?: string; location?: string } {
   const fields = newFieldErrors();
   const month = c.req.query('month')?.trim() || localDate(now, 'UTC').slice(0, 7);
   const year = Number(month.slice(0, 4));
   if (!MONTH.test(month) || year < MONTH_YEARS.min || year > MONTH_YEARS.max) fields.month = BAD_MONTH;
+  const day = c.req.query('day')?.trim() || undefined;
+  const realDay = (d: string) => /^\d{4}-\d\d-\d\d$/.test(d) && new Date(Date.parse(d) || 0).toISOString().slice(0, 10) === d;
+  if (day !== undefined && !(day.startsWith(month) && realDay(day))) {
+    fields.day = `day is a day of the month asked for, as YYYY-MM-DD (for example ${month}-01); leave it out for the whole month.`;
+  }
+  const page = pageOf(c.req.query('page'), fields);
   // Empty parameters (an unset attribute) filter nothing.
   const course = c.req.query('course')?.trim() || undefined;
   const location = c.req.query('location')?.trim() || undefined;
@@ -36,7 +48,13 @@ function calendarQuery(c: AppContext, now: number): { month: string; course?: st
   }
   if (course !== undefined && course.length > 100) fields.course = 'This is no programme id: check data-service-course.';
   if (Object.keys(fields).length > 0) throw validationError(fields);
-  return { month, ...(course !== undefined ? { course } : {}), ...(location !== undefined ? { location } : {}) };
+  return {
+    month,
+    page,
+    ...(day !== undefined ? { day } : {}),
+    ...(course !== undefined ? { course } : {}),
+    ...(location !== undefined ? { location } : {}),
+  };
 }
 
 /**
@@ -71,8 +89,7 @@ export function calendarRoutes(deps: ServiceDeps): SubApp[] {
       tags: ['Widget API'],
       operationId: 'calendar',
       summary: 'A month of the company’s upcoming classes (calendar keys)',
-      description:
-        'A CORS simple request, like `GET /widget`. A class belongs to the month of the day it starts on in its venue’s time zone (`local_date`): a class at 23:30 UTC on 31 January in Berlin is on 1 February. Only classes that start after the service’s `now` are listed, by start. `filters` lists every programme and place with upcoming classes whatever the filters; `next_month` is the first later month with a matching class (or null), for an empty month to offer.',
+      description: `A CORS simple request, like \`GET /widget\`. A class belongs to the month of the day it starts on in its venue’s time zone (\`local_date\`): a class at 23:30 UTC on 31 January in Berlin is on 1 February. Only classes that start after the service’s \`now\` are counted and listed, by start. \`days\` holds each day of the month with classes (their count and first two programmes); \`classes\` a page of ${CLASS_PAGE} of the month’s classes, or of \`day\`’s, with \`classes_total\`. \`filters\` lists every programme and place with upcoming classes whatever the filters (a list of more than 50 is empty); \`next_month\` is the first later month with a matching class (or null), for an empty month to offer.`,
       security: [{ widgetKey: [] }],
       parameters: [
         {
@@ -81,6 +98,20 @@ export function calendarRoutes(deps: ServiceDeps): SubApp[] {
           required: false,
           description: `The month (\`YYYY-MM\`, ${MONTH_YEARS.min}–${MONTH_YEARS.max}); default: the month of the service clock’s now in UTC`,
           schema: { type: 'string', pattern: MONTH.source, examples: ['2026-12'] },
+        },
+        {
+          name: 'day',
+          in: 'query',
+          required: false,
+          description: 'Only this day’s classes (`YYYY-MM-DD`, a day of `month`) in `classes`',
+          schema: { type: 'string', examples: ['2026-12-01'] },
+        },
+        {
+          name: 'page',
+          in: 'query',
+          required: false,
+          description: `The page of \`classes\`, from 1 (${CLASS_PAGE} to a page)`,
+          schema: { type: 'integer', minimum: 1, examples: [2] },
         },
         {
           name: 'course',
@@ -103,7 +134,9 @@ export function calendarRoutes(deps: ServiceDeps): SubApp[] {
         '401': error('`invalid-key`: unknown or revoked'),
         '403': error('`origin-not-allowed`, `type-mismatch` (not a calendar key), `not-available`'),
         '404': error('`course-not-found`'),
-        '422': error('`validation`: `fields.month` (not `YYYY-MM` of 2000–2100), `fields.location` (too long)'),
+        '422': error(
+          '`validation`: `fields.month` (not `YYYY-MM` of 2000–2100), `fields.day` (not a day of the month), `fields.page` (not a whole number from 1), `fields.location` (too long)',
+        ),
       },
     },
     async (c) => {
@@ -112,11 +145,13 @@ export function calendarRoutes(deps: ServiceDeps): SubApp[] {
       const query = calendarQuery(c, now);
       if (query.course !== undefined) await requireCourse(db, key.company_id, query.course);
 
-      const { classes, nextMonth } = await calendarMonth(
+      const { days, classes, total, nextMonth } = await calendarMonth(
         db,
         {
           companyId: key.company_id,
           month: query.month,
+          page: query.page,
+          ...(query.day !== undefined ? { day: query.day } : {}),
           ...(query.course !== undefined ? { courseId: query.course } : {}),
           ...(query.location !== undefined ? { place: query.location } : {}),
         },
@@ -127,7 +162,10 @@ export function calendarRoutes(deps: ServiceDeps): SubApp[] {
         now: new Date(now).toISOString(),
         month: query.month,
         filters: await calendarFilters(db, key.company_id, now),
+        days,
         classes: await calendarClasses(db, classes),
+        classes_total: total,
+        page: query.page,
         next_month: nextMonth,
       } satisfies CalendarResponse);
     },

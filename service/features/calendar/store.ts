@@ -1,92 +1,165 @@
 /** The calendar's classes: upcoming ones, each on the day it starts in its venue's time zone. */
-import { localDate } from '../../core/time-zones.ts';
-import type { Db } from '../../db/database.ts';
-import { findClasses, lecturersOf, publicClass, type CompanyClassRow } from '../../domain/classes.ts';
-import type { CalendarClass } from '../../../contract/api/calendar.ts';
+import type { SelectQueryBuilder } from 'kysely';
+import { dayDate } from '../../core/time-zones.ts';
+import type { Db, Tables } from '../../db/database.ts';
+import { getClasses, lecturersOf, placeMatches, publicClass, type CompanyClassRow } from '../../domain/classes.ts';
+import type { CalendarClass, CalendarDay } from '../../../contract/api/calendar.ts';
 
-/** A calendar's month: its classes, by start, and the first later month with one (or null). */
+/** How many classes a page of a month (or of a day) holds. */
+export const CLASS_PAGE = 20;
+/** How many programmes or places the filters list at most: of more, the list is left empty. */
+export const FILTER_LIMIT = 50;
+
+/** A calendar's month: its days, a page of its classes (or of one day's), and the first later month with one (or null). */
 export interface CalendarMonth {
-  classes: { cls: CompanyClassRow; localDate: string }[];
+  days: CalendarDay[];
+  classes: CompanyClassRow[];
+  /** How many classes the month (or the day) holds. */
+  total: number;
   nextMonth: string | null;
 }
 
-/** Half a day and two hours: no venue's clock is further from UTC, so a month's classes start within it of the month in UTC. */
-const ZONE_SLACK = 14 * 60 * 60 * 1000;
+const DAY = 86_400_000;
 
 /**
  * The classes of the company that start after `now` in `month` (`YYYY-MM`), on the day they start in
- * their venue's time zone, of one programme or at places containing `place`; and the first later
- * month with such a class. What it reads is the month and the first class after it, whatever the
- * company holds (classes_start, classes_course).
+ * their venue's time zone (`local_day`), of one programme or at places containing `place`: each day
+ * of the month with its count and its first two programmes, page `page` of the month's classes by
+ * start (or of `day`'s, `YYYY-MM-DD`), and the first later month with such a class. What it reads is
+ * what the answer holds, whatever the month holds (classes_local_day): three statements and a page.
  */
 export async function calendarMonth(
   db: Db,
-  filter: { companyId: number; month: string; courseId?: string; place?: string },
+  filter: { companyId: number; month: string; day?: string; page: number; courseId?: string; place?: string },
   now: number,
 ): Promise<CalendarMonth> {
   const [year, month] = filter.month.split('-').map(Number) as [number, number];
-  const start = Date.UTC(year, month - 1, 1);
-  const end = Date.UTC(year, month, 1);
-  const common = {
-    companyId: filter.companyId,
-    ...(filter.courseId !== undefined ? { courseId: filter.courseId } : {}),
-    ...(filter.place !== undefined ? { placeContains: filter.place } : {}),
-  };
-  const dated = (rows: CompanyClassRow[]) => rows.map((cls) => ({ cls, localDate: localDate(cls.starts_at, cls.timezone) }));
-  const around = dated(await findClasses(db, { ...common, from: Math.max(now, start - ZONE_SLACK), until: end + ZONE_SLACK }));
-  const monthOf = (e: { localDate: string }) => e.localDate.slice(0, 7);
-  let next = around.find((e) => monthOf(e) > filter.month);
-  if (!next) {
-    // Past the slack every class is of a later month: the first one is the next month's.
-    [next] = dated(await findClasses(db, { ...common, from: Math.max(now, end + ZONE_SLACK - 1), limit: 1 }));
+  const first = Date.UTC(year, month - 1, 1) / DAY;
+  const end = Date.UTC(year, month, 1) / DAY;
+  const upcoming = <O>(q: SelectQueryBuilder<Tables, 'classes' | 'courses', O>) =>
+    q
+      .where('courses.company_id', '=', filter.companyId)
+      .where('classes.starts_at', '>', now)
+      .$if(filter.courseId !== undefined, (q) => q.where('classes.course_id', '=', filter.courseId!))
+      .$if(filter.place !== undefined, (q) => q.where(placeMatches('classes.location', filter.place!)));
+  const classes = () => db.selectFrom('classes').innerJoin('courses', 'courses.id', 'classes.course_id');
+
+  // Each day's count and its first two programmes, by start.
+  const ranked = upcoming(classes())
+    .select(['classes.local_day', 'courses.title'])
+    .select((eb) => [
+      eb.fn
+        .agg<number>('row_number')
+        .over((o) => o.partitionBy('classes.local_day').orderBy('classes.starts_at').orderBy('classes.id'))
+        .as('rank'),
+      eb.fn
+        .countAll<number>()
+        .over((o) => o.partitionBy('classes.local_day'))
+        .as('count'),
+    ])
+    .where('classes.local_day', '>=', first)
+    .where('classes.local_day', '<', end);
+  const firsts = await db
+    .selectFrom(ranked.as('d'))
+    .selectAll()
+    .where('d.rank', '<=', 2)
+    .orderBy('d.local_day')
+    .orderBy('d.rank')
+    .execute();
+  const days: CalendarDay[] = [];
+  for (const row of firsts) {
+    const date = dayDate(Number(row.local_day));
+    if (days.at(-1)?.date !== date) days.push({ date, classes: Number(row.count), titles: [] });
+    days.at(-1)!.titles.push(row.title);
   }
-  return { classes: around.filter((e) => monthOf(e) === filter.month), nextMonth: next ? monthOf(next) : null };
+
+  const [from, until] = filter.day ? [Date.parse(filter.day) / DAY, Date.parse(filter.day) / DAY + 1] : [first, end];
+  const total = days.filter((d) => d.date >= dayDate(from) && d.date < dayDate(until)).reduce((n, d) => n + d.classes, 0);
+  // The page's ids first: what a class's seats cost is paid for the page only.
+  const ids = await upcoming(classes())
+    .select('classes.id')
+    .where('classes.local_day', '>=', from)
+    .where('classes.local_day', '<', until)
+    .orderBy('classes.starts_at')
+    .orderBy('classes.id')
+    .limit(CLASS_PAGE)
+    .offset((filter.page - 1) * CLASS_PAGE)
+    .execute();
+  const page = (
+    await getClasses(
+      db,
+      ids.map((r) => r.id),
+    )
+  ).sort((a, b) => a.starts_at - b.starts_at || (a.id < b.id ? -1 : 1));
+
+  const next = await upcoming(classes())
+    .select('classes.local_day')
+    .where('classes.local_day', '>=', end)
+    .orderBy('classes.local_day')
+    .limit(1)
+    .executeTakeFirst();
+  return { days, classes: page, total, nextMonth: next ? dayDate(Number(next.local_day)).slice(0, 7) : null };
 }
 
-/** The programmes and places with upcoming classes (the calendar's filters), by name. */
+/**
+ * The programmes and places with upcoming classes (the calendar's filters), by name: each list when
+ * it holds at most FILTER_LIMIT, else empty (a select of hundreds helps no one; the owner places a
+ * calendar per programme or place instead).
+ */
 export async function calendarFilters(
   db: Db,
   companyId: number,
   now: number,
 ): Promise<{ courses: { id: string; title: string }[]; locations: string[] }> {
-  const courses = await db
-    .selectFrom('courses as co')
-    .select(['co.id', 'co.title'])
-    .where('co.company_id', '=', companyId)
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom('classes as cl').select('cl.id').whereRef('cl.course_id', '=', 'co.id').where('cl.starts_at', '>', now),
+  // Counted first (one row), then listed when they are few.
+  const few = async <R>(query: SelectQueryBuilder<Tables, 'courses' | 'classes', R>) => {
+    const counted = await db
+      .selectFrom(query.limit(FILTER_LIMIT + 1).as('f'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(counted.n) > FILTER_LIMIT ? [] : await query.execute();
+  };
+  const courses = await few(
+    db
+      .selectFrom('courses')
+      .select(['courses.id', 'courses.title'])
+      .where('courses.company_id', '=', companyId)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('classes')
+            .select('classes.id')
+            .whereRef('classes.course_id', '=', 'courses.id')
+            .where('classes.starts_at', '>', now),
+        ),
       ),
-    )
-    .execute();
-  const places = await db
-    .selectFrom('classes as cl')
-    .innerJoin('courses as co', 'co.id', 'cl.course_id')
-    .select('cl.location')
-    .distinct()
-    .where('co.company_id', '=', companyId)
-    .where('cl.starts_at', '>', now)
-    .execute();
+  );
+  const places = await few(
+    db
+      .selectFrom('classes')
+      .innerJoin('courses', 'courses.id', 'classes.course_id')
+      .select('classes.location')
+      .distinct()
+      .where('courses.company_id', '=', companyId)
+      .where('classes.starts_at', '>', now),
+  );
   return {
     courses: courses.sort((a, b) => a.title.localeCompare(b.title, 'en')),
     locations: places.map((p) => p.location).sort((a, b) => a.localeCompare(b, 'en')),
   };
 }
 
-/** The entries as the calendar answers them, with their lecturers. */
-export async function calendarClasses(
-  db: Db,
-  entries: readonly { cls: CompanyClassRow; localDate: string }[],
-): Promise<CalendarClass[]> {
+/** The classes as the calendar answers them, with their lecturers. */
+export async function calendarClasses(db: Db, classes: readonly CompanyClassRow[]): Promise<CalendarClass[]> {
   const lecturers = await lecturersOf(
     db,
-    entries.map((e) => e.cls.id),
+    classes.map((c) => c.id),
   );
-  return entries.map(({ cls, localDate }) => ({
+  return classes.map((cls) => ({
     ...publicClass(cls),
     course_id: cls.course_id,
     course_title: cls.title,
-    local_date: localDate,
+    local_date: dayDate(cls.local_day),
     lecturers: (lecturers.get(cls.id) ?? []).map((l) => ({ name: `${l.first_name} ${l.last_name}` })),
   }));
 }

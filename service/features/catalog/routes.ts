@@ -5,7 +5,7 @@
 import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
 import { sendJson, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
-import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
+import { ApiError, newFieldErrors, pageOf, validationError } from '../../http/errors.ts';
 import { SubApp } from '../../http/routes.ts';
 import { WIDGET_API_PREFIX, checkEnabled, checkOrigin, checkType, lookupKey } from '../../widget-api/keys.ts';
 import { CoursesPage, WidgetResponse } from '../../../contract/api/catalog.ts';
@@ -120,9 +120,7 @@ export function catalogRoutes(deps: ServiceDeps): SubApp[] {
       }
       checkEnabled(key);
       const fields = newFieldErrors();
-      const rawPage = c.req.query('page') ?? '1';
-      const page = /^\d{1,6}$/.test(rawPage) ? Number(rawPage) : NaN;
-      if (!(page >= 1)) fields.page = 'page is a whole number from 1 (the first page), for example page=2.';
+      const page = pageOf(c.req.query('page'), fields);
       const q = c.req.query('q')?.trim() ?? '';
       if (q.length > SEARCH_MAX) fields.q = `Shorten the search to at most ${SEARCH_MAX} characters.`;
       if (Object.keys(fields).length > 0) throw validationError(fields);

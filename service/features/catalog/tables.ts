@@ -26,6 +26,8 @@ export interface CatalogTables {
     starts_at: number;
     ends_at: number;
     timezone: string;
+    /** The day it starts on in its venue's time zone, as days since 1970-01-01 (`localDay`). */
+    local_day: number;
     location: string;
     price_amount: number;
     currency: string;
