@@ -15,6 +15,7 @@ import { plainSummary } from './scripts/wtr-summary.mjs';
 const root = fileURLToPath(new URL('.', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'widgets-browser-'));
 const strictDataDir = mkdtempSync(join(tmpdir(), 'widgets-browser-strict-'));
+const grownDataDir = mkdtempSync(join(tmpdir(), 'widgets-browser-grown-'));
 // Every browser test writes from this machine's one address: the per-address limits of anonymous
 // writes are raised here, and a second service keeps them tiny for the tests of a widget refused by one.
 const roomy = { perAddress: { max: 100_000, windowMs: 600_000 } };
@@ -38,6 +39,15 @@ const strict = await startService({
   quiet: true,
   limits: { registration: tight, contact: tight },
 });
+// A company 25 times the seed, for what only a big company has: a month of more classes than one
+// answer holds (the calendar's pages), a day of more than a page. Read only by the tests.
+const grown = await startService({ port: 0, dataDir: grownDataDir, quiet: true });
+const grew = await fetch(`${grown.url}/dev/reset`, {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ times: 25 }),
+});
+if (!grew.ok) throw new Error(`The grown service: ${grew.status} ${await grew.text()}`);
 const seed = await (await fetch(`${service.url}/dev/seed`)).json();
 
 export default {
@@ -108,19 +118,19 @@ export default {
     {
       name: 'reference-service',
       async serverStop() {
-        await Promise.all([service.close(), strict.close()]);
-        rmSync(dataDir, { recursive: true, force: true });
-        rmSync(strictDataDir, { recursive: true, force: true });
+        await Promise.all([service.close(), strict.close(), grown.close()]);
+        for (const dir of [dataDir, strictDataDir, grownDataDir]) rmSync(dir, { recursive: true, force: true });
       },
     },
   ],
   // The tests find the service and its seeded keys here; a closed port stands for a service that is
-  // down; `strict` is a service that allows one registration and one message per address.
+  // down; `strict` is a service that allows one registration and one message per address; `grown`
+  // holds 25 times the seed's programmes, classes and registrations (read only).
   testRunnerHtml: (framework) => `<!doctype html>
     <html lang="en">
       <head><link rel="icon" href="data:,"></head>
       <body>
-        <script>window.SERVICE = ${JSON.stringify({ url: `${service.url}/`, strict: `${strict.url}/`, down: 'http://127.0.0.1:9/', seed })};</script>
+        <script>window.SERVICE = ${JSON.stringify({ url: `${service.url}/`, strict: `${strict.url}/`, grown: `${grown.url}/`, down: 'http://127.0.0.1:9/', seed })};</script>
         <script type="module" src="${framework}"></script>
       </body>
     </html>`,

@@ -14,7 +14,7 @@ interface Seed {
 
 declare global {
   interface Window {
-    SERVICE: { url: string; strict: string; down: string; seed: Seed };
+    SERVICE: { url: string; strict: string; grown: string; down: string; seed: Seed };
   }
 }
 

@@ -23,7 +23,7 @@ const de: typeof en & typeof sharedWordsDe = {
   showMonth: '{month} zeigen',
   noUpcoming: 'Keine kommenden Termine passen.',
   failed: 'Die Termine im {month} konnten nicht geladen werden.',
-  venueTime: '{time}, {zone}',
+  venueTime: '{time}, Ortszeit {city}',
   yourTime: '({time} Ihre Zeit)',
   with: 'mit {names}',
   seatsLeft: 'Freie Plätze: {count}',
@@ -31,8 +31,6 @@ const de: typeof en & typeof sharedWordsDe = {
   full: 'Ausgebucht',
   held: 'Letzte Plätze für unbezahlte Bestellungen reserviert – in {minutes} Min. erneut versuchen',
   book: 'Buchen',
-  inCart: 'Im Warenkorb',
-  toCheckout: 'Zur Kasse',
   more: 'Mehr zeigen',
 };
 

@@ -33,19 +33,26 @@ const countingFetch = () => {
 };
 
 /** The service's answer for a month, asked directly (what the widget must show). */
-const monthOf = async (month = '', params: Record<string, string> = {}) => {
-  const url = new URL('widget-api/v1/calendar', service.url);
+const monthOf = async (month = '', params: Record<string, string> = {}, baseUrl = service.url) => {
+  const url = new URL('widget-api/v1/calendar', baseUrl);
   for (const [name, value] of Object.entries({ key: KEY, month, ...params })) if (value) url.searchParams.set(name, value);
   return (await (await fetch(url)).json()) as CalendarResponse;
 };
 
 const mount = async (
-  attributes: { course?: string; location?: string; locale?: string; fetch?: typeof fetch; width?: number } = {},
+  attributes: {
+    course?: string;
+    location?: string;
+    locale?: string;
+    fetch?: typeof fetch;
+    width?: number;
+    baseUrl?: string;
+  } = {},
 ) => {
-  const { course = '', location = '', locale = 'en', fetch, width = 900 } = attributes;
+  const { course = '', location = '', locale = 'en', fetch, width = 900, baseUrl = service.url } = attributes;
   const page = await fixture<HTMLElement>(
     html`<div style="width: ${width}px">
-      <service-calendar key=${KEY} base-url=${service.url} locale=${locale} course=${course} location=${location} .fetch=${fetch}></service-calendar>
+      <service-calendar key=${KEY} base-url=${baseUrl} locale=${locale} course=${course} location=${location} .fetch=${fetch}></service-calendar>
     </div>`,
   );
   return settled(page.querySelector('service-calendar')!);
@@ -418,8 +425,7 @@ describe('service-calendar', () => {
     expect(button(el, 'Nächster Monat')).not.to.equal(undefined);
     expect(button(el, 'Heute')).not.to.equal(undefined);
     await expect(el).to.be.accessible();
-    // A class's time names its venue's zone as German names it (which may hold parentheses itself:
-    // "Vereinigtes Königreich (Ortszeit)"), not inside parentheses of ours.
+    // A class's time names its venue's city as the place's own time: "Ortszeit Berlin".
     // (At a month with classes, reached in English: the month of today has none late in a month.)
     const withClasses = await mountWithClasses();
     withClasses.locale = 'de';
@@ -429,11 +435,7 @@ describe('service-calendar', () => {
     const cls = withClasses.data!.classes[0]!;
     cell(withClasses, cls.local_date).click();
     await withClasses.updateComplete;
-    const zone = new Intl.DateTimeFormat('de', { timeZone: cls.timezone, timeZoneName: 'longGeneric' })
-      .formatToParts(new Date(cls.starts_at))
-      .find((part) => part.type === 'timeZoneName')!.value;
-    expect(textOf(withClasses)).to.contain(`, ${zone}`);
-    expect(textOf(withClasses)).not.to.contain(`(${zone})`);
+    expect(textOf(withClasses)).to.contain(`, Ortszeit ${cls.timezone.split('/').pop()!.replace(/_/g, ' ')}`);
   });
 
   it('shows a class already in the page’s cart as such (a reload)', async () => {
@@ -447,5 +449,107 @@ describe('service-calendar', () => {
 
   it('has no public method: only the hooks of Lit and of the base (the page’s cart is a controller)', () => {
     expect(ownMethods(customElements.get('service-calendar')!)).to.deep.equal([]);
+  });
+});
+
+describe('service-calendar, a company 25 times the seed: months of more classes than an answer holds', () => {
+  /** The grown service's first month of more than a page of classes (20), asked directly. */
+  const bigMonth = async () => {
+    let answer = await monthOf('', {}, service.grown);
+    for (let i = 0; i < 4 && answer.classes_total <= 20 && answer.next_month; i++) {
+      answer = await monthOf(answer.classes.length ? nextMonth(answer.month) : answer.next_month, {}, service.grown);
+    }
+    expect(answer.classes_total, 'a month of more than a page').to.be.greaterThan(20);
+    return answer;
+  };
+
+  /** The calendar on the grown service, showing that month. */
+  const mountBig = async (attributes: Parameters<typeof mount>[0] = {}) => {
+    const expected = await bigMonth();
+    const el = await mount({ baseUrl: service.grown, ...attributes });
+    while (el.data!.month !== expected.month) {
+      const from = el.data!.month;
+      const next = el.data!.next_month;
+      (next && !el.data!.classes.length ? button(el, `Show ${monthName(next)}`) : button(el, 'Next month')).click();
+      await until(() => el.data!.month !== from);
+    }
+    await el.updateComplete;
+    return { el, expected };
+  };
+
+  const shown = (el: Element) => $$(el, 'li.class h4').map((h) => h.id.slice(2));
+
+  it('shows each day’s count and first two programmes from the month’s answer, and a day’s every class, a page at a time', async () => {
+    const { el, expected } = await mountBig();
+    const busiest = expected.days.reduce((a, b) => (b.classes > a.classes ? b : a));
+    expect(busiest.classes, 'a day of more than a page').to.be.greaterThan(20);
+    const day = cell(el, busiest.date);
+    expect(day.querySelector('.visually-hidden')!.textContent).to.match(new RegExp(`, ${busiest.classes} classes$`));
+    expect([...day.querySelectorAll('.title')].map((t) => t.textContent)).to.deep.equal([
+      ...busiest.titles,
+      `+${busiest.classes - 2}`,
+    ]);
+
+    day.click();
+    const page1 = (await monthOf(expected.month, { day: busiest.date }, service.grown)).classes.map((c) => c.id);
+    await until(() => shown(el).join() === page1.join());
+    expect(page1).to.have.length(20);
+    await expect(el).to.be.accessible();
+    await until(() => !!button(el, 'Show more'));
+    button(el, 'Show more').click();
+    const page2 = (await monthOf(expected.month, { day: busiest.date, page: '2' }, service.grown)).classes.map((c) => c.id);
+    await until(() => shown(el).length === busiest.classes);
+    expect(shown(el)).to.deep.equal([...page1, ...page2]);
+    expect(button(el, 'Show more'), 'all of the day is shown').to.equal(undefined);
+
+    // A day whose classes all came with the month is shown without asking again.
+    const early = expected.days.find((d) => expected.classes.filter((c) => c.local_date === d.date).length === d.classes);
+    if (early) {
+      cell(el, early.date).click();
+      await el.updateComplete;
+      expect(shown(el)).to.deep.equal(expected.classes.filter((c) => c.local_date === early.date).map((c) => c.id));
+    }
+  });
+
+  it('lists a big month 20 classes at a time: “Show more” adds the next 20, each once, in the service’s order', async () => {
+    const counting = countingFetch();
+    const { el, expected } = await mountBig({ fetch: counting });
+    button(el, 'List').click();
+    await el.updateComplete;
+    expect(shown(el)).to.deep.equal(expected.classes.map((c) => c.id));
+    const asked = counting.calls.length;
+    await until(() => !!button(el, 'Show more'));
+    button(el, 'Show more').click();
+    const page2 = (await monthOf(expected.month, { page: '2' }, service.grown)).classes.map((c) => c.id);
+    await until(() => shown(el).length === 40);
+    expect(shown(el)).to.deep.equal([...expected.classes.map((c) => c.id), ...page2]);
+    expect(new Set(shown(el)).size).to.equal(40);
+    expect(counting.calls.slice(asked).filter((url) => new URL(url).searchParams.get('page') === '2')).to.have.length(1);
+    // Each day's heading once, above its classes.
+    const headings = $$(el, '.fill h3').map((h) => h.textContent);
+    expect(new Set(headings).size).to.equal(headings.length);
+    await expect(el).to.be.accessible();
+  });
+
+  it('says when a further page cannot be loaded, in the visitor’s language, and loads it on “Try again”', async () => {
+    let fail = true;
+    const fetcher: typeof fetch = (input, init) =>
+      fail && new URL(String(input)).searchParams.get('page') === '2'
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : fetch(input, init);
+    const { el, expected } = await mountBig({ fetch: fetcher, locale: 'de' });
+    button(el, 'Liste').click();
+    await until(() => !!button(el, 'Mehr zeigen'));
+    button(el, 'Mehr zeigen').click();
+    await until(() => !!el.shadowRoot!.querySelector('.fill [role=alert]'));
+    expect($(el, '.fill [role=alert]').textContent).to.contain(
+      `Die Termine im ${monthName(expected.month, 'de')} konnten nicht geladen werden.`,
+    );
+    expect(shown(el), 'what was shown stays').to.have.length(20);
+    await expect(el).to.be.accessible();
+    fail = false;
+    button(el, 'Erneut versuchen').click();
+    await until(() => shown(el).length === 40);
+    expect(el.shadowRoot!.querySelector('.fill [role=alert]')).to.equal(null);
   });
 });

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import type { ClassSelectedDetail } from '../../contract/index.ts';
-import type { CalendarClass, CalendarResponse } from '../../contract/api/index.ts';
+import type { CalendarClass, CalendarDay, CalendarResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import { dateFormat, formatMoney, seatsText } from '../shared/format.ts';
@@ -8,7 +8,7 @@ import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { calendarStyles } from './calendar.styles.ts';
 
-export type { CalendarClass, CalendarResponse };
+export type { CalendarClass, CalendarDay, CalendarResponse };
 
 /** The calendar's words; German is in calendar.de.ts. */
 export const en = {
@@ -39,8 +39,6 @@ export const en = {
   full: 'Full',
   held: 'Last seats held for unpaid orders – try again in {minutes} min',
   book: 'Book',
-  inCart: 'In your cart',
-  toCheckout: 'Go to checkout',
   more: 'Show more',
 };
 
@@ -48,6 +46,8 @@ export const t = translator(en, { de: () => import('./calendar.de.ts') });
 
 /** The page's cart: a chunk of its own, fetched when the browser is idle after the first month, or on "Book". */
 const cartChunk = () => import('../shared/cart-badge.ts');
+/** More of a month than its answer holds (a page): a chunk of its own, for big companies. */
+const pagesChunk = () => import('./calendar-pages.ts');
 
 /** Fired when the visitor books a class: it is in the page's cart. */
 export class ClassSelectedEvent extends ServiceEvent<ClassSelectedDetail> {
@@ -134,6 +134,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   /** Each month's answer, by month and filters: fetched once. */
   #months = new Map<string, Promise<CalendarResponse>>();
   #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['BookingCart']>;
+  /** More of a big month's classes: its code once such a month has been shown. */
+  #pages?: InstanceType<Awaited<ReturnType<typeof pagesChunk>>['CalendarPages']>;
   #resize = new ResizeObserver(() => (this._narrow = this.#width() < NARROW));
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'location', 'locale'];
@@ -212,9 +214,9 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     return this.offsetWidth || this.parentElement?.offsetWidth || NARROW;
   }
 
-  /** The classes of the month shown, once they have come (none while its answer is on the way). */
-  get #classes(): CalendarClass[] {
-    return this.data?.month === this._month ? this.data.classes : [];
+  /** The days of the month shown that hold classes, once they have come (none while its answer is on the way). */
+  get #days() {
+    return this.data?.month === this._month ? this.data.days : [];
   }
 
   /**
@@ -225,7 +227,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     const month = this._month;
     const today = this.#today();
     if (this._day.startsWith(month)) return this._day;
-    const next = this.#classes.find((c) => c.local_date >= today)?.local_date;
+    const next = this.#days.find((d) => d.date >= today)?.date;
     return next ?? (today.startsWith(month) ? today : month + '-01');
   }
 
@@ -242,7 +244,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   #renderReady({ widget, filters, next_month }: CalendarResponse) {
     const locale = this.resolvedLocale;
     const month = this._month;
-    const classes = this.#classes;
+    const days = this.#days;
     const loading = this.data?.month !== month && !this._failed;
     const list = (this._view || (this._narrow ? 'list' : 'month')) === 'list';
     const monthName = (m: string) =>
@@ -309,10 +311,10 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
             : nothing
         }
         <div class="main ${list ? '' : 'month'}">
-          ${list ? nothing : this.#renderGrid(locale, classes, loading)}
+          ${list ? nothing : this.#renderGrid(locale, days, loading)}
           <div class="fill" aria-busy=${loading}>
             ${
-              !loading && !this._failed && !classes.length
+              !loading && !this._failed && !days.length
                 ? html`<p class="notice">
                     ${t(locale, 'emptyMonth', { month: monthName(month) })}
                     ${
@@ -323,7 +325,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
                         : t(locale, 'noUpcoming')
                     }
                   </p>`
-                : this.#renderDays(locale, list ? [...new Set(classes.map((c) => c.local_date))] : [this.#selected()], classes)
+                : this.#renderList(locale, list ? '' : this.#selected(), loading || this._failed)
             }
           </div>
         </div>`,
@@ -331,7 +333,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     );
   }
 
-  #renderGrid(locale: Locale, classes: CalendarClass[], loading: boolean) {
+  #renderGrid(locale: Locale, days: CalendarDay[], loading: boolean) {
     const month = this._month;
     const selected = this.#selected();
     const today = this.#today();
@@ -357,8 +359,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
               ${[0, 1, 2, 3, 4, 5, 6].map((i) => {
                 const day = addDays(start, week * 7 + i);
                 if (!day.startsWith(month)) return html`<td></td>`;
-                const held = classes.filter((c) => c.local_date === day);
-                const count = held.length ? t(locale, 'classes', { count: held.length }) : t(locale, 'noClasses');
+                const held = days.find((d) => d.date === day);
+                const count = held ? t(locale, 'classes', { count: held.classes }) : t(locale, 'noClasses');
                 return html`<td
                   role="gridcell"
                   data-day=${day}
@@ -369,8 +371,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
                 >
                   <span class="visually-hidden">${full.format(timeOf(day))}, ${count}</span>
                   <span aria-hidden="true">${+day.slice(8)}</span>
-                  ${held.slice(0, 2).map((c) => html`<span class="title" aria-hidden="true">${c.course_title}</span>`)}
-                  ${held.length > 2 ? html`<span class="title" aria-hidden="true">+${held.length - 2}</span>` : nothing}
+                  ${held?.titles.map((title) => html`<span class="title" aria-hidden="true">${title}</span>`)}
+                  ${held && held.classes > 2 ? html`<span class="title" aria-hidden="true">+${held.classes - 2}</span>` : nothing}
                 </td>`;
               })}
             </tr>`,
@@ -379,14 +381,38 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     </table>`;
   }
 
-  /** The classes of these days, each day under its date. */
-  #renderDays(locale: Locale, days: string[], classes: CalendarClass[]) {
+  /**
+   * The classes of the month (`day` empty) or of a day, each day under its date, and a button for
+   * more of them; none while the month's answer is `waiting`.
+   */
+  #renderList(locale: Locale, day: string, waiting: boolean) {
     const full = dateFormat(locale, { dateStyle: 'full', timeZone: 'UTC' });
-    return days.map((day) => {
+    const data = this.data!;
+    // A month of more classes than its answer: its pages (until their code has come, and while a
+    // day's first page is on the way, what the month's answer holds of them).
+    const listed = waiting
+      ? undefined
+      : (data.classes.length < data.classes_total &&
+          (this.#pages?.list(data, day) ??
+            void pagesChunk().then(
+              ({ CalendarPages }) =>
+                (this.#pages ??= new CalendarPages(this, t, (params) =>
+                  // The filters in force, as the month's.
+                  this.api.request('calendar', { params: { course: this._course, location: this._location, ...params } }),
+                )),
+              () => (this._failed = true),
+            ))) || [data.classes.filter((c) => !day || c.local_date === day)];
+    const [classes, more] = listed ?? [[]];
+    return html`${(day ? [day] : [...new Set(classes.map((c) => c.local_date))]).map((day) => {
       const held = classes.filter((c) => c.local_date === day);
       return html`<h3>${full.format(timeOf(day))}</h3>
-        ${held.length ? html`<ul class="classes">${held.map((c) => this.#renderClass(locale, c))}</ul>` : html`<p>${t(locale, 'noDay')}</p>`}`;
-    });
+        ${
+          held.length
+            ? html`<ul class="classes">${held.map((c) => this.#renderClass(locale, c))}</ul>`
+            : html`<p>${t(locale, 'noDay')}</p>`
+        }`;
+    })}
+    ${more}`;
   }
 
   #renderClass(locale: Locale, cls: CalendarClass) {
@@ -400,7 +426,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
         <span class="seats ${status}">${seatsText(cls, (key, params) => t(locale, key, params))}</span>
       </p>
       ${
-        this.#cart?.inCart(cls.id, [t(locale, 'inCart'), t(locale, 'toCheckout')]) ??
+        this.#cart?.inCart(cls.id, locale) ??
         (status === 'open'
           ? html`<button part="button" aria-describedby="c-${cls.id}" @click=${() => this.#book(cls)}>${t(locale, 'book')}</button>`
           : nothing)
@@ -414,11 +440,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
       dateFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone }).formatRange(new Date(starts_at), new Date(ends_at));
     const venue = range(timezone);
     const own = range();
-    const zone = dateFormat(locale, { timeZone: timezone, timeZoneName: 'longGeneric' })
-      .formatToParts(new Date(starts_at))
-      .find((part) => part.type === 'timeZoneName')!.value;
     const city = timezone.split('/').pop()!.replace(/_/g, ' ');
-    return `${t(locale, 'venueTime', { time: venue, city, zone })}${own === venue ? '' : ' ' + t(locale, 'yourTime', { time: own })}`;
+    return `${t(locale, 'venueTime', { time: venue, city })}${own === venue ? '' : ' ' + t(locale, 'yourTime', { time: own })}`;
   }
 
   async #book(cls: CalendarClass) {

@@ -22,8 +22,6 @@ const de: typeof en & typeof sharedWordsDe = {
   more: 'Weitere Programme zeigen ({count} von {total})',
   moreFailed: 'Weitere Programme konnten nicht geladen werden: {message}',
   addToCart: 'In den Warenkorb',
-  inCart: 'Im Warenkorb',
-  toCheckout: 'Zur Kasse',
 };
 
 export default de;

@@ -43,8 +43,6 @@ export const en = {
   more: 'Show more programmes ({count} of {total})',
   moreFailed: 'More programmes could not be loaded: {message}',
   addToCart: 'Add to cart',
-  inCart: 'In your cart',
-  toCheckout: 'Go to checkout',
 };
 
 export const t = translator(en, { de: () => import('./registration.de.ts') });
@@ -267,7 +265,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
         >
       </span>
       ${
-        this.#cart?.inCart(cls.id, [t(locale, 'inCart'), t(locale, 'toCheckout')]) ??
+        this.#cart?.inCart(cls.id, locale) ??
         (status === 'full'
           ? nothing
           : html`<button part="button" aria-describedby="course-${course.id} class-${cls.id}" @click=${() => this.#choose(course, cls)}>

@@ -7,6 +7,16 @@ import { html, nothing } from 'lit';
 import type { Class } from '../../contract/api/index.ts';
 import type { PageRequest } from '../../contract/page.ts';
 import { CartController } from './cart.ts';
+import type { Locale } from './i18n.ts';
+
+/**
+ * The cart's words in the widget's language: "In your cart" and the way to the checkout. They come
+ * with this chunk (which only comes on demand), German too, for every widget that books.
+ */
+const WORDS: Record<Locale, [string, string]> = {
+  en: ['In your cart', 'Go to checkout'],
+  de: ['Im Warenkorb', 'Zur Kasse'],
+};
 
 export class BookingCart extends CartController {
   /**
@@ -25,7 +35,8 @@ export class BookingCart extends CartController {
    * the focus after booking), with a way to the checkout when one of this cart is on the page (it
    * answers the page bus: contract/page.ts), which then takes the focus.
    */
-  inCart(classId: string, [inCart, toCheckout]: string[]) {
+  inCart(classId: string, locale: Locale) {
+    const [inCart, toCheckout] = WORDS[locale];
     return this.has(classId)
       ? html`<p class="in-cart" id="in-${classId}" tabindex="-1">
           ✓ ${inCart}
