@@ -1,13 +1,20 @@
 /**
  * More of a month than its answer holds. The calendar's answer brings every day's count and the
  * first page of the month's classes (20), which is the whole month for most companies; for a bigger
- * month this chunk, fetched when one is shown, lists the month's further pages on "Show more" and a
+ * month this chunk, fetched when one is shown, lists the month's further pages on "More classes" and a
  * day's own classes in the month view (`GET /calendar?day=…&page=…`).
  */
 import { html } from 'lit';
 import type { CalendarClass, CalendarResponse } from '../../contract/api/index.ts';
 import { dateFormat } from '../shared/format.ts';
+import type { Locale } from '../shared/i18n.ts';
 import type { ServiceCalendar, t } from './calendar.ts';
+
+/**
+ * The button's words, in the widget's languages: they come with this chunk, which only comes for a
+ * big month ("Show more" is the first view's, which shows what is there).
+ */
+const MORE: Record<Locale, string> = { en: 'More classes', de: 'Weitere Termine' };
 
 /** A page asked for: on the way, failed, or come. */
 type Page = Promise<unknown> | Error | CalendarResponse;
@@ -38,11 +45,17 @@ export class CalendarPages {
     const classes: CalendarClass[] = [];
     for (let page = 1; ; page++) {
       const answer = pages.get(day + page);
-      const ask = () => this.#fetch(pages, { month: month.month, day, page: '' + page });
+      const ask = () => this.#fetch(pages, { month: month.month, day, page: '' + page }, classes.length);
       if (!answer && page === 1) return void ask();
-      // On the way: the first page is awaited, a further one shows when it comes.
-      if (answer instanceof Promise) return page > 1 ? [classes, undefined] : undefined;
-      if (!answer) return [classes, html`<button class="secondary" @click=${ask}>${this.words(locale, 'more')}</button>`];
+      // On the way: the first page is awaited; the button for a further one stays (and keeps the focus).
+      if (answer instanceof Promise && page === 1) return undefined;
+      if (!answer || answer instanceof Promise)
+        return [
+          classes,
+          html`<button class="secondary further" aria-busy=${!!answer} @click=${() => answer || ask()}>
+            ${MORE[locale]}
+          </button>`,
+        ];
       if (answer instanceof Error)
         return [
           classes,
@@ -55,9 +68,14 @@ export class CalendarPages {
     }
   }
 
-  /** A page, once; again after a failure, which is said in the visitor's words. */
-  #fetch(pages: Map<string, Page>, params: Record<string, string>) {
+  /**
+   * A page, once; again after a failure, which is said in the visitor's words. The classes shown
+   * before it were `shown`: when the last page comes, its button goes, and the focus it had goes to
+   * the first class of the page.
+   */
+  #fetch(pages: Map<string, Page>, params: Record<string, string>, shown: number) {
     const id = params.day! + params.page;
+    const root = this.element.renderRoot;
     const asked = this.request(params).then(
       (data) => pages.set(id, data as CalendarResponse),
       () => {
@@ -70,7 +88,16 @@ export class CalendarPages {
     );
     pages.set(
       id,
-      asked.finally(() => this.element.requestUpdate()),
+      asked.finally(async () => {
+        const focused = root.querySelector('.further:focus');
+        this.element.requestUpdate();
+        await this.element.updateComplete;
+        const first = root.querySelectorAll<HTMLElement>('li.class')[shown];
+        if (focused && !focused.isConnected && first) {
+          first.tabIndex = -1;
+          first.focus();
+        }
+      }),
     );
   }
 }

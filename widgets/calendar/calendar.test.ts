@@ -495,12 +495,16 @@ describe('service-calendar, a company 25 times the seed: months of more classes 
     await until(() => shown(el).join() === page1.join());
     expect(page1).to.have.length(20);
     await expect(el).to.be.accessible();
-    await until(() => !!button(el, 'Show more'));
-    button(el, 'Show more').click();
+    await until(() => !!button(el, 'More classes'));
+    // By keyboard: the button keeps the focus while the page comes; the last page takes the button
+    // away, and the focus goes to the first class it brought.
+    button(el, 'More classes').focus();
+    await sendKeys({ press: 'Enter' });
     const page2 = (await monthOf(expected.month, { day: busiest.date, page: '2' }, service.grown)).classes.map((c) => c.id);
     await until(() => shown(el).length === busiest.classes);
     expect(shown(el)).to.deep.equal([...page1, ...page2]);
-    expect(button(el, 'Show more'), 'all of the day is shown').to.equal(undefined);
+    expect(button(el, 'More classes'), 'all of the day is shown').to.equal(undefined);
+    await until(() => el.shadowRoot!.activeElement === $$(el, 'li.class')[20]);
 
     // A day whose classes all came with the month is shown without asking again.
     const early = expected.days.find((d) => expected.classes.filter((c) => c.local_date === d.date).length === d.classes);
@@ -511,17 +515,21 @@ describe('service-calendar, a company 25 times the seed: months of more classes 
     }
   });
 
-  it('lists a big month 20 classes at a time: “Show more” adds the next 20, each once, in the service’s order', async () => {
+  it('lists a big month 20 classes at a time: “More classes” adds the next 20, each once, in the service’s order', async () => {
     const counting = countingFetch();
     const { el, expected } = await mountBig({ fetch: counting });
     button(el, 'List').click();
     await el.updateComplete;
     expect(shown(el)).to.deep.equal(expected.classes.map((c) => c.id));
     const asked = counting.calls.length;
-    await until(() => !!button(el, 'Show more'));
-    button(el, 'Show more').click();
+    await until(() => !!button(el, 'More classes'));
+    button(el, 'More classes').focus();
+    await sendKeys({ press: 'Enter' });
     const page2 = (await monthOf(expected.month, { page: '2' }, service.grown)).classes.map((c) => c.id);
     await until(() => shown(el).length === 40);
+    expect(el.shadowRoot!.activeElement, 'the button, below the new classes, keeps the focus').to.equal(
+      button(el, 'More classes'),
+    );
     expect(shown(el)).to.deep.equal([...expected.classes.map((c) => c.id), ...page2]);
     expect(new Set(shown(el)).size).to.equal(40);
     expect(counting.calls.slice(asked).filter((url) => new URL(url).searchParams.get('page') === '2')).to.have.length(1);
@@ -539,8 +547,8 @@ describe('service-calendar, a company 25 times the seed: months of more classes 
         : fetch(input, init);
     const { el, expected } = await mountBig({ fetch: fetcher, locale: 'de' });
     button(el, 'Liste').click();
-    await until(() => !!button(el, 'Mehr zeigen'));
-    button(el, 'Mehr zeigen').click();
+    await until(() => !!button(el, 'Weitere Termine'));
+    button(el, 'Weitere Termine').click();
     await until(() => !!el.shadowRoot!.querySelector('.fill [role=alert]'));
     expect($(el, '.fill [role=alert]').textContent).to.contain(
       `Die Termine im ${monthName(expected.month, 'de')} konnten nicht geladen werden.`,

@@ -409,7 +409,10 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
         ${
           held.length
             ? html`<ul class="classes">${held.map((c) => this.#renderClass(locale, c))}</ul>`
-            : html`<p>${t(locale, 'noDay')}</p>`
+            : // (None yet, with a failure or more to come, is not "none".)
+              more
+              ? nothing
+              : html`<p>${t(locale, 'noDay')}</p>`
         }`;
     })}
     ${more}`;

@@ -1,5 +1,5 @@
 /** The calendar's classes: upcoming ones, each on the day it starts in its venue's time zone. */
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { dayDate } from '../../core/time-zones.ts';
 import type { Db, Tables } from '../../db/database.ts';
 import { getClasses, lecturersOf, placeMatches, publicClass, type CompanyClassRow } from '../../domain/classes.ts';
@@ -26,7 +26,7 @@ const DAY = 86_400_000;
  * their venue's time zone (`local_day`), of one programme or at places containing `place`: each day
  * of the month with its count and its first two programmes, page `page` of the month's classes by
  * start (or of `day`'s, `YYYY-MM-DD`), and the first later month with such a class. What it reads is
- * what the answer holds, whatever the month holds (classes_local_day): three statements and a page.
+ * what the answer holds, whatever the month holds (classes_local_day).
  */
 export async function calendarMonth(
   db: Db,
@@ -43,35 +43,35 @@ export async function calendarMonth(
       .$if(filter.courseId !== undefined, (q) => q.where('classes.course_id', '=', filter.courseId!))
       .$if(filter.place !== undefined, (q) => q.where(placeMatches('classes.location', filter.place!)));
   const classes = () => db.selectFrom('classes').innerJoin('courses', 'courses.id', 'classes.course_id');
+  // The classes first, by their day (classes_local_day), then their programme: a day's few classes
+  // or the next month's first (SQLite takes a CROSS JOIN's order as it is written).
+  const byDay = () => db.selectFrom('classes').crossJoin('courses').whereRef('courses.id', '=', 'classes.course_id');
 
-  // Each day's count and its first two programmes, by start.
-  const ranked = upcoming(classes())
-    .select(['classes.local_day', 'courses.title'])
-    .select((eb) => [
-      eb.fn
-        .agg<number>('row_number')
-        .over((o) => o.partitionBy('classes.local_day').orderBy('classes.starts_at').orderBy('classes.id'))
-        .as('rank'),
-      eb.fn
-        .countAll<number>()
-        .over((o) => o.partitionBy('classes.local_day'))
-        .as('count'),
-    ])
+  // Each day's count, and the programmes of its first two classes by start.
+  const counts = upcoming(classes())
+    .select((eb) => ['classes.local_day', eb.fn.countAll<number>().as('count')])
     .where('classes.local_day', '>=', first)
-    .where('classes.local_day', '<', end);
-  const firsts = await db
-    .selectFrom(ranked.as('d'))
-    .selectAll()
-    .where('d.rank', '<=', 2)
+    .where('classes.local_day', '<', end)
+    .groupBy('classes.local_day');
+  const title = (offset: number) =>
+    upcoming(byDay())
+      .select('courses.title')
+      .where(sql<boolean>`${sql.ref('classes.local_day')} = ${sql.ref('d.local_day')}`)
+      .orderBy('classes.starts_at')
+      .orderBy('classes.id')
+      .limit(1)
+      .offset(offset);
+  const rows = await db
+    .selectFrom(counts.as('d'))
+    .select(['d.local_day', 'd.count'])
+    .select([title(0).as('first'), title(1).as('second')])
     .orderBy('d.local_day')
-    .orderBy('d.rank')
     .execute();
-  const days: CalendarDay[] = [];
-  for (const row of firsts) {
-    const date = dayDate(Number(row.local_day));
-    if (days.at(-1)?.date !== date) days.push({ date, classes: Number(row.count), titles: [] });
-    days.at(-1)!.titles.push(row.title);
-  }
+  const days: CalendarDay[] = rows.map((row) => ({
+    date: dayDate(Number(row.local_day)),
+    classes: Number(row.count),
+    titles: [row.first, row.second].filter((t): t is string => t !== null),
+  }));
 
   const [from, until] = filter.day ? [Date.parse(filter.day) / DAY, Date.parse(filter.day) / DAY + 1] : [first, end];
   const total = days.filter((d) => d.date >= dayDate(from) && d.date < dayDate(until)).reduce((n, d) => n + d.classes, 0);
@@ -92,7 +92,7 @@ export async function calendarMonth(
     )
   ).sort((a, b) => a.starts_at - b.starts_at || (a.id < b.id ? -1 : 1));
 
-  const next = await upcoming(classes())
+  const next = await upcoming(byDay())
     .select('classes.local_day')
     .where('classes.local_day', '>=', end)
     .orderBy('classes.local_day')
@@ -111,7 +111,7 @@ export async function calendarFilters(
   companyId: number,
   now: number,
 ): Promise<{ courses: { id: string; title: string }[]; locations: string[] }> {
-  // Counted first (one row), then listed when they are few.
+  // Programmes grow with a company: counted first (one row), listed when they are few.
   const few = async <R>(query: SelectQueryBuilder<Tables, 'courses' | 'classes', R>) => {
     const counted = await db
       .selectFrom(query.limit(FILTER_LIMIT + 1).as('f'))
@@ -134,18 +134,19 @@ export async function calendarFilters(
         ),
       ),
   );
-  const places = await few(
-    db
-      .selectFrom('classes')
-      .innerJoin('courses', 'courses.id', 'classes.course_id')
-      .select('classes.location')
-      .distinct()
-      .where('courses.company_id', '=', companyId)
-      .where('classes.starts_at', '>', now),
-  );
+  // A company's places are few: listed at once (what a count would read, the list reads).
+  const places = await db
+    .selectFrom('classes')
+    .innerJoin('courses', 'courses.id', 'classes.course_id')
+    .select('classes.location')
+    .distinct()
+    .where('courses.company_id', '=', companyId)
+    .where('classes.starts_at', '>', now)
+    .limit(FILTER_LIMIT + 1)
+    .execute();
   return {
     courses: courses.sort((a, b) => a.title.localeCompare(b.title, 'en')),
-    locations: places.map((p) => p.location).sort((a, b) => a.localeCompare(b, 'en')),
+    locations: (places.length > FILTER_LIMIT ? [] : places.map((p) => p.location)).sort((a, b) => a.localeCompare(b, 'en')),
   };
 }
 
