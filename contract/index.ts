@@ -73,6 +73,7 @@ export const ERROR_CODES = [
   'wrong-loader',
   'missing-key',
   'invalid-key',
+  'revoked',
   'type-mismatch',
   'origin-not-allowed',
   'insecure-page',

@@ -12,7 +12,17 @@
  *   const { courses } = await api.courses({ company: 1 });             // a company id of user().user.companies
  */
 
-import type { CoursesResponse, RestClass, Role, TokenResponse, UserResponse } from './api/rest.ts';
+import type {
+  CoursesResponse,
+  RestClass,
+  Role,
+  TeamResponse,
+  TokenResponse,
+  UserResponse,
+  WidgetResource,
+  WidgetsResponse,
+} from './api/rest.ts';
+import type { WidgetType } from './index.ts';
 
 // The answers' types come from the contract's schemas, which the service validates and documents
 // with (type-only imports: no schema reaches the built client).
@@ -23,6 +33,16 @@ export type CoursesPage = CoursesResponse;
 export type Course = CoursesPage['courses'][number];
 export type UserInfo = UserResponse;
 export type TokenAnswer = TokenResponse;
+export type WidgetInfo = WidgetResource;
+export type Team = TeamResponse;
+/** What a new widget is made of, and what a change of one may hold. */
+export interface WidgetInput {
+  type: WidgetType;
+  name?: string;
+  origins: string[];
+  options?: Record<string, unknown>;
+}
+export type WidgetChange = Partial<Pick<WidgetInput, 'name' | 'origins' | 'options'>> & { enabled?: boolean };
 
 /** Every error answer of the service: `{ error: { code, message, fields? } }` plus the status. */
 export class ServiceApiError extends Error {
@@ -110,8 +130,44 @@ export class RestClient {
     return this.#call('GET', `/v1/courses${qs}`, { token: true, company });
   }
 
+  /** The company's widgets, newest first (owners and members); of one `type` if given. */
+  widgets(options: { company?: number; type?: WidgetType } = {}): Promise<WidgetInfo[]> {
+    const qs = options.type ? `?type=${encodeURIComponent(options.type)}` : '';
+    return this.#call<WidgetsResponse>('GET', `/v1/widgets${qs}`, this.#inCompany(options, 'widgets')).then((r) => r.widgets);
+  }
+
+  widget(id: number, options: { company?: number } = {}): Promise<WidgetInfo> {
+    return this.#call('GET', `/v1/widgets/${id}`, this.#inCompany(options, 'widget'));
+  }
+
+  /** A new widget with its own key (owners). */
+  createWidget(input: WidgetInput, options: { company?: number } = {}): Promise<WidgetInfo> {
+    return this.#call('POST', '/v1/widgets', { ...this.#inCompany(options, 'createWidget'), body: input });
+  }
+
+  /** Changes what `change` holds of a widget: its name, the whole list of origins, its options, enabled (owners). */
+  updateWidget(id: number, change: WidgetChange, options: { company?: number } = {}): Promise<WidgetInfo> {
+    return this.#call('PATCH', `/v1/widgets/${id}`, { ...this.#inCompany(options, 'updateWidget'), body: change });
+  }
+
+  /** A new key for the widget; the old one serves it for a day more (owners). */
+  rotateWidgetKey(id: number, options: { company?: number } = {}): Promise<WidgetInfo> {
+    return this.#call('POST', `/v1/widgets/${id}/rotate`, this.#inCompany(options, 'rotateWidgetKey'));
+  }
+
+  /** Who holds which role in the company. */
+  team(options: { company?: number } = {}): Promise<Team> {
+    return this.#call('GET', '/v1/team', this.#inCompany(options, 'team'));
+  }
+
+  #inCompany(options: { company?: number }, call: string) {
+    const company = options.company ?? this.company;
+    if (company === undefined) throw new TypeError(`${call}() needs a company: pass { company } or set client.company.`);
+    return { token: true, company };
+  }
+
   async #call<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     path: string,
     options: { body?: unknown; token?: boolean; company?: number },
   ): Promise<T> {

@@ -172,6 +172,7 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
     const started = performance.now();
     const id = randomUUID();
     c.set('bodyTimeoutMs', deps.bodyTimeoutMs);
+    c.set('now', () => deps.clock.now());
     await next();
     // (A new answer takes the old one's headers over, its length too: the compressed one sets its own.)
     const answer = await compressAnswer(c.req.method, c.req.header('accept-encoding'), c.res);

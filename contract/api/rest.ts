@@ -7,6 +7,7 @@ import { apiEmail, pin } from './fields.ts';
 import { named } from './registry.ts';
 import { MessageResponse, isoTime } from './common.ts';
 import { Class, Course } from './catalog.ts';
+import { WidgetType } from './widget-keys.ts';
 
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;
@@ -126,3 +127,80 @@ export const CoursesResponse = named(
   }),
 );
 export type CoursesResponse = z.output<typeof CoursesResponse>;
+
+/**
+ * What a widget may be configured with (`options`): its snippet's attributes (`locale`, and those of
+ * its type, such as a calendar's `course` and `location`) and the service's own (a contact form's
+ * `topics`, a map's `tiles`).
+ */
+export const WidgetOptions = z.record(z.string(), z.unknown()).meta({
+  description:
+    'The widget’s configuration: the snippet’s attributes (`locale`: `en` or `de`; and those of its type, without `data-service-`: registration `course`; calendar `course`, `location`; checkout `classes`; video `video`; map `booking-url`; contact `prefill-*`), each a text, and the service’s own: a contact form’s `topics` (a list of texts), a map’s `tiles` (`{ url, attribution }`).',
+  examples: [{ locale: 'de', course: 'crs_web' }],
+});
+
+export const WidgetResource = named(
+  'WidgetResource',
+  z.object({
+    id: id(12),
+    key: z.string().meta({ description: 'The widget API key: `data-service-id` of its placeholders', examples: ['wk_3q2…'] }),
+    type: WidgetType,
+    loader: z.enum(['v1', 'v2']).meta({ description: 'The loader its pages take: `{base_url}/widgets/{loader}/loader.js`' }),
+    name: z.string().meta({ examples: ['Calendar on the home page'] }),
+    origins: z.array(z.string()).meta({ examples: [['https://www.acme.example']] }),
+    enabled: z.boolean(),
+    options: WidgetOptions,
+    created_at: isoTime().nullable(),
+    previous_keys: z
+      .array(z.object({ key: z.string(), valid_until: isoTime() }))
+      .meta({ description: 'Keys rotated out of it that serve it still, until `valid_until` (then they answer `revoked`)' }),
+  }),
+);
+export type WidgetResource = z.output<typeof WidgetResource>;
+
+export const WidgetsResponse = named('WidgetsResponse', z.object({ widgets: z.array(WidgetResource) }));
+export type WidgetsResponse = z.output<typeof WidgetsResponse>;
+
+const widgetName = z
+  .string({ error: 'name is the widget’s name, a text of 1 to 100 characters.' })
+  .trim()
+  .min(1, 'name is the widget’s name, a text of 1 to 100 characters.')
+  .max(100, 'Shorten name to at most 100 characters.');
+const widgetOrigins = z
+  .array(z.unknown(), {
+    error: 'origins is a list of the origins of the pages it shows on, such as ["https://www.acme.example"].',
+  })
+  .meta({
+    description: 'The origins of the pages it shows on (1 to 20): `https://…`; in development also plain http on this machine',
+  });
+
+export const WidgetCreateRequest = named(
+  'WidgetCreateRequest',
+  z.strictObject({
+    type: WidgetType,
+    name: widgetName.optional().meta({ description: 'Default: its type ("Calendar")' }),
+    origins: widgetOrigins,
+    options: WidgetOptions.optional(),
+  }),
+);
+
+export const WidgetUpdateRequest = named(
+  'WidgetUpdateRequest',
+  z
+    .strictObject({
+      name: widgetName.optional(),
+      origins: widgetOrigins.optional().meta({ description: 'The whole list of origins it serves from now on' }),
+      options: WidgetOptions.optional().meta({ description: 'The whole of its options from now on' }),
+      enabled: z.boolean({ error: 'enabled is true or false.' }).optional(),
+    })
+    .meta({ description: 'What changes; what is left out stays' }),
+);
+
+export const TeamResponse = named(
+  'TeamResponse',
+  z.object({
+    company: CompanyRole,
+    team: z.array(z.object({ id: id(101), first_name: z.string(), last_name: z.string(), email: z.string(), role: Role })),
+  }),
+);
+export type TeamResponse = z.output<typeof TeamResponse>;

@@ -4,6 +4,7 @@
  * for a week (a start re-seeds after that).
  */
 import { sha256Hex } from '../core/ids.ts';
+import { titleOf } from '../domain/widgets.ts';
 import { localDay } from '../core/time-zones.ts';
 import { WIDGET_TYPES, type WidgetType } from '../core/widget-types.ts';
 import type { Tables, Tx } from './database.ts';
@@ -520,6 +521,8 @@ export const SEED_COURSE_WITHOUT_CLASSES = 'crs_sprint';
 
 interface SeedWidgetKey {
   key: string;
+  /** The owner's name for it (default: its type, "Calendar"). */
+  name?: string;
   type: WidgetType;
   company_id: number;
   origins: string[];
@@ -556,6 +559,7 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
   ...perType,
   {
     key: 'wk_demo_registration_example',
+    name: 'Registration on example.com',
     type: 'registration',
     company_id: ACME,
     origins: ['https://example.com'],
@@ -565,6 +569,7 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
   },
   {
     key: 'wk_demo_registration_revoked',
+    name: 'Registration (revoked)',
     type: 'registration',
     company_id: ACME,
     origins: LOCAL_ORIGINS,
@@ -574,6 +579,7 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
   },
   {
     key: 'wk_demo_registration_disabled',
+    name: 'Registration (disabled)',
     type: 'registration',
     company_id: ACME,
     origins: LOCAL_ORIGINS,
@@ -583,6 +589,7 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
   },
   {
     key: 'wk_demo_map_osm',
+    name: 'Map with OpenStreetMap tiles',
     type: 'map',
     company_id: ACME,
     origins: LOCAL_ORIGINS,
@@ -592,6 +599,7 @@ export const SEED_WIDGET_KEYS: SeedWidgetKey[] = [
   },
   {
     key: 'wk_demo_map_offline',
+    name: 'Map with tiles that cannot load',
     type: 'map',
     company_id: ACME,
     origins: LOCAL_ORIGINS,
@@ -927,6 +935,8 @@ export async function seed(tx: Tx, now: number): Promise<void> {
     .insertInto('widget_keys')
     .values(
       SEED_WIDGET_KEYS.map((k, i) => ({
+        id: i + 1,
+        name: k.name ?? titleOf(k.type),
         key: k.key,
         // A millisecond apart, in the seed's order: the order lists show them in.
         created_at: createdAt + i,

@@ -20,6 +20,17 @@ export interface DomainTables {
     note: string;
     /** When the key was made (service clock); null for keys of a store from before it was kept. */
     created_at: number | null;
+    /** The widget's id (the REST API's `/v1/widgets/{id}`): it stays when the key is rotated. */
+    id: number;
+    /** The owner's name for it ("Calendar on the home page"). */
+    name: string;
+  };
+  /** Keys replaced by a new one (rotated): each serves its widget until `valid_until`, then answers `revoked`. */
+  retired_widget_keys: {
+    key: string;
+    widget_id: number;
+    retired_at: number;
+    valid_until: number;
   };
   sign_in_pins: {
     id: Generated<number>;

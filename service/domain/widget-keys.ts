@@ -15,10 +15,26 @@ export interface WidgetKeyRow {
   options: string;
   enabled: 0 | 1;
   revoked_at: number | null;
+  /** A key rotated out of its widget: until when it still serves it (service time). */
+  retired_until?: number;
 }
 
+/** The widget of a key: its current key, or a key rotated out of it (with `retired_until`). */
 export async function findWidgetKey(db: Db, key: string): Promise<WidgetKeyRow | undefined> {
-  const row = await db
+  const row = await widgets(db).where('k.key', '=', key).executeTakeFirst();
+  if (row) return row as WidgetKeyRow;
+  const retired = await db
+    .selectFrom('retired_widget_keys')
+    .select(['widget_id', 'valid_until'])
+    .where('key', '=', key)
+    .executeTakeFirst();
+  if (!retired) return undefined;
+  const widget = await widgets(db).where('k.id', '=', retired.widget_id).executeTakeFirst();
+  return widget && ({ ...widget, key, retired_until: Number(retired.valid_until) } as WidgetKeyRow);
+}
+
+const widgets = (db: Db) =>
+  db
     .selectFrom('widget_keys as k')
     .innerJoin('companies as co', 'co.id', 'k.company_id')
     .select([
@@ -31,11 +47,7 @@ export async function findWidgetKey(db: Db, key: string): Promise<WidgetKeyRow |
       'k.options',
       'k.enabled',
       'k.revoked_at',
-    ])
-    .where('k.key', '=', key)
-    .executeTakeFirst();
-  return row as WidgetKeyRow | undefined;
-}
+    ]);
 
 /** Whether `value` is a widget key (a REST call made with one is told so). */
 export async function isWidgetKey(db: Db, value: string): Promise<boolean> {

@@ -48,6 +48,8 @@ export interface AppEnv {
     allowedOrigin: string | undefined;
     /** From ServiceDeps, for the body reader. */
     bodyTimeoutMs: number;
+    /** The service clock's now (ms), for what a request's checks compare with time (a rotated key's grace). */
+    now: () => number;
   };
 }
 

@@ -4,7 +4,6 @@
  * support"), import and export its catalogue, make widget keys and change their origins, end a
  * person's sign-ins. The command line (cli.ts) and the tests call these; each runs in one transaction.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OriginPattern } from '../../contract/api/dev.ts';
@@ -14,6 +13,7 @@ import { WIDGET_TYPES } from '../core/widget-types.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { invalidateTokens } from '../domain/sign-in.ts';
 import { getClass } from '../domain/classes.ts';
+import { insertWidget } from '../domain/widgets.ts';
 import { localDay } from '../core/time-zones.ts';
 import { Catalogue, UNSAFE_CHARACTERS, catalogueProblems, type CatalogueInput } from './catalogue.ts';
 
@@ -221,21 +221,13 @@ export async function createWidgetKey(
     throw new SupportError([`--type ${input.type}: one of ${WIDGET_TYPES.join(', ')}.`]);
   }
   const origins = keyOrigins(input.origins, input.development);
-  const key = `wk_${randomBytes(12).toString('base64url')}`;
-  await db
-    .insertInto('widget_keys')
-    .values({
-      key,
-      company_id: company.id,
-      type: input.type,
-      origins: JSON.stringify(origins),
-      options: '{}',
-      enabled: 1,
-      revoked_at: null,
-      created_at: Date.now(),
-      note: input.note ?? `the ${input.type} widget of ${company.name}`,
-    })
-    .execute();
+  const { key } = await insertWidget(db, {
+    companyId: company.id,
+    type: input.type as WidgetType,
+    origins,
+    now: Date.now(),
+    note: input.note ?? `the ${input.type} widget of ${company.name}`,
+  });
   return { key, type: input.type as WidgetType, company_id: company.id, origins };
 }
 

@@ -115,8 +115,12 @@ describe('GET /openapi.json', () => {
       '/media/videos/{id}/{file}',
       '/v1/courses',
       '/v1/login',
+      '/v1/team',
       '/v1/user',
       '/v1/verify',
+      '/v1/widgets',
+      '/v1/widgets/{id}',
+      '/v1/widgets/{id}/rotate',
       '/widget-api/v1/calendar',
       '/widget-api/v1/calendar.ics',
       '/widget-api/v1/checkout/quote',
@@ -509,9 +513,12 @@ describe('the OpenAPI document', () => {
 
 describe('the document and the validation cannot drift apart', () => {
   /** How to reach each operation that takes a JSON body, past its key, token and header checks. */
-  const contexts: Record<string, { key?: string; rest?: boolean; token?: boolean }> = {
+  const contexts: Record<string, { key?: string; rest?: boolean; token?: boolean; owner?: boolean }> = {
     '/v1/login': { rest: true },
     '/v1/verify': { rest: true },
+    // An owner of company 1, and its widget 1 (the seed's first).
+    '/v1/widgets': { rest: true, owner: true },
+    '/v1/widgets/{id}': { rest: true, owner: true },
     '/widget-api/v1/registrations': { key: 'wk_demo_registration' },
     '/widget-api/v1/contact-messages': { key: 'wk_demo_contact' },
     '/widget-api/v1/checkout/quote': { key: 'wk_demo_checkout' },
@@ -557,6 +564,18 @@ describe('the document and the validation cannot drift apart', () => {
       })
     ).body;
 
+    const ownerToken = (
+      await svc.json('/v1/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
+        body: JSON.stringify({
+          login: 'olivia.owner@acme.example',
+          verification_method: 'client_secret',
+          client_secret: 'cs_demo_acme_secret',
+        }),
+      })
+    ).body.token;
+
     const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
       METHODS.filter((m) => item[m]?.requestBody).map((method) => ({ path, method, operation: item[method] })),
     );
@@ -573,7 +592,7 @@ describe('the document and the validation cannot drift apart', () => {
       const properties = Object.entries(schema.properties as Record<string, Json>).map(([name, s]) => ({ name, schema: own(s) }));
       const valid = Object.fromEntries(properties.map(({ name, schema: s }) => [name, example(s)]));
       const send = (body: Json) =>
-        svc.json(`${path}${context.key ? `?key=${context.key}` : ''}`, {
+        svc.json(`${path.replace('{id}', '1')}${context.key ? `?key=${context.key}` : ''}`, {
           method: method.toUpperCase(),
           headers: {
             'Content-Type': 'application/json',
@@ -581,6 +600,7 @@ describe('the document and the validation cannot drift apart', () => {
             Origin: 'http://localhost:5173',
             ...(context.rest ? { 'X-SERVICE-API-KEY': 'rk_demo_acme' } : {}),
             ...(context.token ? { 'X-Service-Token': token } : {}),
+            ...(context.owner ? { 'X-SERVICE-TOKEN': ownerToken, 'X-SERVICE-COMPANY': '1' } : {}),
           },
           body: JSON.stringify(body),
         });

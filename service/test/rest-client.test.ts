@@ -77,3 +77,28 @@ test('typed errors; a 401 with a token forgets it and calls onUnauthorized', asy
   const down = new RestClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'x' });
   await assert.rejects(down.loginByEmail('a@example.org'), { status: 0, code: 'network' });
 });
+
+test('widgets: an owner creates, changes and rotates one and reads the team; a member is told why not', async () => {
+  const owner = new RestClient({ baseUrl: svc.url, apiKey: 'rk_demo_acme', company: 1 });
+  await owner.loginWithClientSecret('olivia.owner@acme.example', 'cs_demo_acme_secret');
+  const made = await owner.createWidget({ type: 'calendar', name: 'Calendar', origins: ['https://www.acme.example'] });
+  assert.equal(made.loader, 'v2');
+  assert.deepEqual(await owner.widget(made.id), made);
+  assert.ok((await owner.widgets({ type: 'calendar' })).some((w) => w.id === made.id));
+  const changed = await owner.updateWidget(made.id, { enabled: false, name: 'Calendar, paused' });
+  assert.deepEqual([changed.enabled, changed.name], [false, 'Calendar, paused']);
+  const rotated = await owner.rotateWidgetKey(made.id);
+  assert.deepEqual(
+    rotated.previous_keys.map((k) => k.key),
+    [made.key],
+  );
+  assert.equal((await owner.team()).team[0]!.role, 'owner');
+
+  const member = new RestClient({ baseUrl: svc.url, apiKey: 'rk_demo_acme', company: 1 });
+  await member.loginWithClientSecret('max.member@acme.example', 'cs_demo_acme_secret');
+  await assert.rejects(member.updateWidget(made.id, { enabled: true }), (e: ServiceApiError) => {
+    assert.deepEqual([e.status, e.code], [403, 'role-not-allowed']);
+    return true;
+  });
+  assert.throws(() => new RestClient({ baseUrl: svc.url, apiKey: 'rk_demo_acme' }).widgets(), /needs a company/);
+});

@@ -240,6 +240,31 @@ describe('a production store', () => {
     ]);
   });
 
+  test('migration 0008 makes each widget key of an older store a widget: an id in the order they were made, a name of its type', async () => {
+    const dataDir = folder();
+    const before = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0008'));
+    const older = await openStore(dataDir, new Clock(), { mode: 'development', migrations: before, seed: false });
+    await older.close();
+    const db = new Database(join(dataDir, 'service.sqlite'));
+    db.prepare(
+      "INSERT INTO companies (id, public_id, name, contact_email, vat_rate_bp, prices_include_tax, currency, order_prefix) VALUES (7, 'c_old', 'Old Co', 'old@example.org', 0, 1, 'EUR', 'O')",
+    ).run();
+    const insert = db.prepare(
+      "INSERT INTO widget_keys (key, company_id, type, origins, options, enabled, revoked_at, note, created_at) VALUES (?, 7, ?, '[\"https://old.example\"]', '{}', 1, NULL, '', ?)",
+    );
+    insert.run('wk_second', 'map', 2000);
+    insert.run('wk_first', 'calendar', 1000);
+    db.close();
+
+    const migrated = await start(dataDir);
+    assert.ok(migrated.migrated.includes('0008-widgets'));
+    await migrated.close();
+    assert.deepEqual(read(dataDir, 'SELECT key, id, name FROM widget_keys ORDER BY id'), [
+      { key: 'wk_first', id: 1, name: 'Calendar' },
+      { key: 'wk_second', id: 2, name: 'Map' },
+    ]);
+  });
+
   test('a migration that adds a column keeps every order and registration; a restart keeps them too', async () => {
     const dataDir = folder();
     const first = await start(dataDir, PRODUCTION);

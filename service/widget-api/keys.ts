@@ -15,11 +15,14 @@ export type { WidgetKeyRow };
 export { WIDGET_API_PREFIX } from '../domain/links.ts';
 
 export async function lookupKey(db: Db, c: AppContext): Promise<WidgetKeyRow> {
-  return lookupKeyValue(db, c.req.query('key'));
+  return lookupKeyValue(db, c.req.query('key'), c.get('now')?.() ?? Date.now());
 }
 
-/** The key named `key`, or the refusal a widget API call with it gets (`missing-key`, `invalid-key`). */
-export async function lookupKeyValue(db: Db, key: string | undefined): Promise<WidgetKeyRow> {
+/**
+ * The key named `key`, or the refusal a widget API call with it gets (`missing-key`, `invalid-key`;
+ * `revoked` for a key rotated out of its widget whose grace period ended before `now`).
+ */
+export async function lookupKeyValue(db: Db, key: string | undefined, now: number): Promise<WidgetKeyRow> {
   if (key === undefined || key.trim() === '') {
     throw new ApiError(400, 'missing-key', 'No widget key: add the key=... parameter (the data-service-id of the placeholder).');
   }
@@ -29,6 +32,13 @@ export async function lookupKeyValue(db: Db, key: string | undefined): Promise<W
       401,
       'invalid-key',
       'The service does not know this widget key, or it was revoked: check data-service-id against the key you were given, or ask the service for a new one.',
+    );
+  }
+  if (row.retired_until !== undefined && row.retired_until <= now) {
+    throw new ApiError(
+      401,
+      'revoked',
+      'This widget key was replaced by a new one and no longer works: put the widget’s new key into data-service-id (GET /v1/widgets/{id} shows it).',
     );
   }
   return row;

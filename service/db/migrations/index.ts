@@ -11,6 +11,7 @@ import * as rateLimitHits from './0004-rate-limit-hits.ts';
 import * as idempotencyAge from './0005-idempotency-age.ts';
 import * as classLookups from './0006-class-lookups.ts';
 import * as classLocalDay from './0007-class-local-day.ts';
+import * as widgets from './0008-widgets.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005-idempotency-age': idempotencyAge,
   '0006-class-lookups': classLookups,
   '0007-class-local-day': classLocalDay,
+  '0008-widgets': widgets,
 };

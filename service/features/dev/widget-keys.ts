@@ -10,6 +10,7 @@ import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import { SubApp, type RouteSpec } from '../../http/routes.ts';
 import { checkEnabled, checkType, lookupKeyValue, originRefusal } from '../../widget-api/keys.ts';
+import { insertWidget } from '../../domain/widgets.ts';
 import {
   PageOrigin,
   WidgetKeyCheckResponse,
@@ -117,18 +118,17 @@ export function registerDevWidgetKeyRoutes(
       const type = request.type!;
       const companyId = request.company_id ?? companies[0]!.id;
       const model = all.find((k) => k.type === type && k.company_id === companyId && k.revoked_at === null);
-      const row: KeyRow = {
-        key: `wk_dev_${type}_${randomBytes(6).toString('base64url')}`,
-        type,
-        company_id: companyId,
-        origins: JSON.stringify([...new Set(request.origins)]),
-        options: model?.options ?? '{}',
-        enabled: 1,
-        revoked_at: null,
-        created_at: deps.clock.now(),
-        note: `the ${type} widget of ${companies.find((c) => c.id === companyId)!.name}, created by POST /dev/widget-keys`,
-      };
-      await db.insertInto('widget_keys').values(row).execute();
+      const row = await deps.store.transaction((tx) =>
+        insertWidget(tx, {
+          key: `wk_dev_${type}_${randomBytes(6).toString('base64url')}`,
+          companyId,
+          type,
+          origins: request.origins,
+          options: JSON.parse(model?.options ?? '{}') as Record<string, unknown>,
+          now: deps.clock.now(),
+          note: `the ${type} widget of ${companies.find((c) => c.id === companyId)!.name}, created by POST /dev/widget-keys`,
+        }),
+      );
       return sendJson(info(row), 201);
     },
   );
@@ -170,7 +170,7 @@ export function registerDevWidgetKeyRoutes(
         fields.origin = 'origin must be the origin of a page, such as https://www.acme.example.';
       if (Object.keys(fields).length > 0) throw validationError(fields);
       try {
-        const key = await lookupKeyValue(db, c.req.query('key'));
+        const key = await lookupKeyValue(db, c.req.query('key'), deps.clock.now());
         const refusal = parsedOrigin?.success ? originRefusal(parsedOrigin.data, key) : undefined;
         if (refusal) throw refusal;
         if (type !== undefined) checkType(key, type as WidgetType);

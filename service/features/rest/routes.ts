@@ -16,6 +16,7 @@ import { pageOfCourses } from '../../domain/classes.ts';
 import { serviceLink } from '../../domain/links.ts';
 import { PIN_TTL_MS, queueSignInEmail } from '../../domain/sign-in.ts';
 import { isWidgetKey } from '../../domain/widget-keys.ts';
+import { registerWidgetRoutes } from './widgets.ts';
 import {
   CoursesResponse,
   LoginRequest,
@@ -113,6 +114,22 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
     const user = await userOfToken(db, application, sha256Hex(token), clock.now());
     if (!user) throw new ApiError(401, 'invalid-token', 'This token is not valid (any more): log in again with POST /v1/login.');
     return user;
+  };
+
+  /** The user of the request and the company of its X-SERVICE-COMPANY header, with their role there. */
+  const companyOfRequest = async (c: AppContext) => {
+    const application = await requireApplication(c);
+    const user = await requireUser(c, application);
+    const companyId = companyHeader(c);
+    const company = (await userCompanies(db, application, user.id)).find((co) => co.id === companyId);
+    if (!company) {
+      throw new ApiError(
+        403,
+        'company-not-allowed',
+        'You hold no role in this company for this application. GET /v1/user lists the companies you can use.',
+      );
+    }
+    return { user, company };
   };
 
   const REST = ['REST API'];
@@ -284,17 +301,7 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
       },
     },
     async (c) => {
-      const application = await requireApplication(c);
-      const user = await requireUser(c, application);
-      const companyId = companyHeader(c);
-      const company = (await userCompanies(db, application, user.id)).find((co) => co.id === companyId);
-      if (!company) {
-        throw new ApiError(
-          403,
-          'company-not-allowed',
-          'You hold no role in this company for this application. GET /v1/user lists the companies you can use.',
-        );
-      }
+      const { user, company } = await companyOfRequest(c);
       const { page, perPage } = pagination(c);
       const classIds = company.role === 'lecturer' ? await lecturerClassIds(db, user.id) : undefined;
       const { total, entries } = await pageOfCourses(
@@ -324,6 +331,7 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
       } satisfies CoursesResponse);
     },
   );
+  registerWidgetRoutes(app, deps, async (c) => (await companyOfRequest(c)).company);
   return [app];
 }
 

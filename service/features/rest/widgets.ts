@@ -1,0 +1,280 @@
+/**
+ * The company's widgets in the REST API (`/v1/widgets`, `/v1/team`): what the app's Team & Settings >
+ * Publish shows and changes. An owner does everything; a member sees the widgets and the team and
+ * changes nothing (403 `role-not-allowed`); a lecturer neither (403 `role-not-allowed`). Each change is
+ * a write transaction of the shared store code (domain/widgets.ts).
+ */
+import { isoTime } from '../../core/ids.ts';
+import { WIDGET_TYPES as LOADER_OF, type WidgetType } from '../../../contract/index.ts';
+import {
+  TeamResponse,
+  WidgetCreateRequest,
+  WidgetResource,
+  WidgetUpdateRequest,
+  WidgetsResponse,
+  type CompanyRole,
+  type Role,
+} from '../../../contract/api/rest.ts';
+import { WIDGET_TYPES } from '../../../contract/api/widget-keys.ts';
+import { sendJson, type AppContext, type ServiceDeps } from '../../http/context.ts';
+import { error } from '../../http/docs.ts';
+import { ApiError, validationError } from '../../http/errors.ts';
+import type { SubApp } from '../../http/routes.ts';
+import {
+  KEY_GRACE_MS,
+  companyWidget,
+  companyWidgets,
+  insertWidget,
+  retiredKeys,
+  rotateWidgetKey,
+  updateWidget,
+  widgetOptions,
+  widgetOrigins,
+  type WidgetRow,
+} from '../../domain/widgets.ts';
+
+/** What the widget routes need of the REST API's own: who calls, for which company, in which role. */
+export type CompanyOfRequest = (c: AppContext) => Promise<CompanyRole>;
+
+const REST = ['REST API'];
+const ID = { name: 'id', in: 'path', required: true, description: 'The widget’s id', schema: { type: 'integer', minimum: 1 } };
+const ROLE_ERRORS = {
+  '400': error('`missing-company`, `invalid-company`'),
+  '401': 'Unauthorized',
+  '403': error('`company-not-allowed`; `role-not-allowed`: a lecturer (any widget route), a member (any change)'),
+};
+
+export function registerWidgetRoutes(app: SubApp, deps: ServiceDeps, companyOf: CompanyOfRequest): void {
+  const { store, clock } = deps;
+  const { db } = store;
+
+  /** The company of the request, if the caller's role there is one of `roles`. */
+  const inRole = async (c: AppContext, roles: readonly Role[]) => {
+    const company = await companyOf(c);
+    if (!roles.includes(company.role)) {
+      throw new ApiError(
+        403,
+        'role-not-allowed',
+        company.role === 'lecturer'
+          ? 'Lecturers do not publish the company’s widgets: an owner or a member of the company sees them.'
+          : 'Only an owner of the company changes its widgets; a member sees them. Ask an owner.',
+      );
+    }
+    return company;
+  };
+
+  const view = async (row: WidgetRow): Promise<WidgetResource> => ({
+    id: row.id,
+    key: row.key,
+    type: row.type as WidgetType,
+    loader: `v${LOADER_OF[row.type as WidgetType]}` as 'v1' | 'v2',
+    name: row.name,
+    origins: JSON.parse(row.origins) as string[],
+    enabled: row.enabled === 1,
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    created_at: row.created_at === null ? null : isoTime(Number(row.created_at)),
+    previous_keys: (await retiredKeys(db, row.id, clock.now())).map((k) => ({
+      key: k.key,
+      valid_until: isoTime(Number(k.valid_until)),
+    })),
+  });
+
+  const widgetOf = async (c: AppContext, companyId: number) => {
+    const raw = c.req.param('id') ?? '';
+    const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : NaN;
+    const row = Number.isNaN(id) ? undefined : await companyWidget(db, companyId, id);
+    if (!row || row.revoked_at !== null) {
+      throw new ApiError(404, 'not-found', 'This company has no widget with this id: GET /v1/widgets lists them.');
+    }
+    return row;
+  };
+
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: '/v1/widgets',
+      tags: REST,
+      operationId: 'listWidgets',
+      summary: 'The company’s widgets, newest first (owners and members)',
+      security: [{ apiKey: [], userToken: [] }],
+      parameters: [
+        { $ref: '#/components/parameters/Company' },
+        {
+          name: 'type',
+          in: 'query',
+          required: false,
+          description: 'Only widgets of this type',
+          schema: { type: 'string', enum: WIDGET_TYPES },
+        },
+      ],
+      responses: { '200': { description: 'The widgets', schema: WidgetsResponse }, ...ROLE_ERRORS, '422': 'Validation' },
+    },
+    async (c) => {
+      const company = await inRole(c, ['owner', 'member']);
+      const type = c.req.query('type') || undefined;
+      if (type !== undefined && !(WIDGET_TYPES as readonly string[]).includes(type)) {
+        throw validationError({ type: `type is one of ${WIDGET_TYPES.join(', ')}, or left out for every widget.` });
+      }
+      const rows = (await companyWidgets(db, company.id, type as WidgetType | undefined)).filter((r) => r.revoked_at === null);
+      return sendJson({ widgets: await Promise.all(rows.map(view)) } satisfies WidgetsResponse);
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: '/v1/widgets',
+      tags: REST,
+      operationId: 'createWidget',
+      summary: 'Creates a widget of the company, with a new widget API key (owners)',
+      description:
+        'Its `origins` are the pages it shows on: `https://…` origins (in development also plain http on this machine); any other is 422 naming `origins`.',
+      security: [{ apiKey: [], userToken: [] }],
+      parameters: [{ $ref: '#/components/parameters/Company' }],
+      body: WidgetCreateRequest,
+      responses: {
+        '201': { description: 'The widget', schema: WidgetResource },
+        ...ROLE_ERRORS,
+        '413': 'PayloadTooLarge',
+        '415': 'UnsupportedMediaType',
+        '422': 'Validation',
+      },
+    },
+    async (c, body) => {
+      const company = await inRole(c, ['owner']);
+      let origins: string[] = [];
+      const input = await body((raw, fields) => {
+        if (!('origins' in fields) && Array.isArray(raw.origins)) origins = widgetOrigins(raw.origins, deps.dev, fields);
+        if (!('options' in fields) && !('type' in fields) && raw.options && typeof raw.options === 'object')
+          widgetOptions(raw.type as WidgetType, raw.options as Record<string, unknown>, fields);
+      });
+      const row = await store.transaction((tx) =>
+        insertWidget(tx, {
+          companyId: company.id,
+          type: input.type,
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          origins,
+          options: input.options ?? {},
+          now: clock.now(),
+        }),
+      );
+      return sendJson(await view(row), 201);
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: '/v1/widgets/{id}',
+      tags: REST,
+      operationId: 'getWidget',
+      summary: 'One of the company’s widgets (owners and members)',
+      security: [{ apiKey: [], userToken: [] }],
+      parameters: [{ $ref: '#/components/parameters/Company' }, ID],
+      responses: { '200': { description: 'The widget', schema: WidgetResource }, ...ROLE_ERRORS, '404': error('`not-found`') },
+    },
+    async (c) => {
+      const company = await inRole(c, ['owner', 'member']);
+      return sendJson(await view(await widgetOf(c, company.id)));
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'patch',
+      path: '/v1/widgets/{id}',
+      tags: REST,
+      operationId: 'updateWidget',
+      summary: 'Changes a widget: its name, options, the whole list of origins, enabled (owners)',
+      description:
+        'What is left out stays. A disabled widget answers `not-available` to its pages; enabling it again brings it back.',
+      security: [{ apiKey: [], userToken: [] }],
+      parameters: [{ $ref: '#/components/parameters/Company' }, ID],
+      body: WidgetUpdateRequest,
+      responses: {
+        '200': { description: 'The widget as it is now', schema: WidgetResource },
+        ...ROLE_ERRORS,
+        '404': error('`not-found`'),
+        '413': 'PayloadTooLarge',
+        '415': 'UnsupportedMediaType',
+        '422': 'Validation',
+      },
+    },
+    async (c, body) => {
+      const company = await inRole(c, ['owner']);
+      const row = await widgetOf(c, company.id);
+      let origins: string[] | undefined;
+      const input = await body((raw, fields) => {
+        if (!('origins' in fields) && Array.isArray(raw.origins)) origins = widgetOrigins(raw.origins, deps.dev, fields);
+        if (!('options' in fields) && raw.options && typeof raw.options === 'object')
+          widgetOptions(row.type as WidgetType, raw.options as Record<string, unknown>, fields);
+      });
+      const changed = await store.transaction((tx) =>
+        updateWidget(tx, row, {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.options !== undefined ? { options: input.options } : {}),
+          ...(origins !== undefined ? { origins } : {}),
+          ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        }),
+      );
+      return sendJson(await view(changed));
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: '/v1/widgets/{id}/rotate',
+      tags: REST,
+      operationId: 'rotateWidgetKey',
+      summary: 'Gives a widget a new key; the old one serves it for a day more, then answers `revoked` (owners)',
+      description: `For a key that must change (it was shown where it should not be; a site moved). The answer holds the new key, and the old one in \`previous_keys\` with its \`valid_until\`: ${KEY_GRACE_MS / 3_600_000} hours of the service clock for the site to take the new snippet. After it, the widget API answers the old key \`revoked\`.`,
+      security: [{ apiKey: [], userToken: [] }],
+      parameters: [{ $ref: '#/components/parameters/Company' }, ID],
+      responses: {
+        '200': { description: 'The widget under its new key', schema: WidgetResource },
+        ...ROLE_ERRORS,
+        '404': error('`not-found`'),
+      },
+    },
+    async (c) => {
+      const company = await inRole(c, ['owner']);
+      const row = await widgetOf(c, company.id);
+      const rotated = await store.transaction((tx) => rotateWidgetKey(tx, row, clock.now()));
+      return sendJson(await view(rotated));
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: '/v1/team',
+      tags: REST,
+      operationId: 'team',
+      summary: 'Who holds which role in the company (owners and members)',
+      security: [{ apiKey: [], userToken: [] }],
+      parameters: [{ $ref: '#/components/parameters/Company' }],
+      responses: { '200': { description: 'The team, by role and name', schema: TeamResponse }, ...ROLE_ERRORS },
+    },
+    async (c) => {
+      const company = await inRole(c, ['owner', 'member']);
+      const rows = await db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'm.role'])
+        .where('m.company_id', '=', company.id)
+        .execute();
+      const order: Role[] = ['owner', 'member', 'lecturer'];
+      const team = rows
+        .map((r) => ({ id: r.id, first_name: r.first_name, last_name: r.last_name, email: r.email, role: r.role as Role }))
+        .sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role) || a.last_name.localeCompare(b.last_name, 'en'));
+      return sendJson({ company, team } satisfies TeamResponse);
+    },
+  );
+}
