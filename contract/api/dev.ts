@@ -236,7 +236,7 @@ export const WidgetKeyCheckResponse = named(
     ok: z.boolean().meta({ description: 'Whether a widget of `type` with this key would show on a page of `origin`' }),
     error: z
       .object({
-        code: z.enum(['missing-key', 'invalid-key', 'origin-not-allowed', 'type-mismatch', 'not-available']),
+        code: z.enum(['missing-key', 'invalid-key', 'revoked', 'origin-not-allowed', 'type-mismatch', 'not-available']),
         message: z.string().meta({ description: 'What the widget API answers, the owner’s fix-it line the loader reports' }),
       })
       .nullable(),

@@ -133,11 +133,13 @@ export type CoursesResponse = z.output<typeof CoursesResponse>;
  * its type, such as a calendar's `course` and `location`) and the service's own (a contact form's
  * `topics`, a map's `tiles`).
  */
-export const WidgetOptions = z.record(z.string(), z.unknown()).meta({
-  description:
-    'The widget’s configuration: the snippet’s attributes (`locale`: `en` or `de`; and those of its type, without `data-service-`: registration `course`; calendar `course`, `location`; checkout `classes`; video `video`; map `booking-url`; contact `prefill-*`), each a text, and the service’s own: a contact form’s `topics` (a list of texts), a map’s `tiles` (`{ url, attribution }`).',
-  examples: [{ locale: 'de', course: 'crs_web' }],
-});
+export const WidgetOptions = z
+  .record(z.string(), z.unknown(), { error: 'options is an object of the widget’s settings, such as {"locale": "de"}.' })
+  .meta({
+    description:
+      'The widget’s configuration: the snippet’s attributes (`locale`: `en` or `de`; and those of its type, without `data-service-`: registration `course`; calendar `course`, `location`; checkout `classes`; video `video`; map `booking-url`; contact `prefill-*`), each a text, and the service’s own: a contact form’s `topics` (a list of texts), a map’s `tiles` (`{ url, attribution }`).',
+    examples: [{ locale: 'de', course: 'crs_web' }],
+  });
 
 export const WidgetResource = named(
   'WidgetResource',
@@ -165,7 +167,10 @@ const widgetName = z
   .string({ error: 'name is the widget’s name, a text of 1 to 100 characters.' })
   .trim()
   .min(1, 'name is the widget’s name, a text of 1 to 100 characters.')
-  .max(100, 'Shorten name to at most 100 characters.');
+  .max(100, 'Shorten name to at most 100 characters.')
+  .refine((name) => !/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(name), {
+    error: 'name may hold no control characters and none that turn the writing direction around.',
+  });
 const widgetOrigins = z
   .array(z.unknown(), {
     error: 'origins is a list of the origins of the pages it shows on, such as ["https://www.acme.example"].',

@@ -155,7 +155,8 @@ export function widgetOptions(type: WidgetType, raw: Record<string, unknown>, fi
   const attributes = ['locale', ...OPTIONS[type]];
   const own = type === 'contact' ? ['topics'] : type === 'map' ? ['tiles'] : [];
   const fault = (message: string) => void (fields.options ??= message);
-  if (JSON.stringify(raw).length > MAX_OPTIONS_BYTES) fault(`options may hold at most ${MAX_OPTIONS_BYTES} bytes of JSON.`);
+  if (Buffer.byteLength(JSON.stringify(raw)) > MAX_OPTIONS_BYTES)
+    fault(`options may hold at most ${MAX_OPTIONS_BYTES} bytes of JSON.`);
   for (const [name, value] of Object.entries(raw)) {
     if (name === 'locale') {
       if (value !== 'en' && value !== 'de') fault('options.locale is the widget’s language: "en" or "de".');

@@ -220,12 +220,15 @@ export async function support(
         return 0;
       }
       case 'widget-key create': {
-        const created = await createWidgetKey(db, {
-          companyId: companyId(),
-          type: need('type'),
-          origins: args.flags.get('origin') ?? [],
-          development,
-        });
+        // In a write transaction: the widget's id is the next, whatever the service makes meanwhile.
+        const created = await store.transaction((tx) =>
+          createWidgetKey(tx, {
+            companyId: companyId(),
+            type: need('type'),
+            origins: args.flags.get('origin') ?? [],
+            development,
+          }),
+        );
         say(created, [`Widget key ${created.key} (${created.type}) serves ${created.origins.join(', ')}.`]);
         return 0;
       }

@@ -188,9 +188,17 @@ describe('/v1/widgets', () => {
     const bad = await rest(OWNER, `/v1/widgets/${widget.id}`, 'PATCH', { origins: ['ftp://acme.example'], enabled: 'yes' });
     assert.equal(bad.status, 422);
     assert.deepEqual(Object.keys(bad.body.error.fields).sort(), ['enabled', 'origins']);
-    for (const id of ['999999', 'abc', '0']) {
+    for (const id of ['999999', 'abc', '0', '1e3', '3000000000', '99999999999999999999']) {
       assert.equal((await rest(OWNER, `/v1/widgets/${id}`)).status, 404, id);
+      assert.equal((await rest(OWNER, `/v1/widgets/${id}`, 'PATCH', { enabled: false })).status, 404, id);
     }
+    for (const options of [null, [], 'x']) {
+      const res = await rest(OWNER, `/v1/widgets/${widget.id}`, 'PATCH', { options });
+      assert.equal(res.status, 422, JSON.stringify(options));
+      assert.match(res.body.error.fields.options, /an object of the widget’s settings/);
+    }
+    const bidi = await rest(OWNER, `/v1/widgets/${widget.id}`, 'PATCH', { name: 'Kalender \u202e' });
+    assert.match(bidi.body.error.fields.name, /writing direction/);
   });
 
   test('rotating a key: the new one serves at once, the old one for a day of the service clock, then it answers revoked', async () => {
@@ -218,6 +226,32 @@ describe('/v1/widgets', () => {
     assert.match(old.body.error.message, /replaced by a new one/);
     assert.equal((await firstRender(rotated.body.key)).status, 200);
     assert.deepEqual((await rest(OWNER, `/v1/widgets/${widget.id}`)).body.previous_keys, []);
+    // A calendar file linked from an email keeps working: it holds nothing personal.
+    const ics = await svc.fetch(`/widget-api/v1/calendar.ics?key=${widget.key}&classes=cls_web_1`);
+    assert.equal(ics.status, 200);
+  });
+
+  test('a key that leaked ends at once (grace_hours=0); two rotations at once retire one key each; a grace of more than a day is refused', async () => {
+    const widget = await created();
+    const leaked = await rest(OWNER, `/v1/widgets/${widget.id}/rotate?grace_hours=0`, 'POST');
+    assert.equal(leaked.status, 200);
+    assert.deepEqual(leaked.body.previous_keys, [], 'the old key serves no more');
+    assert.equal((await firstRender(widget.key)).body.error.code, 'revoked');
+    for (const hours of ['25', '-1', 'a day']) {
+      const res = await rest(OWNER, `/v1/widgets/${widget.id}/rotate?grace_hours=${encodeURIComponent(hours)}`, 'POST');
+      assert.equal(res.status, 422, hours);
+      assert.match(res.body.error.fields.grace_hours, /from 0 .* to 24/);
+    }
+    const [a, b] = await Promise.all([
+      rest(OWNER, `/v1/widgets/${widget.id}/rotate`, 'POST'),
+      rest(OWNER, `/v1/widgets/${widget.id}/rotate`, 'POST'),
+    ]);
+    assert.deepEqual([a.status, b.status], [200, 200]);
+    const now = (await rest(OWNER, `/v1/widgets/${widget.id}`)).body;
+    assert.equal(new Set([a.body.key, b.body.key, now.key]).size, 2, 'the later one holds the key in force');
+    assert.equal(now.previous_keys.length, 2, 'each rotation retired the key before it');
+    for (const key of [now.key, ...now.previous_keys.map((k: Json) => k.key)])
+      assert.equal((await firstRender(key)).status, 200, key);
   });
 
   test('a member sees the widgets and the team and changes nothing; a lecturer sees neither; another company’s widget is not found', async () => {

@@ -14,15 +14,21 @@ import type { Widget } from '../../contract/api/widget-keys.ts';
 export type { WidgetKeyRow };
 export { WIDGET_API_PREFIX } from '../domain/links.ts';
 
-export async function lookupKey(db: Db, c: AppContext): Promise<WidgetKeyRow> {
-  return lookupKeyValue(db, c.req.query('key'), c.get('now')?.() ?? Date.now());
+export async function lookupKey(db: Db, c: AppContext, opts: { anyRetired?: boolean } = {}): Promise<WidgetKeyRow> {
+  return lookupKeyValue(db, c.req.query('key'), c.get('now')?.() ?? Date.now(), opts);
 }
 
 /**
  * The key named `key`, or the refusal a widget API call with it gets (`missing-key`, `invalid-key`;
  * `revoked` for a key rotated out of its widget whose grace period ended before `now`).
  */
-export async function lookupKeyValue(db: Db, key: string | undefined, now: number): Promise<WidgetKeyRow> {
+export async function lookupKeyValue(
+  db: Db,
+  key: string | undefined,
+  now: number,
+  /** A key rotated out of its widget serves it for good (links in emails that carry it: nothing personal). */
+  opts: { anyRetired?: boolean } = {},
+): Promise<WidgetKeyRow> {
   if (key === undefined || key.trim() === '') {
     throw new ApiError(400, 'missing-key', 'No widget key: add the key=... parameter (the data-service-id of the placeholder).');
   }
@@ -34,7 +40,7 @@ export async function lookupKeyValue(db: Db, key: string | undefined, now: numbe
       'The service does not know this widget key, or it was revoked: check data-service-id against the key you were given, or ask the service for a new one.',
     );
   }
-  if (row.retired_until !== undefined && row.retired_until <= now) {
+  if (row.retired_until !== undefined && row.retired_until <= now && !opts.anyRetired) {
     throw new ApiError(
       401,
       'revoked',

@@ -37,6 +37,8 @@ import {
 export type CompanyOfRequest = (c: AppContext) => Promise<CompanyRole>;
 
 const REST = ['REST API'];
+/** The longest a rotated key serves its widget, in hours (and the default). */
+const GRACE_HOURS = KEY_GRACE_MS / 3_600_000;
 const ID = { name: 'id', in: 'path', required: true, description: 'The widget’s id', schema: { type: 'integer', minimum: 1 } };
 const ROLE_ERRORS = {
   '400': error('`missing-company`, `invalid-company`'),
@@ -79,10 +81,12 @@ export function registerWidgetRoutes(app: SubApp, deps: ServiceDeps, companyOf: 
     })),
   });
 
-  const widgetOf = async (c: AppContext, companyId: number) => {
+  /** The widget of the path's id, read in `on` (a change reads it in its own transaction, as it is then). */
+  const widgetOf = async (c: AppContext, companyId: number, on: typeof db = db) => {
     const raw = c.req.param('id') ?? '';
-    const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : NaN;
-    const row = Number.isNaN(id) ? undefined : await companyWidget(db, companyId, id);
+    // Ids are 32-bit integers: a longer number names no widget (and PostgreSQL would refuse it).
+    const id = /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : NaN;
+    const row = Number.isNaN(id) ? undefined : await companyWidget(on, companyId, id);
     if (!row || row.revoked_at !== null) {
       throw new ApiError(404, 'not-found', 'This company has no widget with this id: GET /v1/widgets lists them.');
     }
@@ -206,15 +210,16 @@ export function registerWidgetRoutes(app: SubApp, deps: ServiceDeps, companyOf: 
     },
     async (c, body) => {
       const company = await inRole(c, ['owner']);
-      const row = await widgetOf(c, company.id);
+      const { type } = await widgetOf(c, company.id);
       let origins: string[] | undefined;
       const input = await body((raw, fields) => {
         if (!('origins' in fields) && Array.isArray(raw.origins)) origins = widgetOrigins(raw.origins, deps.dev, fields);
         if (!('options' in fields) && raw.options && typeof raw.options === 'object')
-          widgetOptions(row.type as WidgetType, raw.options as Record<string, unknown>, fields);
+          widgetOptions(type as WidgetType, raw.options as Record<string, unknown>, fields);
       });
-      const changed = await store.transaction((tx) =>
-        updateWidget(tx, row, {
+      // Read again in the change's own transaction: what another change made meanwhile is kept.
+      const changed = await store.transaction(async (tx) =>
+        updateWidget(tx, await widgetOf(c, company.id, tx), {
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.options !== undefined ? { options: input.options } : {}),
           ...(origins !== undefined ? { origins } : {}),
@@ -233,19 +238,40 @@ export function registerWidgetRoutes(app: SubApp, deps: ServiceDeps, companyOf: 
       tags: REST,
       operationId: 'rotateWidgetKey',
       summary: 'Gives a widget a new key; the old one serves it for a day more, then answers `revoked` (owners)',
-      description: `For a key that must change (it was shown where it should not be; a site moved). The answer holds the new key, and the old one in \`previous_keys\` with its \`valid_until\`: ${KEY_GRACE_MS / 3_600_000} hours of the service clock for the site to take the new snippet. After it, the widget API answers the old key \`revoked\`.`,
+      description: `For a key that must change (a site moved; it was shown where it should not be). The answer holds the new key, and the old one in \`previous_keys\` with its \`valid_until\`: \`grace_hours\` of the service clock for the site to take the new snippet (default and most ${GRACE_HOURS}; 0 ends the old key at once, for one that leaked). After it, the widget API answers the old key \`revoked\`. A key rotated out before keeps its own \`valid_until\`.`,
       security: [{ apiKey: [], userToken: [] }],
-      parameters: [{ $ref: '#/components/parameters/Company' }, ID],
+      parameters: [
+        { $ref: '#/components/parameters/Company' },
+        ID,
+        {
+          name: 'grace_hours',
+          in: 'query',
+          required: false,
+          description: `How long the old key still serves the widget, in hours (0 to ${GRACE_HOURS}, default ${GRACE_HOURS})`,
+          schema: { type: 'integer', minimum: 0, maximum: GRACE_HOURS },
+        },
+      ],
       responses: {
         '200': { description: 'The widget under its new key', schema: WidgetResource },
         ...ROLE_ERRORS,
         '404': error('`not-found`'),
+        '422': error('`validation`: `fields.grace_hours` (not a whole number from 0 to 24)'),
       },
     },
     async (c) => {
       const company = await inRole(c, ['owner']);
-      const row = await widgetOf(c, company.id);
-      const rotated = await store.transaction((tx) => rotateWidgetKey(tx, row, clock.now()));
+      await widgetOf(c, company.id);
+      const raw = c.req.query('grace_hours') ?? String(GRACE_HOURS);
+      const hours = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
+      if (!(hours >= 0 && hours <= GRACE_HOURS)) {
+        throw validationError({
+          grace_hours: `grace_hours is a whole number of hours from 0 (the old key stops at once) to ${GRACE_HOURS} (the default).`,
+        });
+      }
+      // In the rotation's own transaction: two at once retire one key each, in turn.
+      const rotated = await store.transaction(async (tx) =>
+        rotateWidgetKey(tx, await widgetOf(c, company.id, tx), clock.now(), hours * 3_600_000),
+      );
       return sendJson(await view(rotated));
     },
   );
