@@ -356,6 +356,7 @@ export const ParticipantOrder = named(
         timezone: z.string(),
         location: z.string(),
         seats: z.int().min(1),
+        past: z.boolean().meta({ description: 'The class has started, by the service’s clock' }),
       }),
     ),
   }),

@@ -49,8 +49,8 @@ export const orderItems = (db: Db, orderIds: readonly string[]): Promise<ItemRow
         .orderBy('i.position')
         .execute();
 
-/** The participant's orders, newest first. */
-export async function participantOrders(db: Db, participantId: string): Promise<ParticipantOrder[]> {
+/** The participant's orders, newest first; each class `past` once it has started by the service clock (`now`). */
+export async function participantOrders(db: Db, participantId: string, now: number): Promise<ParticipantOrder[]> {
   const orders = await db
     .selectFrom('orders')
     .select(['id', 'number', 'status', 'created_at', 'total', 'currency'])
@@ -78,6 +78,7 @@ export async function participantOrders(db: Db, participantId: string): Promise<
         timezone: i.timezone,
         location: i.location,
         seats: i.seats,
+        past: Number(i.starts_at) <= now,
       })),
   }));
 }

@@ -840,6 +840,8 @@ describe('where orders show', () => {
           timezone: 'Europe/Berlin',
           location: 'Hamburg, Am Sandtorkai 4',
           seats: 2,
+          // Upcoming by the service's clock: the profile lists it with her upcoming classes.
+          past: false,
         },
       ],
     });
@@ -848,6 +850,20 @@ describe('where orders show', () => {
       ['reg_seed_ada_ts_1', 'reg_seed_ada_web_past'],
       'her own registrations only',
     );
+    // Once the class has started by the service clock, its seats are past.
+    const clock = (await svc.json('/dev/clock')).body.now;
+    await svc.json('/dev/clock', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advance_s: Math.ceil((Date.parse(older.items[0].starts_at) - Date.parse(clock)) / 1000) + 60 }),
+    });
+    const later = (
+      await svc.json('/widget-api/v1/participant/me?key=wk_demo_profile', {
+        method: 'POST',
+        headers: { Origin: LOCAL_PAGE, 'X-Service-Token': token },
+      })
+    ).body;
+    assert.equal(later.orders.find((x: Json) => x.id === older.id).items[0].past, true);
 
     const [seat] = await svc.rows<{ id: string }>('SELECT id FROM registrations WHERE order_id = ? LIMIT 1', older.id);
     const cancel = await svc.json(`/widget-api/v1/participant/registrations/${seat!.id}/cancel?key=wk_demo_profile`, {

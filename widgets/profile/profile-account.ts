@@ -240,11 +240,31 @@ export class ProfileAccount {
     const past = registrations.filter((r) => r.past).reverse();
     const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string, maxlength = 100) =>
       input(form, name, this.#t(name), { type, autocomplete, maxlength, value: p[name] ?? '', required: name !== 'phone' });
-    const list = (items: ProfileRegistration[], empty: 'noUpcoming' | 'noPast') =>
-      items.length
+    // The classes bought with an order (not cancelled) are the participant's classes too: the upcoming
+    // ones are listed with the registrations, by start, and say which order they are of.
+    const bought = orders
+      .filter((o) => o.status !== 'cancelled')
+      .flatMap((o) => o.items.filter((i) => !i.past).map((i) => ({ o, i })));
+    const boughtCard = ({ o, i }: (typeof bought)[number]) =>
+      html`<li class="card">
+        <strong>${i.course_title}</strong>
+        <span>${formatDateRange(locale, i.starts_at, i.ends_at, i.timezone)} · ${i.location}</span>
+        <span
+          >${this.#t('order', { number: o.number })} · ${this.#t('orderSeats', { count: i.seats })}${
+            o.status === 'pending_payment' ? ` · ${this.#t(o.status)}` : ''
+          }</span
+        >
+      </li>`;
+    const list = (items: ProfileRegistration[], empty: 'noUpcoming' | 'noPast', also: typeof bought = []) =>
+      items.length || also.length
         ? html`<ul>
-            ${items.map(
-              (r) => html`<li class="card">
+            ${[
+              ...also.map((b) => [b.i.starts_at, boughtCard(b)] as const),
+              ...items.map(
+                (r) =>
+                  [
+                    r.class.starts_at,
+                    html`<li class="card">
                 <strong id="r-${r.id}">${r.course.title}</strong>
                 <span>${formatDateRange(locale, r.class.starts_at, r.class.ends_at, r.class.timezone)} · ${r.class.location}</span>
                 ${r.status === 'waitlisted' ? html`<span>${this.#t('waitlisted')}</span>` : nothing}
@@ -262,7 +282,12 @@ export class ProfileAccount {
                         : html`<span>${this.#t('noCancel', { company: widget.company.name })}</span>`
                 }
               </li>`,
-            )}
+                  ] as const,
+              ),
+            ]
+              // By start (the past ones, newest first, hold no order's classes).
+              .sort(([a], [b]) => (empty === 'noPast' ? 0 : Date.parse(a) - Date.parse(b)))
+              .map(([, card]) => card)}
           </ul>`
         : html`<p>${this.#t(empty)}</p>`;
     return this.#view.render(
@@ -305,7 +330,7 @@ export class ProfileAccount {
             <p><button class="secondary" @click=${() => this.#edit(true)}>${this.#t('edit')}</button></p>`
       }
       <h3 id="upcoming" tabindex="-1">${this.#t('upcoming')}</h3>
-      ${list(upcoming, 'noUpcoming')}
+      ${list(upcoming, 'noUpcoming', bought)}
       <h3>${this.#t('past')}</h3>
       ${list(past, 'noPast')}
       ${

@@ -831,11 +831,50 @@ describe('service-profile', () => {
     expect(textOf(el)).to.contain('Seats: 2');
     expect(textOf(el)).to.contain('Confirmed');
     await expect(el).to.be.accessible();
+    // A class bought is one of the participant's upcoming classes, with its order: no "No upcoming classes".
+    expect(textOf(el)).not.to.contain('No upcoming classes');
+    const upcoming = el.shadowRoot!.querySelector('#upcoming')!.nextElementSibling!;
+    expect(upcoming.textContent).to.contain('Data literacy basics');
+    expect(upcoming.textContent).to.contain(`Order ${first.number}`);
+    const bought = [...upcoming.querySelectorAll('li')].find((li) => li.textContent!.includes(`Order ${first.number}`))!;
+    expect(bought.textContent).to.contain('Seats: 2');
+    expect(bought.querySelectorAll('button').length, 'an order’s class is not cancelled here').to.equal(0);
 
     // A checkout on the page tells it of a new order: it shows without a reload.
     const second = await order('cls_web_2');
     document.dispatchEvent(new CustomEvent('service-checkout-completed', { bubbles: true, detail: { id: second.id } }));
     await untilText(el, `Order ${second.number}`);
+  });
+
+  it('shows a class bought with an order among the upcoming classes (a buyer who never registered), with its order and no cancelling', async () => {
+    const email = `profile-buyer-${Date.now()}-${n++}@example.org`;
+    const answer = await fetch(`${service.url}widget-api/v1/orders?key=${keyOf('checkout')}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({
+        items: [{ class_id: 'cls_web_2', seats: 1, attendees: [{ first_name: 'Bo', last_name: 'Buyer' }] }],
+        buyer: {
+          first_name: 'Bo',
+          last_name: 'Buyer',
+          email,
+          address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+        },
+        payment_method: 'invoice',
+        consent: true,
+      }),
+    });
+    expect(answer.status).to.equal(201);
+    const { order } = (await answer.json()) as { order: { number: string } };
+    const el = await settled(await mount());
+    await signIn(el, email);
+    await untilText(el, `Order ${order.number}`);
+    expect(textOf(el)).not.to.contain('No upcoming classes');
+    const upcoming = el.shadowRoot!.querySelector('#upcoming')!.nextElementSibling!;
+    expect(upcoming.tagName).to.equal('UL');
+    expect(upcoming.textContent).to.contain('Web accessibility in practice');
+    expect(upcoming.textContent).to.contain(`Order ${order.number} · Seats: 1`);
+    expect(upcoming.querySelectorAll('button').length, 'an order’s class is not cancelled here').to.equal(0);
+    await expect(el).to.be.accessible();
   });
 
   it('signs out: fires service-profile-logout, forgets the token, and the service refuses it', async () => {

@@ -211,7 +211,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
         participant: publicParticipant(participant),
         email_change: await pendingEmailChange(db, participant, now),
         registrations: await participantRegistrations(db, participant, now),
-        orders: await participantOrders(db, participant.id),
+        orders: await participantOrders(db, participant.id, now),
       } satisfies ParticipantMeResponse);
     },
   );
