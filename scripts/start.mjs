@@ -9,13 +9,48 @@ import { ensureDependencies, root } from './setup.mjs';
 
 const started = performance.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+/**
+ * Whether the service will log JSON lines (production's default, or LOG_FORMAT=json): then every
+ * line of `npm start` is one too, for the log collector that reads them. Known for sure once the
+ * service's settings are read (after the install, which brings what reads them); until then, as
+ * the settings that make production by themselves say (service/config.ts decides the same way).
+ */
+const setting = (name) => process.env[name]?.trim() || undefined;
+const explicitMode =
+  setting('SERVICE_MODE') ??
+  (['development', 'production'].includes(setting('NODE_ENV') ?? '') ? setting('NODE_ENV') : undefined);
+/** A public address of another machine means production, unless SERVICE_MODE says otherwise. */
+const elsewhere = (() => {
+  try {
+    return !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(new URL(setting('PUBLIC_URL') ?? '').hostname);
+  } catch {
+    return false;
+  }
+})();
+const production = explicitMode ? explicitMode === 'production' : elsewhere;
+let json = (setting('LOG_FORMAT') ?? (production ? 'json' : 'text')) === 'json';
+/** A line for the operator: text for a person at a terminal, or a JSON line like the service's own. */
+const say = (text, fields = {}) =>
+  json ? console.log(JSON.stringify({ level: 'info', time: new Date().toISOString(), ...fields, msg: text })) : console.log(text);
 /** One line per step: its name, what it did, its time. */
-const step = (name, did, ms) => console.log(`  ${name.padEnd(8)} ${did.padEnd(64)} ${seconds(ms).padStart(7)}`);
+const step = (name, did, ms) =>
+  json
+    ? say(`${name}: ${did}`, { step: name, ms: Math.round(ms) })
+    : say(`  ${name.padEnd(8)} ${did.padEnd(64)} ${seconds(ms).padStart(7)}`);
 
-console.log('Service widgets: install, build, seed, serve\n');
+if (!json) say('Service widgets: install, build, seed, serve\n');
 
 let at = performance.now();
 const install = await ensureDependencies();
+// The service's own settings decide from here on (a bad setting is said by the service's start below).
+const { register } = await import('tsx/esm/api');
+register();
+try {
+  const { readConfig } = await import('../service/config.ts');
+  json = readConfig(process.env, { development: true }).logFormat === 'json';
+} catch {
+  // ConfigError: the start below names it.
+}
 step(
   'install',
   install.installed ? `${install.packages} packages (npm ci, SQLite compiled from source)` : 'dependencies up to date',
@@ -41,8 +76,6 @@ if (build.code !== 0) {
 const built = build.output.match(/; widgets: ([\w, ]+);/)?.[1].split(', ').length ?? 0;
 step('build', `loaders v1 and v2, ${built} widgets and the demo into dist/`, performance.now() - at);
 
-const { register } = await import('tsx/esm/api');
-register();
 const { runService } = await import('../service/run.ts');
 const service = await runService({ quiet: true, development: true });
 const { seed, startup } = service;
@@ -66,9 +99,16 @@ const base = service.publicUrl;
 step('serve', `running at ${base}/`, startup.listenMs);
 
 const v1 = `${base}/widgets/v1/loader.js`;
-console.log(
-  service.dev
-    ? `
+if (json) {
+  say(`Ready in ${seconds(performance.now() - started)}, ${service.dev ? 'in development' : 'in production'}, at ${base}/`, {
+    url: `${base}/`,
+    mode: service.dev ? 'development' : 'production',
+    ms: Math.round(performance.now() - started),
+  });
+} else
+  say(
+    service.dev
+      ? `
 Ready in ${seconds(performance.now() - started)}.
 
   Demo     ${base}/
@@ -82,7 +122,7 @@ Paste into any page served from localhost or 127.0.0.1 (the seeded keys serve ev
 
 {base_url} is ${base} here. For a page on another origin, see "Try it" in README.md.
 Ctrl+C stops the service.`
-    : `
+      : `
 Ready in ${seconds(performance.now() - started)}, in production (SERVICE_MODE or PUBLIC_URL says so):
 no demo, no outbox, no demo keys. "Run it for real" in README.md says what support runs next.
 
@@ -90,4 +130,4 @@ no demo, no outbox, no demo keys. "Run it for real" in README.md says what suppo
   Health   ${base}/healthz, ${base}/readyz
 
 Ctrl+C stops the service.`,
-);
+  );

@@ -47,6 +47,47 @@ test('npm start tells each step with its time, then the demo, the outbox and a s
   }
 });
 
+test('npm start in production says each step as a JSON line, like the service’s own log: no line of text among them', async () => {
+  test.setTimeout(120_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'start-production-'));
+  const port = Number(process.env.E2E_START_PORT ?? '8796');
+  // npm's -s leaves out its own banner (two lines of text); production comes from PUBLIC_URL.
+  const npm = spawn('npm', ['-s', 'start'], {
+    env: {
+      ...freshShell(),
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'https://booking.example.com',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      SMTP_FROM: 'bookings@booking.example.com',
+    },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const lines: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      let rest = '';
+      npm.stdout!.on('data', (chunk: Buffer) => {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop()!;
+        lines.push(...parts.filter(Boolean));
+        if (lines.some((line) => line.includes('"mode":"production"'))) resolve();
+      });
+      npm.on('exit', (code) => reject(new Error(`npm start ended (${code}):\n${lines.join('\n')}`)));
+    });
+    const logged = lines.map((line) => JSON.parse(line) as { level: string; msg: string; step?: string });
+    expect(logged.every((l) => l.level && l.msg)).toBe(true);
+    expect(logged.filter((l) => l.step).map((l) => l.step)).toEqual(['install', 'build', 'store', 'serve']);
+    const ready = logged.find((l) => (l as { mode?: string }).mode === 'production')!;
+    expect(ready.msg).toMatch(/^Ready in \d+\.\d s, in production, at https:\/\/booking\.example\.com\/$/);
+  } finally {
+    process.kill(-npm.pid!, 'SIGTERM');
+    await expect.poll(() => listening(port), { timeout: 10_000 }).toBe(false);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 /** Whether something accepts connections on the port. */
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
