@@ -32,7 +32,8 @@ const USAGE = `npm run support -- <command> [--json]
       a company, its owner and its REST application: prints company_id, owner_user_id, api_key and
       client_secret (once: only their hashes are kept)
   company list
-  catalogue import --company ID FILE      programmes, classes, lecturers, places, vouchers, videos (JSON)
+  catalogue import --company ID FILE      programmes, classes, lecturers, places, vouchers, videos (JSON);
+                 [--move-booked]          a class with places booked keeps its time, place and price unless so
   catalogue export --company ID [FILE]    the same format, to FILE or the output
   widget-key create --company ID --type T --origin O [--origin O …]   prints key
   widget-key origins --key K --origin O [--origin O …]                 the key serves these origins from now on
@@ -88,7 +89,7 @@ function parse(argv: string[]): Args {
       continue;
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    const boolean = ['json', 'development', 'prices-exclude-tax', 'help'].includes(name);
+    const boolean = ['json', 'development', 'prices-exclude-tax', 'move-booked', 'help'].includes(name);
     if (!boolean && !VALUED.includes(name))
       throw new SupportError([`--${name} is no option of the support tool (npm run support -- help lists them).`]);
     const value = inline ?? (boolean ? 'true' : argv[++i]);
@@ -197,7 +198,7 @@ export async function support(
         } catch (error) {
           throw new SupportError([`${file}: ${(error as Error).message} (the catalogue file is JSON).`]);
         }
-        const result = await importCatalogue(db, companyId(), document, MEDIA_DIR);
+        const result = await importCatalogue(db, companyId(), document, MEDIA_DIR, { moveBooked: args.flags.has('move-booked') });
         const n = result.imported;
         say(result, [
           `Imported into company ${result.company_id}: ${n.programmes} programmes, ${n.classes} classes (${n.lecturers} lecturers), ${n.places} places, ${n.vouchers} vouchers, ${n.videos} videos.`,

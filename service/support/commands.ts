@@ -272,7 +272,14 @@ export async function invalidateTokensOf(db: Db, email: string, now: number) {
  * the company's are updated. A fault anywhere stops it before anything is written. `mediaDir` is
  * where videos' files must be.
  */
-export async function importCatalogue(db: Db, companyId: number, input: unknown, mediaDir: string) {
+export async function importCatalogue(
+  db: Db,
+  companyId: number,
+  input: unknown,
+  mediaDir: string,
+  /** A class with places booked may change its time, place or price (its participants are not told). */
+  opts: { moveBooked?: boolean } = {},
+) {
   const parsed = Catalogue.safeParse(input);
   if (!parsed.success) throw new SupportError(catalogueProblems(parsed.error));
   const catalogue = parsed.data;
@@ -328,11 +335,27 @@ export async function importCatalogue(db: Db, companyId: number, input: unknown,
           .executeTakeFirst();
         if (row && row.company_id !== company.id)
           problems.push(`programmes.${i}.classes.${j}.id: ${c.id} belongs to another company.`);
-        const booked = row ? ((await getClass(tx, c.id))?.confirmed ?? 0) : 0;
+        const current = row ? await getClass(tx, c.id) : undefined;
+        const booked = current?.confirmed ?? 0;
         if (c.capacity < booked) {
           problems.push(
             `programmes.${i}.classes.${j}.capacity: ${c.id} has ${booked} seats booked already: its capacity cannot go below that.`,
           );
+        }
+        // People booked this class as it was: its time, place and price move only when support says so.
+        const placed = current ? current.confirmed + current.waitlisted : 0;
+        if (current && placed > 0 && !opts.moveBooked) {
+          const moved = [
+            Date.parse(c.starts_at) !== current.starts_at || Date.parse(c.ends_at) !== current.ends_at ? 'time' : '',
+            c.timezone !== current.timezone ? 'time zone' : '',
+            c.location !== current.location ? 'place' : '',
+            c.price.amount !== current.price_amount || c.price.currency !== current.currency ? 'price' : '',
+          ].filter(Boolean);
+          if (moved.length) {
+            problems.push(
+              `programmes.${i}.classes.${j}: ${c.id} has ${placed} places booked: its ${moved.join(', ')} would change under them. Keep them as they are, or import with --move-booked and tell its participants yourself.`,
+            );
+          }
         }
       }
     }

@@ -605,6 +605,40 @@ describe('the support tool refuses what would hurt, saying how to fix it', () =>
         shrunk.some((p: string) => /capacity: cls_ok has 2 seats booked already/.test(p)),
         shrunk.join('\n'),
       );
+
+      // A booked class keeps its time, place and price unless support says it moves (--move-booked).
+      const bookedClass = (extra: Record<string, unknown>) => ({
+        programmes: [
+          {
+            id: 'crs_ok',
+            title: 'T',
+            summary: 'S',
+            category: 'C',
+            classes: [
+              klass({
+                id: 'cls_ok',
+                capacity: 2,
+                starts_at: new Date(Date.now() + 86400_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+                ends_at: new Date(Date.now() + 90000_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+                ...extra,
+              }),
+            ],
+          },
+        ],
+      });
+      const moved = await problemsOf(bookedClass({ location: 'Hamburg', price: { amount: 1500, currency: 'EUR' } }));
+      assert.deepEqual(moved, [
+        'programmes.0.classes.0: cls_ok has 2 places booked: its place, price would change under them. Keep them as they are, or import with --move-booked and tell its participants yourself.',
+      ]);
+      assert.equal((await runSqlite(dataDir, "SELECT location FROM classes WHERE id = 'cls_ok'"))[0]!.location, 'Berlin');
+      const file = join(dataDir, 'catalogue.json');
+      writeFileSync(file, JSON.stringify(bookedClass({ location: 'Hamburg' })));
+      const forced = await runSupport(
+        ['catalogue', 'import', '--company', String(company.company_id), file, '--move-booked', '--json'],
+        env,
+      );
+      assert.equal(forced.code, 0, forced.err);
+      assert.equal((await runSqlite(dataDir, "SELECT location FROM classes WHERE id = 'cls_ok'"))[0]!.location, 'Hamburg');
     } finally {
       await service.close();
     }
