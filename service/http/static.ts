@@ -10,6 +10,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { extname, join, relative, sep, isAbsolute } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Hono } from 'hono';
+import { chooseEncoding } from './compress.ts';
 import type { AppEnv, ServiceDeps } from './context.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -46,6 +47,8 @@ export const HTML_SECURITY_HEADERS: Record<string, string> = {
 };
 
 export const LOADER_CACHE = 'public, max-age=300';
+/** The types the build keeps brotli and gzip copies of. */
+const COMPRESSIBLE = /^(text\/(javascript|css|html|plain)|application\/json|image\/svg)/;
 export const CHUNK_CACHE = 'public, max-age=31536000, immutable';
 
 export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
@@ -55,6 +58,8 @@ export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
     const cors = {
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
+      // A host page may measure what the widgets cost it (its Resource Timing sees our sizes and times).
+      'Timing-Allow-Origin': '*',
     };
     if (!(await isDirectory(widgetsRoot))) {
       return text(404, 'The widgets are not built yet: run `npm run build` (or `npm start`, which builds them first).\n', cors);
@@ -137,7 +142,24 @@ async function serveFile(
   return send(req, file, info, headers);
 }
 
-/** Answers a file, with range requests (the video widget's media is sent through here too). */
+/**
+ * The build's brotli or gzip copy of a text file (`<file>.br`, `<file>.gz`, scripts/build.ts) that the
+ * request takes, when it asks for the whole file and the copy is of this version of it.
+ */
+async function precompressed(req: Request, file: string, info: { mtimeMs: number }) {
+  if (req.headers.get('range') !== null) return undefined;
+  const encoding = chooseEncoding(req.headers.get('accept-encoding') ?? undefined);
+  if (!encoding) return undefined;
+  const copy = `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
+  const copied = await stat(copy).catch(() => undefined);
+  return copied?.isFile() && copied.mtimeMs >= info.mtimeMs ? { encoding, copy, size: copied.size } : undefined;
+}
+
+/**
+ * Answers a file, with range requests (the video widget's media is sent through here too). A text
+ * file the build compressed goes as the copy the browser takes (`Content-Encoding`, `Vary`), a range
+ * of it as its own bytes.
+ */
 export async function send(
   req: Request,
   file: string,
@@ -145,16 +167,26 @@ export async function send(
   headers: Record<string, string>,
 ): Promise<Response> {
   const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-  const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+  const variant = COMPRESSIBLE.test(type) ? await precompressed(req, file, info) : undefined;
+  const version = `${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}`;
+  const etag = `W/"${version}${variant ? `-${variant.encoding}` : ''}"`;
   const all: Record<string, string> = {
     ...headers,
     'Content-Type': type,
     ETag: etag,
     'Accept-Ranges': 'bytes',
     'X-Content-Type-Options': 'nosniff',
+    ...(COMPRESSIBLE.test(type) ? { Vary: 'Accept-Encoding' } : {}),
     ...(type.startsWith('text/html') ? HTML_SECURITY_HEADERS : {}),
   };
   if (req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers: all });
+  if (variant) {
+    const body = Readable.toWeb(createReadStream(variant.copy)) as ReadableStream<Uint8Array>;
+    return new Response(body, {
+      status: 200,
+      headers: { ...all, 'Content-Encoding': variant.encoding, 'Content-Length': String(variant.size) },
+    });
+  }
   // A range of another version of the file (If-Range names an older ETag) is the whole new file.
   const ifRange = req.headers.get('if-range');
   const range = ifRange === null || ifRange === etag ? byteRange(req.headers.get('range'), info.size) : undefined;
@@ -206,6 +238,8 @@ async function resolveInside(root: string, rest: string): Promise<string | undef
       return undefined;
     }
     if (name.startsWith('.') || /[/\\\0]/.test(name)) return undefined;
+    // The build's compressed copies are sent in their file's place, never by their own names.
+    if (/\.(br|gz)$/.test(name)) return undefined;
     parts.push(name);
   }
   const file = join(root, ...parts);

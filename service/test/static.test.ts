@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -8,11 +10,26 @@ import { rawRequest, startTestService, type TestService } from './helpers.ts';
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+/** A chunk worth compressing. */
+const BIG = `export const words = ${JSON.stringify('the widget and its words '.repeat(200))};\n`;
+
 /** Stands for a video: 1,000 bytes whose every position is known. */
 const VIDEO = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
 
 let svc: TestService;
 let dir: string;
+
+/** An answer as it crosses the wire, its body as bytes (fetch would decode it). */
+const bytes = (path: string, headers: Record<string, string>) =>
+  new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const req = request(`${svc.url}${path}`, { headers, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'service-static-'));
   const put = (path: string, text: string) => {
@@ -21,6 +38,14 @@ before(async () => {
   };
   put('dist/widgets/v1/loader.js', '(()=>{})();\n');
   put('dist/widgets/v2/loader.js', '(()=>{})();\n');
+  // The build's compressed copies of a file, as scripts/build.ts writes them.
+  put('dist/widgets/chunks/big-Ef34Gh.js', BIG);
+  writeFileSync(join(dir, 'dist/widgets/chunks/big-Ef34Gh.js.br'), brotliCompressSync(BIG));
+  writeFileSync(join(dir, 'dist/widgets/chunks/big-Ef34Gh.js.gz'), gzipSync(BIG));
+  // A copy older than its file (a build that stopped half way) is not sent for it.
+  put('dist/widgets/chunks/stale-Ij56Kl.js', BIG);
+  writeFileSync(join(dir, 'dist/widgets/chunks/stale-Ij56Kl.js.br'), brotliCompressSync('stale'));
+  utimesSync(join(dir, 'dist/widgets/chunks/stale-Ij56Kl.js.br'), 1, 1);
   put('dist/widgets/chunks/shared-Ab12Cd.js', 'export const x = 1;\n');
   put('dist/widgets/chunks/shared-Ab12Cd.js.map', '{"version":3}');
   put('demo/index.html', '<!doctype html><title>Demo</title>');
@@ -61,7 +86,7 @@ describe('/widgets/**', () => {
     assert.equal(map.headers.get('content-type'), 'application/json; charset=utf-8');
   });
 
-  test('files are sent as their own bytes whatever the client takes: whole, in ranges, and by ETag (the JSON answers are compressed)', async () => {
+  test('a file the build kept no compressed copy of is sent as its own bytes whatever the client takes: whole, in ranges', async () => {
     const text = 'A line of plain text that compresses well.\n'.repeat(100);
     const whole = await svc.fetch('/demo/notes.txt', { headers: { 'Accept-Encoding': 'br, gzip' } });
     assert.equal(whole.headers.get('content-encoding'), null);
@@ -71,6 +96,41 @@ describe('/widgets/**', () => {
     assert.equal(part.status, 206);
     assert.equal(part.headers.get('content-encoding'), null);
     assert.equal(await part.text(), text.slice(0, 100));
+  });
+
+  test('a file the build compressed goes as the copy the client takes (br, else gzip), the same bytes once decoded; a range as its own bytes', async () => {
+    const path = '/widgets/chunks/big-Ef34Gh.js';
+    const get = (headers: Record<string, string>) => bytes(path, headers);
+    const br = await get({ 'Accept-Encoding': 'gzip, deflate, br' });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(br.headers.vary, 'Accept-Encoding');
+    assert.equal(Number(br.headers['content-length']), br.body.length);
+    assert.ok(br.body.length < BIG.length / 5, `${br.body.length} of ${BIG.length} bytes`);
+    assert.equal(brotliDecompressSync(br.body).toString(), BIG);
+    assert.equal(br.headers['cache-control'], 'public, max-age=31536000, immutable');
+    const gz = await get({ 'Accept-Encoding': 'gzip' });
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gz.body).toString(), BIG);
+    for (const accept of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+      const plain = await get(accept === undefined ? {} : { 'Accept-Encoding': accept });
+      assert.equal(plain.headers['content-encoding'], undefined, String(accept));
+      assert.equal(plain.body.toString(), BIG);
+      assert.equal(plain.headers.vary, 'Accept-Encoding');
+    }
+    // Each copy has an ETag of its own: a cache keeps them apart, and a repeat is 304 for each.
+    const tags = new Set([br, gz, await get({})].map((r) => r.headers.etag));
+    assert.equal(tags.size, 3);
+    const again = await get({ 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
+    assert.equal(again.status, 304);
+    const range = await get({ 'Accept-Encoding': 'br', Range: 'bytes=0-9' });
+    assert.equal(range.status, 206);
+    assert.equal(range.headers['content-encoding'], undefined);
+    assert.equal(range.body.toString(), BIG.slice(0, 10));
+
+    const stale = await bytes('/widgets/chunks/stale-Ij56Kl.js', { 'Accept-Encoding': 'br' });
+    assert.equal(stale.headers['content-encoding'], undefined);
+    assert.equal(stale.body.toString(), BIG);
+    for (const copy of [`${path}.br`, `${path}.gz`]) assert.equal((await svc.fetch(copy)).status, 404, copy);
   });
 
   test('a repeat request with the ETag is 304', async () => {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { expect, flakyChunks, INSECURE_SITE, nextEvent, ofChunk, SERVICE, SITE, test } from './support.ts';
 
 test('a loader in <head> finds divs parsed after it (and takes the page language)', async ({ watched: page }) => {
@@ -166,4 +167,25 @@ test('every error looks the same, the loader’s and the widget’s: a line in t
   );
   expect(new Set(looks).size).toBe(1);
   expect(looks[0]).toBe('Georgia, serif | 18px | rgb(40, 30, 90) | rgba(0, 0, 0, 0) | none');
+});
+
+test('the bytes the budgets promise are the bytes sent: the loader and the widget’s chunks come compressed, as the build made them', async ({
+  watched: page,
+}) => {
+  await page.goto(`${SITE}/registration.html`);
+  await expect(page.locator('div[data-service-widget=registration]').first()).toHaveAttribute('data-service-state', 'ready');
+  const sent = await page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((e) => /\/widgets\/(v1\/loader|chunks\/[\w-]+)\.js$/.test(e.name))
+      .map((e) => ({ path: new URL(e.name).pathname, encoded: e.encodedBodySize, decoded: e.decodedBodySize })),
+  );
+  expect(sent.map((e) => e.path)).toContain('/widgets/v1/loader.js');
+  for (const { path, encoded, decoded } of sent) {
+    const file = `dist${path}`;
+    // What the browser took: the build's brotli copy, or its gzip one (Chromium asks for br on https only).
+    expect([statSync(`${file}.br`).size, statSync(`${file}.gz`).size], path).toContain(encoded);
+    expect(decoded, path).toBe(statSync(file).size);
+  }
+  const loader = sent.find((e) => e.path === '/widgets/v1/loader.js')!;
+  expect(loader.encoded).toBeLessThanOrEqual(2000);
 });
