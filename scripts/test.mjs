@@ -261,7 +261,10 @@ function failuresOf(output) {
     ...output.matchAll(/^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm),
     ...output.matchAll(/^\s*✘\s+\d+ (.+?)(?: \([\d.]+m?s\))?$/gm),
     ...output.matchAll(/^\s*❌ (.+)$/gm),
-  ].map((m) => m[1].trim().slice(0, 200));
+  ]
+    .map((m) => m[1].trim().slice(0, 200))
+    // (node's reporter heads its list of failures with a line of its own.)
+    .filter((name) => name !== 'failing tests:');
   return [...new Set(names)].slice(0, 10);
 }
 

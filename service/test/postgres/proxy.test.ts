@@ -167,12 +167,18 @@ describe("the README's two processes behind nginx", () => {
     });
     assert.equal(render.status, 200);
     assert.equal(render.headers['content-encoding'], 'br', 'the service’s compression passes through');
-    const loader = await through('/widgets/v1/loader.js');
-    const direct = await fetch(`${processes[0]!.url}/widgets/v1/loader.js`);
-    assert.equal(loader.status, 200);
-    assert.equal(loader.headers['cache-control'], direct.headers.get('cache-control'));
-    assert.equal(loader.headers['etag'], direct.headers.get('etag'));
-    assert.equal(loader.body, await direct.text());
+    // The loader as the service sends it, through nginx and straight: the same bytes and headers,
+    // its build's compressed copy too.
+    for (const encoding of ['identity', 'br']) {
+      const headers = { 'Accept-Encoding': encoding };
+      const loader = await through('/widgets/v1/loader.js', { headers });
+      const direct = await fetch(`${processes[0]!.url}/widgets/v1/loader.js`, { headers });
+      assert.equal(loader.status, 200);
+      assert.equal(loader.headers['cache-control'], direct.headers.get('cache-control'));
+      assert.equal(loader.headers['etag'], direct.headers.get('etag'), encoding);
+      assert.equal(loader.headers['content-encoding'], encoding === 'br' ? 'br' : undefined);
+      if (encoding === 'identity') assert.equal(loader.body, await direct.text());
+    }
     const rest = await through('/v1/login', {
       body: { login: 'olivia.owner@acme.example', verification_method: 'client_secret', client_secret: 'cs_demo_acme_secret' },
       headers: { 'X-SERVICE-API-KEY': 'rk_demo_acme' },
