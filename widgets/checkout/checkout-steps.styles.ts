@@ -14,6 +14,14 @@ export const stepsStyles = css`
     margin-bottom: 0.5rem;
     font-weight: 600;
   }
+  /* A payment method's radio beside its label's first line, as large as the consent box (the base
+     styles give text inputs their height and padding; a radio takes none of them). */
+  .methods input {
+    min-height: 0;
+    height: 1.25rem;
+    margin: 0.125rem 0 0;
+    padding: 0;
+  }
   .done {
     display: grid;
     gap: 0.75rem;

@@ -263,6 +263,13 @@ describe('service-checkout', () => {
     const buyer = BUYER();
     await fill(el, { ...attendees('cls_data_2', ['Grace Hopper', 'Alan Turing']), ...buyer });
     expect((el.shadowRoot!.querySelector('#pm-invoice') as HTMLInputElement).checked).to.equal(true);
+    // Each payment method's radio sits beside its label's first line, the size of a box to tick.
+    for (const radio of el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')) {
+      const box = radio.getBoundingClientRect();
+      const label = el.shadowRoot!.querySelector(`label[for="${radio.id}"]`)!.getBoundingClientRect();
+      expect(box.height, radio.id).to.be.below(24);
+      expect(Math.abs(box.top - label.top), radio.id).to.be.below(6);
+    }
     const completed = oneEvent(el, 'service-checkout-completed');
     button(el, /^Place order · €298\.00$/).click();
     const { detail } = await completed;
