@@ -17,7 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { startService, type RunningService } from '../server.ts';
-import { LOCAL_PAGE, registrationBody, uniqueKey, type Json } from './helpers.ts';
+import { LOCAL_PAGE, registrationBody, restToken, uniqueKey, type Json } from './helpers.ts';
 
 /** Tables whose rows grow with a company's data: no request may read one whole. */
 const GROWING = ['courses', 'classes', 'registrations', 'participants', 'class_lecturers', 'orders', 'order_items'];
@@ -45,16 +45,7 @@ const reset = async (times: number) => {
     body: JSON.stringify({ times }),
   });
   assert.equal(res.status, 200, await res.text());
-  const login = await fetch(`${service.url}/v1/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
-    body: JSON.stringify({
-      login: 'olivia.owner@acme.example',
-      verification_method: 'client_secret',
-      client_secret: 'cs_demo_acme_secret',
-    }),
-  });
-  token = ((await login.json()) as Json).token;
+  token = await restToken(service.url);
 };
 
 interface Cost {

@@ -309,6 +309,21 @@ export function writeHeaders(idempotencyKey: string, origin = LOCAL_PAGE): Recor
 }
 
 let counter = 0;
+/**
+ * A REST API token of a seeded user of Acme's application (`rk_demo_acme`), by its client secret,
+ * from the service at `baseUrl`.
+ */
+export async function restToken(baseUrl: string, email = 'olivia.owner@acme.example'): Promise<string> {
+  const res = await fetch(`${baseUrl}/v1/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
+    body: JSON.stringify({ login: email, verification_method: 'client_secret', client_secret: 'cs_demo_acme_secret' }),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (!body.token) throw new Error(`No REST token for ${email}: ${res.status} ${JSON.stringify(body)}`);
+  return body.token;
+}
+
 export function uniqueKey(label = 'idem'): string {
   counter += 1;
   return `${label}-${process.pid}-${counter}-${Date.now()}`;

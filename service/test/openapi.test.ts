@@ -8,6 +8,7 @@ import {
   writeHeaders,
   type Json,
   type TestService,
+  restToken,
 } from './helpers.ts';
 
 let svc: TestService;
@@ -564,17 +565,7 @@ describe('the document and the validation cannot drift apart', () => {
       })
     ).body;
 
-    const ownerToken = (
-      await svc.json('/v1/login', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
-        body: JSON.stringify({
-          login: 'olivia.owner@acme.example',
-          verification_method: 'client_secret',
-          client_secret: 'cs_demo_acme_secret',
-        }),
-      })
-    ).body.token;
+    const ownerToken = await restToken(svc.url);
 
     const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
       METHODS.filter((m) => item[m]?.requestBody).map((method) => ({ path, method, operation: item[method] })),

@@ -549,29 +549,22 @@ describe('the support tool refuses what would hurt, saying how to fix it', () =>
         second.some((p: string) => /videos\.0\.captions\.0: there is no members\.fr\.vtt/.test(p)),
         second.join('\n'),
       );
-      assert.equal(
-        (
-          await problemsOf({
-            programmes: [
-              {
-                id: 'crs_ok',
-                title: 'T',
-                summary: 'S',
-                category: 'C',
-                classes: [
-                  klass({
-                    id: 'cls_ok',
-                    capacity: 2,
-                    starts_at: new Date(Date.now() + 86400_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-                    ends_at: new Date(Date.now() + 90000_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-                  }),
-                ],
-              },
-            ],
-          })
-        ).imported.classes,
-        1,
+      // One class, tomorrow, of 2 seats (its times taken once: a re-import of it changes nothing unasked).
+      const [starts_at, ends_at] = [86400_000, 90000_000].map((ms) =>
+        new Date(Date.now() + ms).toISOString().replace(/\.\d+Z$/, 'Z'),
       );
+      const bookedClass = (extra: Record<string, unknown> = {}) => ({
+        programmes: [
+          {
+            id: 'crs_ok',
+            title: 'T',
+            summary: 'S',
+            category: 'C',
+            classes: [klass({ id: 'cls_ok', capacity: 2, starts_at, ends_at, ...extra })],
+          },
+        ],
+      });
+      assert.equal((await problemsOf(bookedClass())).imported.classes, 1);
       const { key } = JSON.parse(
         (
           await runSupport(
@@ -598,34 +591,13 @@ describe('the support tool refuses what would hurt, saying how to fix it', () =>
         });
         assert.equal(res.status, 201);
       }
-      const shrunk = await problemsOf({
-        programmes: [{ id: 'crs_ok', title: 'T', summary: 'S', category: 'C', classes: [klass({ id: 'cls_ok', capacity: 1 })] }],
-      });
+      const shrunk = await problemsOf(bookedClass({ capacity: 1 }));
       assert.ok(
         shrunk.some((p: string) => /capacity: cls_ok has 2 seats booked already/.test(p)),
         shrunk.join('\n'),
       );
 
       // A booked class keeps its time, place and price unless support says it moves (--move-booked).
-      const bookedClass = (extra: Record<string, unknown>) => ({
-        programmes: [
-          {
-            id: 'crs_ok',
-            title: 'T',
-            summary: 'S',
-            category: 'C',
-            classes: [
-              klass({
-                id: 'cls_ok',
-                capacity: 2,
-                starts_at: new Date(Date.now() + 86400_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-                ends_at: new Date(Date.now() + 90000_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-                ...extra,
-              }),
-            ],
-          },
-        ],
-      });
       const moved = await problemsOf(bookedClass({ location: 'Hamburg', price: { amount: 1500, currency: 'EUR' } }));
       assert.deepEqual(moved, [
         'programmes.0.classes.0: cls_ok has 2 places booked: its place, price would change under them. Keep them as they are, or import with --move-booked and tell its participants yourself.',

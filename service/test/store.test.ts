@@ -50,6 +50,23 @@ async function start(dataDir: string, opts: StartOptions = {}): Promise<RunningS
   return Object.assign(service, { logged: () => text });
 }
 
+/** Company 7, "Old Co", written straight into a store's file (a store of an older schema holds it). */
+const OLD_COMPANY =
+  "INSERT INTO companies (id, public_id, name, contact_email, vat_rate_bp, prices_include_tax, currency, order_prefix) VALUES (7, 'c_old', 'Old Co', 'old@example.org', 0, 1, 'EUR', 'O')";
+
+/**
+ * A store made by the migrations before `migration` (an older version of the service), holding
+ * Old Co; the test writes the rest into its file (`db`, closed by the test), then starts it.
+ */
+async function storeBefore(migration: string) {
+  const dataDir = folder();
+  const migrations = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < migration));
+  await (await openStore(dataDir, new Clock(), { mode: 'development', migrations, seed: false })).close();
+  const db = new Database(join(dataDir, 'service.sqlite'));
+  db.prepare(OLD_COMPANY).run();
+  return { dataDir, db };
+}
+
 const read = <T = Json>(dataDir: string, query: string, ...params: unknown[]): T[] => {
   const db = new Database(join(dataDir, 'service.sqlite'), { readonly: true });
   try {
@@ -159,9 +176,7 @@ describe('a development store', () => {
     const db = new Database(join(dataDir, 'service.sqlite'));
     db.exec('DROP TABLE schema_migrations; DROP TABLE schema_migrations_lock');
     db.prepare("INSERT INTO meta (k, v) VALUES ('schema_version', '8'), ('seeded_at', ?)").run(String(Date.now()));
-    db.prepare(
-      "INSERT INTO companies (id, public_id, name, contact_email, vat_rate_bp, prices_include_tax, currency, order_prefix) VALUES (7, 'c_old', 'Old Co', 'old@example.org', 0, 1, 'EUR', 'O')",
-    ).run();
+    db.prepare(OLD_COMPANY).run();
     db.close();
 
     const taken = await start(dataDir);
@@ -211,14 +226,7 @@ describe('a production store', () => {
   });
 
   test('migration 0007 gives each class of an older store the day it starts on at its venue', async () => {
-    const dataDir = folder();
-    const before = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0007'));
-    const older = await openStore(dataDir, new Clock(), { mode: 'development', migrations: before, seed: false });
-    await older.close();
-    const db = new Database(join(dataDir, 'service.sqlite'));
-    db.prepare(
-      "INSERT INTO companies (id, public_id, name, contact_email, vat_rate_bp, prices_include_tax, currency, order_prefix) VALUES (7, 'c_old', 'Old Co', 'old@example.org', 0, 1, 'EUR', 'O')",
-    ).run();
+    const { dataDir, db } = await storeBefore('0007');
     db.prepare("INSERT INTO courses (id, company_id, title, summary, category) VALUES ('crs_old', 7, 'Old', '', '')").run();
     const insert = db.prepare(
       "INSERT INTO classes (id, course_id, starts_at, ends_at, timezone, location, price_amount, currency, capacity, waitlist, waitlist_capacity) VALUES (?, 'crs_old', ?, ?, ?, 'Here', 0, 'EUR', 5, 0, NULL)",
@@ -241,14 +249,7 @@ describe('a production store', () => {
   });
 
   test('migration 0008 makes each widget key of an older store a widget: an id in the order they were made, a name of its type', async () => {
-    const dataDir = folder();
-    const before = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0008'));
-    const older = await openStore(dataDir, new Clock(), { mode: 'development', migrations: before, seed: false });
-    await older.close();
-    const db = new Database(join(dataDir, 'service.sqlite'));
-    db.prepare(
-      "INSERT INTO companies (id, public_id, name, contact_email, vat_rate_bp, prices_include_tax, currency, order_prefix) VALUES (7, 'c_old', 'Old Co', 'old@example.org', 0, 1, 'EUR', 'O')",
-    ).run();
+    const { dataDir, db } = await storeBefore('0008');
     const insert = db.prepare(
       "INSERT INTO widget_keys (key, company_id, type, origins, options, enabled, revoked_at, note, created_at) VALUES (?, 7, ?, '[\"https://old.example\"]', '{}', 1, NULL, '', ?)",
     );

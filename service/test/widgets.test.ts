@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { widgetOrigins } from '../domain/widgets.ts';
-import { useTestService, type Json } from './helpers.ts';
+import { restToken, useTestService, type Json } from './helpers.ts';
 
 const svc = useTestService();
 const SITE = 'https://www.acme.example';
@@ -16,17 +16,9 @@ const SITE = 'https://www.acme.example';
 const tokens = new Map<string, Promise<string>>();
 beforeEach(() => tokens.clear());
 const tokenOf = (email: string): Promise<string> => {
-  if (!tokens.has(email)) tokens.set(email, login(email));
+  if (!tokens.has(email)) tokens.set(email, restToken(svc.url, email));
   return tokens.get(email)!;
 };
-const login = async (email: string): Promise<string> =>
-  (
-    await svc.json('/v1/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-SERVICE-API-KEY': 'rk_demo_acme' },
-      body: JSON.stringify({ login: email, verification_method: 'client_secret', client_secret: 'cs_demo_acme_secret' }),
-    })
-  ).body.token;
 
 const OWNER = 'olivia.owner@acme.example';
 const MEMBER = 'max.member@acme.example';
