@@ -285,8 +285,8 @@ export class ProfileAccount {
                   ] as const,
               ),
             ]
-              // By start (the past ones, newest first, hold no order's classes).
-              .sort(([a], [b]) => (empty === 'noPast' ? 0 : Date.parse(a) - Date.parse(b)))
+              // By start, where an order's classes join the registrations (else as they are: the past, newest first).
+              .sort(([a], [b]) => (also.length ? Date.parse(a) - Date.parse(b) : 0))
               .map(([, card]) => card)}
           </ul>`
         : html`<p>${this.#t(empty)}</p>`;

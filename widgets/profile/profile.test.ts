@@ -72,6 +72,40 @@ const newParticipant = async (first = 'Mary') => {
   return email;
 };
 
+/**
+ * An order of `seats` seats of a class by `email` through the checkout's widget API (by invoice, or
+ * by card: then it waits for its payment).
+ */
+const orderFor = async (email: string, classId: string, seats: number, paymentMethod: 'invoice' | 'card' = 'invoice') => {
+  const answer = await fetch(`${service.url}widget-api/v1/orders?key=${keyOf('checkout')}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+    body: JSON.stringify({
+      items: [
+        {
+          class_id: classId,
+          seats,
+          attendees: [
+            { first_name: 'Kay', last_name: 'Jackson' },
+            { first_name: 'Lee', last_name: 'Jackson' },
+          ].slice(0, seats),
+        },
+      ],
+      buyer: {
+        first_name: 'Kay',
+        last_name: 'Jackson',
+        email,
+        address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+      },
+      payment_method: paymentMethod,
+      ...(paymentMethod === 'card' ? { return_url: location.href } : {}),
+      consent: true,
+    }),
+  });
+  expect(answer.status).to.equal(201);
+  return ((await answer.json()) as { order: { number: string; id: string } }).order;
+};
+
 /** Asks for a PIN: the email step, then the PIN step with the focus in the PIN field. */
 const requestPin = async (el: ServiceProfile, email: string) => {
   await type(el, 'email', email);
@@ -794,34 +828,7 @@ describe('service-profile', () => {
 
   it('lists the participant’s orders, and one placed on the same page without a reload', async () => {
     const email = await newParticipant('Kay');
-    const order = async (classId: string) => {
-      const answer = await fetch(`${service.url}widget-api/v1/orders?key=${keyOf('checkout')}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-        body: JSON.stringify({
-          items: [
-            {
-              class_id: classId,
-              seats: 2,
-              attendees: [
-                { first_name: 'Kay', last_name: 'Jackson' },
-                { first_name: 'Lee', last_name: 'Jackson' },
-              ],
-            },
-          ],
-          buyer: {
-            first_name: 'Kay',
-            last_name: 'Jackson',
-            email,
-            address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
-          },
-          payment_method: 'invoice',
-          consent: true,
-        }),
-      });
-      expect(answer.status).to.equal(201);
-      return ((await answer.json()) as { order: { number: string; id: string } }).order;
-    };
+    const order = (classId: string) => orderFor(email, classId, 2);
     const first = await order('cls_data_2');
     const el = await settled(await mount());
     await signIn(el, email);
@@ -848,23 +855,9 @@ describe('service-profile', () => {
 
   it('shows a class bought with an order among the upcoming classes (a buyer who never registered), with its order and no cancelling', async () => {
     const email = `profile-buyer-${Date.now()}-${n++}@example.org`;
-    const answer = await fetch(`${service.url}widget-api/v1/orders?key=${keyOf('checkout')}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-      body: JSON.stringify({
-        items: [{ class_id: 'cls_web_2', seats: 1, attendees: [{ first_name: 'Bo', last_name: 'Buyer' }] }],
-        buyer: {
-          first_name: 'Bo',
-          last_name: 'Buyer',
-          email,
-          address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
-        },
-        payment_method: 'invoice',
-        consent: true,
-      }),
-    });
-    expect(answer.status).to.equal(201);
-    const { order } = (await answer.json()) as { order: { number: string } };
+    const order = await orderFor(email, 'cls_web_2', 1);
+    // One paid by card on the provider's page, not yet: its class is listed too, and says so.
+    const waiting = await orderFor(email, 'cls_ts_2', 2, 'card');
     const el = await settled(await mount());
     await signIn(el, email);
     await untilText(el, `Order ${order.number}`);
@@ -873,6 +866,12 @@ describe('service-profile', () => {
     expect(upcoming.tagName).to.equal('UL');
     expect(upcoming.textContent).to.contain('Web accessibility in practice');
     expect(upcoming.textContent).to.contain(`Order ${order.number} · Seats: 1`);
+    expect(upcoming.textContent).to.contain(`Order ${waiting.number} · Seats: 2 · Waiting for the payment`);
+    // By start, whichever order they came from.
+    const items = el.data!.orders!.flatMap((o) => o.items).sort((a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at));
+    expect([...upcoming.querySelectorAll('li strong')].map((title) => title.textContent)).to.deep.equal(
+      items.map((i) => i.course_title),
+    );
     expect(upcoming.querySelectorAll('button').length, 'an order’s class is not cancelled here').to.equal(0);
     await expect(el).to.be.accessible();
   });
