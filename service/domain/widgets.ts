@@ -26,23 +26,35 @@ export const newWidgetKey = () => `wk_${randomBytes(16).toString('base64url')}`;
 export const titleOf = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
 
 /**
- * The origins a widget serves, each in the form the widget API compares: `https://…` (an exact
- * origin, or `https://host:*` for any port), and in development also plain http on this machine.
- * Each fault goes into `fields.origins` (the first), saying how to write it.
+ * The origins a widget may serve, each in the form the widget API compares: `https://…` (a host, or
+ * `https://host:*` for any of its ports); in development also plain http on this machine. Those
+ * kept, and a fault for each other one saying how to write it (the REST API's `fields.origins`, the
+ * support tool's `--origin`).
  */
-export function widgetOrigins(origins: readonly unknown[], development: boolean, fields: FieldErrors): string[] {
+export function checkOrigins(origins: readonly unknown[], development: boolean) {
   const kept: string[] = [];
+  const faults: { origin: unknown; message: string }[] = [];
+  const insecure = (rest: string) => `widgets show on secure pages only: https://${rest}.`;
+  for (const origin of origins) {
+    const parsed = OriginPattern.safeParse(origin);
+    if (!development && typeof origin === 'string' && /^http:\/\//i.test(origin))
+      faults.push({ origin, message: insecure(origin.slice(7)) });
+    else if (!parsed.success) faults.push({ origin, message: parsed.error.issues[0]!.message });
+    else if (!development && !parsed.data.startsWith('https://'))
+      faults.push({ origin, message: insecure(parsed.data.split('://')[1]!) });
+    else kept.push(parsed.data);
+  }
+  return { kept: [...new Set(kept)], faults };
+}
+
+/** The origins of a widget as the REST API takes them: 1 to 20; the first fault into `fields.origins`. */
+export function widgetOrigins(origins: readonly unknown[], development: boolean, fields: FieldErrors): string[] {
   if (origins.length === 0)
     fields.origins ??= 'Send origins: 1 to 20 origins of the pages the widget shows on, such as https://www.acme.example.';
   if (origins.length > MAX_WIDGET_ORIGINS) fields.origins ??= `A widget serves at most ${MAX_WIDGET_ORIGINS} origins.`;
-  for (const origin of origins) {
-    const parsed = OriginPattern.safeParse(origin);
-    if (!parsed.success) fields.origins ??= parsed.error.issues[0]!.message;
-    else if (!development && !parsed.data.startsWith('https://')) {
-      fields.origins ??= `${parsed.data} is not a secure page, and the widgets show on none: send https://${parsed.data.split('://')[1]}.`;
-    } else kept.push(parsed.data);
-  }
-  return [...new Set(kept)];
+  const { kept, faults } = checkOrigins(origins, development);
+  if (faults[0]) fields.origins ??= faults[0].message;
+  return kept;
 }
 
 /** A company's widgets, newest first. */
@@ -62,15 +74,23 @@ export async function companyWidget(db: Db, companyId: number, id: number): Prom
   return db.selectFrom('widget_keys').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
 }
 
-/** A widget's keys that were rotated out and still serve it, with when they stop. */
-export async function retiredKeys(db: Db, widgetId: number, now: number): Promise<{ key: string; valid_until: number }[]> {
-  return db
+/** The keys rotated out of these widgets that still serve them, by widget, latest first: one query for them all. */
+export async function retiredKeys(
+  db: Db,
+  widgetIds: readonly number[],
+  now: number,
+): Promise<Map<number, { key: string; valid_until: number }[]>> {
+  const byWidget = new Map<number, { key: string; valid_until: number }[]>();
+  if (widgetIds.length === 0) return byWidget;
+  const rows = await db
     .selectFrom('retired_widget_keys')
-    .select(['key', 'valid_until'])
-    .where('widget_id', '=', widgetId)
+    .select(['widget_id', 'key', 'valid_until'])
+    .where('widget_id', 'in', widgetIds)
     .where('valid_until', '>', now)
     .orderBy('valid_until', 'desc')
     .execute();
+  for (const { widget_id, ...key } of rows) byWidget.set(widget_id, [...(byWidget.get(widget_id) ?? []), key]);
+  return byWidget;
 }
 
 /**

@@ -6,14 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { OriginPattern } from '../../contract/api/dev.ts';
 import { randomId, randomToken, sha256Hex } from '../core/ids.ts';
 import type { WidgetType } from '../core/widget-types.ts';
 import { WIDGET_TYPES } from '../core/widget-types.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { invalidateTokens } from '../domain/sign-in.ts';
 import { getClass } from '../domain/classes.ts';
-import { insertWidget } from '../domain/widgets.ts';
+import { checkOrigins, insertWidget } from '../domain/widgets.ts';
 import { localDay } from '../core/time-zones.ts';
 import { Catalogue, UNSAFE_CHARACTERS, catalogueProblems, type CatalogueInput } from './catalogue.ts';
 
@@ -190,25 +189,13 @@ export function listCompanies(db: Db) {
   return db.selectFrom('companies').select(['id', 'public_id', 'name', 'contact_email']).orderBy('id').execute();
 }
 
-/**
- * The origins a key may serve, as the widget API compares them: `https://…` (a host, or `:*` for any
- * of its ports); in development also plain http on this machine. Every fault at once.
- */
+/** The origins a key may serve (domain/widgets.ts, checkOrigins): every fault at once. */
 export function keyOrigins(origins: readonly string[], development: boolean): string[] {
-  const problems: string[] = [];
-  const kept: string[] = [];
-  if (origins.length === 0) problems.push('--origin: at least one origin, such as https://www.acme.example.');
-  for (const origin of origins) {
-    const parsed = OriginPattern.safeParse(origin);
-    if (!development && /^http:\/\//i.test(origin)) {
-      problems.push(`--origin ${origin}: widgets show on secure pages only: https://${origin.slice(7)}.`);
-    } else if (!parsed.success) problems.push(`--origin ${origin}: ${parsed.error.issues[0]!.message}`);
-    else if (!development && !parsed.data.startsWith('https://')) {
-      problems.push(`--origin ${origin}: widgets show on secure pages only: https://${parsed.data.split('://')[1]}.`);
-    } else kept.push(parsed.data);
-  }
+  const { kept, faults } = checkOrigins(origins, development);
+  const problems = faults.map(({ origin, message }) => `--origin ${String(origin)}: ${message}`);
+  if (origins.length === 0) problems.unshift('--origin: at least one origin, such as https://www.acme.example.');
   if (problems.length) throw new SupportError(problems);
-  return [...new Set(kept)];
+  return kept;
 }
 
 /** A new widget key of the company for a widget type, serving the origins. */

@@ -153,7 +153,7 @@ describe('/v1/widgets', () => {
     assert.deepEqual(dev, {});
     const production: Record<string, string> = {};
     widgetOrigins(['http://localhost:3000'], false, production);
-    assert.match(production.origins!, /not a secure page.*https:\/\/localhost:3000/);
+    assert.match(production.origins!, /secure pages only: https:\/\/localhost:3000\./);
   });
 
   test('an owner changes the name, the whole list of origins, the options and whether it is enabled; the widget API follows each', async () => {
@@ -206,6 +206,13 @@ describe('/v1/widgets', () => {
     assert.ok(Math.abs(until - (now + 24 * 3_600_000)) < 5_000, 'a day of the service clock from now');
     assert.equal((await firstRender(rotated.body.key)).status, 200);
     assert.equal((await firstRender(widget.key)).status, 200, 'the old key still serves the pages that carry it');
+    const listed = (await rest(OWNER, '/v1/widgets')).body.widgets;
+    assert.deepEqual(
+      listed.find((w: Json) => w.id === widget.id).previous_keys,
+      rotated.body.previous_keys,
+      'the list says it too',
+    );
+    assert.ok(listed.filter((w: Json) => w.id !== widget.id).every((w: Json) => w.previous_keys.length === 0));
 
     await svc.json('/dev/clock', {
       method: 'POST',

@@ -15,7 +15,7 @@ export type { WidgetKeyRow };
 export { WIDGET_API_PREFIX } from '../domain/links.ts';
 
 export async function lookupKey(db: Db, c: AppContext, opts: { anyRetired?: boolean } = {}): Promise<WidgetKeyRow> {
-  return lookupKeyValue(db, c.req.query('key'), c.get('now')?.() ?? Date.now(), opts);
+  return lookupKeyValue(db, c.req.query('key'), c.get('now')(), opts);
 }
 
 /**

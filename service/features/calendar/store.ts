@@ -112,28 +112,24 @@ export async function calendarFilters(
   now: number,
 ): Promise<{ courses: { id: string; title: string }[]; locations: string[] }> {
   // Programmes grow with a company: counted first (one row), listed when they are few.
-  const few = async <R>(query: SelectQueryBuilder<Tables, 'courses' | 'classes', R>) => {
-    const counted = await db
-      .selectFrom(query.limit(FILTER_LIMIT + 1).as('f'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(counted.n) > FILTER_LIMIT ? [] : await query.execute();
-  };
-  const courses = await few(
-    db
-      .selectFrom('courses')
-      .select(['courses.id', 'courses.title'])
-      .where('courses.company_id', '=', companyId)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('classes')
-            .select('classes.id')
-            .whereRef('classes.course_id', '=', 'courses.id')
-            .where('classes.starts_at', '>', now),
-        ),
+  const upcomingCourses = db
+    .selectFrom('courses')
+    .select(['courses.id', 'courses.title'])
+    .where('courses.company_id', '=', companyId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('classes')
+          .select('classes.id')
+          .whereRef('classes.course_id', '=', 'courses.id')
+          .where('classes.starts_at', '>', now),
       ),
-  );
+    );
+  const counted = await db
+    .selectFrom(upcomingCourses.limit(FILTER_LIMIT + 1).as('f'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const courses = Number(counted.n) > FILTER_LIMIT ? [] : await upcomingCourses.execute();
   // A company's places are few: listed at once (what a count would read, the list reads).
   const places = await db
     .selectFrom('classes')

@@ -65,21 +65,27 @@ export function registerWidgetRoutes(app: SubApp, deps: ServiceDeps, companyOf: 
     return company;
   };
 
-  const view = async (row: WidgetRow): Promise<WidgetResource> => ({
-    id: row.id,
-    key: row.key,
-    type: row.type as WidgetType,
-    loader: `v${LOADER_OF[row.type as WidgetType]}` as 'v1' | 'v2',
-    name: row.name,
-    origins: JSON.parse(row.origins) as string[],
-    enabled: row.enabled === 1,
-    options: JSON.parse(row.options) as Record<string, unknown>,
-    created_at: row.created_at === null ? null : isoTime(Number(row.created_at)),
-    previous_keys: (await retiredKeys(db, row.id, clock.now())).map((k) => ({
-      key: k.key,
-      valid_until: isoTime(Number(k.valid_until)),
-    })),
-  });
+  /** The widgets as the API answers them, with the keys rotated out of them that still serve them. */
+  const views = async (rows: readonly WidgetRow[]): Promise<WidgetResource[]> => {
+    const retired = await retiredKeys(
+      db,
+      rows.map((r) => r.id),
+      clock.now(),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      key: row.key,
+      type: row.type as WidgetType,
+      loader: `v${LOADER_OF[row.type as WidgetType]}` as 'v1' | 'v2',
+      name: row.name,
+      origins: JSON.parse(row.origins) as string[],
+      enabled: row.enabled === 1,
+      options: JSON.parse(row.options) as Record<string, unknown>,
+      created_at: row.created_at === null ? null : isoTime(Number(row.created_at)),
+      previous_keys: (retired.get(row.id) ?? []).map((k) => ({ key: k.key, valid_until: isoTime(Number(k.valid_until)) })),
+    }));
+  };
+  const view = async (row: WidgetRow) => (await views([row]))[0]!;
 
   /** The widget of the path's id, read in `on` (a change reads it in its own transaction, as it is then). */
   const widgetOf = async (c: AppContext, companyId: number, on: typeof db = db) => {
@@ -121,7 +127,7 @@ export function registerWidgetRoutes(app: SubApp, deps: ServiceDeps, companyOf: 
         throw validationError({ type: `type is one of ${WIDGET_TYPES.join(', ')}, or left out for every widget.` });
       }
       const rows = (await companyWidgets(db, company.id, type as WidgetType | undefined)).filter((r) => r.revoked_at === null);
-      return sendJson({ widgets: await Promise.all(rows.map(view)) } satisfies WidgetsResponse);
+      return sendJson({ widgets: await views(rows) } satisfies WidgetsResponse);
     },
   );
 
@@ -260,7 +266,6 @@ export function registerWidgetRoutes(app: SubApp, deps: ServiceDeps, companyOf: 
     },
     async (c) => {
       const company = await inRole(c, ['owner']);
-      await widgetOf(c, company.id);
       const raw = c.req.query('grace_hours') ?? String(GRACE_HOURS);
       const hours = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
       if (!(hours >= 0 && hours <= GRACE_HOURS)) {
