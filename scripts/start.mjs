@@ -10,25 +10,11 @@ import { ensureDependencies, root } from './setup.mjs';
 const started = performance.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 /**
- * Whether the service will log JSON lines (production's default, or LOG_FORMAT=json): then every
- * line of `npm start` is one too, for the log collector that reads them. Known for sure once the
- * service's settings are read (after the install, which brings what reads them); until then, as
- * the settings that make production by themselves say (service/config.ts decides the same way).
+ * Whether the service logs JSON lines (production's default, or LOG_FORMAT=json): then every line of
+ * `npm start` is one too, for the log collector that reads them. The service's own settings say so
+ * (service/config.ts), read once the install has brought what reads them; nothing is printed before.
  */
-const setting = (name) => process.env[name]?.trim() || undefined;
-const explicitMode =
-  setting('SERVICE_MODE') ??
-  (['development', 'production'].includes(setting('NODE_ENV') ?? '') ? setting('NODE_ENV') : undefined);
-/** A public address of another machine means production, unless SERVICE_MODE says otherwise. */
-const elsewhere = (() => {
-  try {
-    return !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(new URL(setting('PUBLIC_URL') ?? '').hostname);
-  } catch {
-    return false;
-  }
-})();
-const production = explicitMode ? explicitMode === 'production' : elsewhere;
-let json = (setting('LOG_FORMAT') ?? (production ? 'json' : 'text')) === 'json';
+let json = false;
 /** A line for the operator: text for a person at a terminal, or a JSON line like the service's own. */
 const say = (text, fields = {}) =>
   json ? console.log(JSON.stringify({ level: 'info', time: new Date().toISOString(), ...fields, msg: text })) : console.log(text);
@@ -37,8 +23,6 @@ const step = (name, did, ms) =>
   json
     ? say(`${name}: ${did}`, { step: name, ms: Math.round(ms) })
     : say(`  ${name.padEnd(8)} ${did.padEnd(64)} ${seconds(ms).padStart(7)}`);
-
-if (!json) say('Service widgets: install, build, seed, serve\n');
 
 let at = performance.now();
 const install = await ensureDependencies();
@@ -51,6 +35,7 @@ try {
 } catch {
   // ConfigError: the start below names it.
 }
+if (!json) say('Service widgets: install, build, seed, serve\n');
 step(
   'install',
   install.installed ? `${install.packages} packages (npm ci, SQLite compiled from source)` : 'dependencies up to date',
