@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
 import type { CalendarResponse } from '../../contract/api/index.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
@@ -478,6 +478,19 @@ describe('service-calendar, a company 25 times the seed: months of more classes 
   };
 
   const shown = (el: Element) => $$(el, 'li.class h4').map((h) => h.id.slice(2));
+
+  it('says when the code for more classes cannot be fetched, and fetches it on “Try again”', async () => {
+    await executeServerCommand('fail-requests', { path: '/widgets/calendar/calendar-pages.ts', times: 1 });
+    const { el, expected } = await mountBig();
+    button(el, 'List').click();
+    await until(() => !!el.shadowRoot!.querySelector('.notice.error'));
+    expect(textOf(el)).to.contain(`The classes of ${monthName(expected.month)} could not be loaded.`);
+    await expect(el).to.be.accessible();
+    button(el, 'Try again').click();
+    await until(() => !!button(el, 'More classes'));
+    expect(shown(el)).to.deep.equal(expected.classes.map((c) => c.id));
+    expect(el.shadowRoot!.querySelector('.notice.error')).to.equal(null);
+  });
 
   it('shows each day’s count and first two programmes from the month’s answer, and a day’s every class, a page at a time', async () => {
     const { el, expected } = await mountBig();
