@@ -10,6 +10,10 @@
  *   await api.loginByEmail('olivia.owner@acme.example');        // link + PIN by email
  *   await api.verifyPin('olivia.owner@acme.example', '123456');  // keeps the token
  *   const { courses } = await api.courses({ company: 1 });             // a company id of user().user.companies
+ *
+ * The service's own app (`/app/`, same origin) signs in with `session: 'cookie'`: its token is an
+ * HttpOnly cookie the client never sees (`signIn()`, `signOut()`), and every change carries the
+ * CSRF cookie's value in `X-CSRF-Token`.
  */
 
 import type {
@@ -22,7 +26,9 @@ import type {
   WidgetResource,
   WidgetsResponse,
 } from './api/rest.ts';
+import type { WidgetKeyCheckResponse } from './api/dev.ts';
 import type { WidgetType } from './index.ts';
+import { APP_API_KEY, CSRF_COOKIE, CSRF_HEADER } from './api/rest.ts';
 
 // The answers' types come from the contract's schemas, which the service validates and documents
 // with (type-only imports: no schema reaches the built client).
@@ -35,6 +41,7 @@ export type UserInfo = UserResponse;
 export type TokenAnswer = TokenResponse;
 export type WidgetInfo = WidgetResource;
 export type Team = TeamResponse;
+export type KeyVerdict = WidgetKeyCheckResponse;
 /** What a new widget is made of, and what a change of one may hold. */
 export interface WidgetInput {
   type: WidgetType;
@@ -74,6 +81,12 @@ export interface RestClientOptions {
   /** Called after a 401 to a call made with a token: log in again. */
   onUnauthorized?: (error: ServiceApiError) => void;
   fetch?: typeof fetch;
+  /**
+   * `cookie`: the service's own app on the service's origin. The token lives in an HttpOnly cookie
+   * (set by `signIn()`, ended by `signOut()`), `apiKey` defaults to the app's, and every change
+   * sends the CSRF cookie's value.
+   */
+  session?: 'token' | 'cookie';
 }
 
 export class RestClient {
@@ -83,10 +96,12 @@ export class RestClient {
   readonly #apiKey: string;
   readonly #fetch: typeof fetch;
   readonly #onUnauthorized: ((error: ServiceApiError) => void) | undefined;
+  readonly #cookie: boolean;
 
   constructor(options: RestClientOptions) {
     this.#base = options.baseUrl.replace(/\/+$/, '');
-    this.#apiKey = options.apiKey;
+    this.#cookie = options.session === 'cookie';
+    this.#apiKey = options.apiKey || (this.#cookie ? APP_API_KEY : '');
     this.token = options.token;
     this.company = options.company;
     this.#onUnauthorized = options.onUnauthorized;
@@ -114,6 +129,19 @@ export class RestClient {
     });
     this.token = answer.token;
     return answer;
+  }
+
+  /**
+   * The service's app (`session: 'cookie'`): the emailed PIN, or the emailed link's `key`, for a
+   * session cookie. The link's key works once.
+   */
+  signIn(proof: { email: string; pin: string } | { key: string }): Promise<{ message: string }> {
+    return this.#call('POST', '/v1/session', { body: proof });
+  }
+
+  /** The service's app: ends the session's token and its cookies. */
+  signOut(): Promise<{ message: string }> {
+    return this.#call('DELETE', '/v1/session', {});
   }
 
   user(): Promise<UserInfo> {
@@ -150,9 +178,24 @@ export class RestClient {
     return this.#call('PATCH', `/v1/widgets/${id}`, { ...this.#inCompany(options, 'updateWidget'), body: change });
   }
 
-  /** A new key for the widget; the old one serves it for a day more (owners). */
-  rotateWidgetKey(id: number, options: { company?: number } = {}): Promise<WidgetInfo> {
-    return this.#call('POST', `/v1/widgets/${id}/rotate`, this.#inCompany(options, 'rotateWidgetKey'));
+  /** A new key for the widget; the old one serves it for `graceHours` more (0 to 24, default 24) (owners). */
+  rotateWidgetKey(id: number, options: { company?: number; graceHours?: number } = {}): Promise<WidgetInfo> {
+    const qs = options.graceHours === undefined ? '' : `?grace_hours=${options.graceHours}`;
+    return this.#call('POST', `/v1/widgets/${id}/rotate${qs}`, this.#inCompany(options, 'rotateWidgetKey'));
+  }
+
+  /**
+   * What the widget API would answer a placeholder with `key` (of this company) of `type` on a page of
+   * `origin`: the same checks in the same order (owners and members).
+   */
+  checkWidgetKey(
+    check: { key: string; type?: WidgetType; origin?: string },
+    options: { company?: number } = {},
+  ): Promise<KeyVerdict> {
+    const query = new URLSearchParams({ key: check.key });
+    if (check.type) query.set('type', check.type);
+    if (check.origin) query.set('origin', check.origin);
+    return this.#call('GET', `/v1/widgets/check?${query.toString()}`, this.#inCompany(options, 'checkWidgetKey'));
   }
 
   /** Who holds which role in the company. */
@@ -167,12 +210,21 @@ export class RestClient {
   }
 
   async #call<T>(
-    method: 'GET' | 'POST' | 'PATCH',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     options: { body?: unknown; token?: boolean; company?: number },
   ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json', 'X-SERVICE-API-KEY': this.#apiKey };
-    if (options.token) {
+    if (this.#cookie) {
+      if (method !== 'GET') {
+        // The contract names no DOM type (it is checked for Node too): the page's cookies, as text.
+        const csrf = (globalThis as { document?: { cookie: string } }).document?.cookie
+          .split('; ')
+          .find((c) => c.split('=')[0]!.endsWith(CSRF_COOKIE))
+          ?.split('=')[1];
+        if (csrf) headers[CSRF_HEADER] = csrf;
+      }
+    } else if (options.token) {
       if (!this.token) {
         const error = new ServiceApiError(401, 'missing-token', 'Not logged in: call a login method first.');
         this.#onUnauthorized?.(error);
@@ -188,6 +240,7 @@ export class RestClient {
       response = await this.#fetch(`${this.#base}${path}`, {
         method,
         headers,
+        ...(this.#cookie ? { credentials: 'same-origin' as const } : {}),
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
       });
     } catch {
@@ -211,7 +264,7 @@ export class RestClient {
       body?.fields,
       Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
     );
-    if (response.status === 401 && options.token) {
+    if (response.status === 401 && (options.token || (this.#cookie && !path.startsWith('/v1/session')))) {
       this.token = undefined;
       this.#onUnauthorized?.(error);
     }

@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { normalisePublicUrl } from './config.ts';
 import { Clock } from './core/clock.ts';
 import { Jobs } from './core/jobs.ts';
+import { ownOrigins } from './core/origins.ts';
 import { createLogger } from './core/log.ts';
 import { MailWorker, type MailSettings } from './core/mail.ts';
 import { MemoryLimiter, mergeLimits, type LimitOverrides } from './core/rate-limit.ts';
@@ -166,6 +167,8 @@ async function drain(last: () => number, maxMs: number): Promise<void> {
 
 /** The whole HTTP surface, without a listening socket (tests may call `app.request`). */
 export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
+  // The public URL is known once the port is (startService sets it after listening).
+  let own: string[] | undefined;
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
@@ -173,6 +176,7 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
     const id = randomUUID();
     c.set('bodyTimeoutMs', deps.bodyTimeoutMs);
     c.set('now', () => deps.clock.now());
+    c.set('ownOrigins', (own ??= ownOrigins(deps.publicUrl, deps.dev)));
     await next();
     // (A new answer takes the old one's headers over, its length too: the compressed one sets its own.)
     const answer = await compressAnswer(c.req.method, c.req.header('accept-encoding'), c.res);

@@ -46,6 +46,36 @@ export const VerifyRequest = named(
 );
 export type VerifyRequest = z.input<typeof VerifyRequest>;
 
+/**
+ * The service's own app (`/app/`): a first-party application of no company, which every user of
+ * any company signs in to. Its API key is public, a name rather than a secret: the app's tokens are
+ * never answered, only set as an HttpOnly cookie (`POST /v1/session`), and every change carries the
+ * CSRF cookie's value in `X-CSRF-Token`.
+ */
+export const APP_API_KEY = 'service-app';
+/** Its application id in `GET /v1/user` (no other application has it: theirs start at 1). */
+export const APP_APPLICATION_ID = 0;
+/** The app's cookies (with the `__Host-` prefix where the service is reached over https). */
+export const SESSION_COOKIE = 'service_app_session';
+export const CSRF_COOKIE = 'service_app_csrf';
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+export const SessionRequest = named(
+  'SessionRequest',
+  z
+    .strictObject({
+      email: apiEmail('email', 'Send email: the address the PIN was sent to.').optional(),
+      pin: pin('Send pin: the 6 digits from the email, as a string (for example "042917").').optional(),
+      key: z
+        .string({ error: 'Send key: the key parameter of the emailed sign-in link.' })
+        .min(1, 'Send key: the key parameter of the emailed sign-in link.')
+        .max(200, 'This is not the key of a sign-in link: copy the whole link from the email.')
+        .optional(),
+    })
+    .meta({ description: 'Either `email` and `pin` (the PIN from the email) or `key` (the key of the emailed link).' }),
+);
+export type SessionRequest = z.input<typeof SessionRequest>;
+
 export const TokenResponse = named('TokenResponse', z.object({ message: z.string(), token: z.string() }));
 export type TokenResponse = z.output<typeof TokenResponse>;
 
@@ -77,7 +107,14 @@ export const UserResponse = named(
       email: z.string().meta({ format: 'email' }),
       companies: z.array(CompanyRole),
     }),
-    app: z.object({ application_id: id(201), company_id: id(1), type: z.literal('application') }),
+    app: z.object({
+      application_id: z
+        .int()
+        .min(0)
+        .meta({ description: '0: the service’s own app (`/app/`)', examples: [201] }),
+      company_id: id(1).nullable().meta({ description: 'null for the service’s own app, which no company owns' }),
+      type: z.literal('application'),
+    }),
   }),
 );
 export type UserResponse = z.output<typeof UserResponse>;
@@ -137,7 +174,7 @@ export const WidgetOptions = z
   .record(z.string(), z.unknown(), { error: 'options is an object of the widget’s settings, such as {"locale": "de"}.' })
   .meta({
     description:
-      'The widget’s configuration: the snippet’s attributes (`locale`: `en` or `de`; and those of its type, without `data-service-`: registration `course`; calendar `course`, `location`; checkout `classes`; video `video`; map `booking-url`; contact `prefill-*`), each a text, and the service’s own: a contact form’s `topics` (a list of texts), a map’s `tiles` (`{ url, attribution }`).',
+      'The widget’s configuration: the snippet’s attributes (`locale`: `en` or `de`; and those of its type, without `data-service-`: registration `course`; calendar `course`, `location`; checkout `classes`; video `video`; map `booking-url`; contact `prefill-*`), each a text, and the service’s own: a contact form’s `topics` (a list of texts), a map’s `tiles` (`{ url, attribution }`); and `theme`, the snippet’s colours (`{ "--service-accent": "#0b5fff" }`: the widget’s custom properties, each a colour).',
     examples: [{ locale: 'de', course: 'crs_web' }],
   });
 

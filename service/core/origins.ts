@@ -20,6 +20,17 @@ export function pageOrigin(c: Context): string | undefined {
 }
 
 /**
+ * The origins of the service's own pages (the app's live preview), which every widget key serves:
+ * that of its public URL and, in development, the same port on this machine's other names.
+ */
+export function ownOrigins(publicUrl: string, development: boolean): string[] {
+  const url = new URL(publicUrl);
+  if (!development) return [url.origin];
+  const port = url.port ? `:${url.port}` : '';
+  return [...new Set([url.origin, ...['localhost', '127.0.0.1', '[::1]'].map((host) => `${url.protocol}//${host}${port}`)])];
+}
+
+/**
  * A pattern is an exact origin (`https://example.com`, `http://localhost:5173`), one with any port
  * (`http://localhost:*`), or `*` (any page).
  */

@@ -63,10 +63,11 @@ export async function issueToken(
   db: Db,
   now: number,
   account: Account,
-  opts: { emailed?: boolean; confirmsPin?: number } = {},
+  /** `ttlMs`: a lifetime other than the audience's (the service app's session). */
+  opts: { emailed?: boolean; confirmsPin?: number; ttlMs?: number } = {},
 ): Promise<string> {
   const token = randomToken(TOKEN_PREFIX[account.audience]);
-  const ttl = TOKEN_TTL_MS[account.audience];
+  const ttl = opts.ttlMs ?? TOKEN_TTL_MS[account.audience];
   await db
     .insertInto('sign_in_tokens')
     .values({

@@ -171,6 +171,9 @@ const CONTROL = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
  * text, and the service's own (`topics` of a contact form, `tiles` of a map). The first fault goes
  * into `fields.options`, saying how to write it.
  */
+/** A colour the snippet's CSS may carry: nothing that could end its declaration. */
+const COLOUR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla|oklch|oklab|lab|lch)\([0-9a-z.,%\s/+-]{1,60}\))$/;
+
 export function widgetOptions(type: WidgetType, raw: Record<string, unknown>, fields: FieldErrors): Record<string, unknown> {
   const attributes = ['locale', ...OPTIONS[type]];
   const own = type === 'contact' ? ['topics'] : type === 'map' ? ['tiles'] : [];
@@ -183,6 +186,19 @@ export function widgetOptions(type: WidgetType, raw: Record<string, unknown>, fi
     } else if (attributes.includes(name) || (/^prefill-/.test(name) && type === 'contact')) {
       if (typeof value !== 'string' || value.length > 200 || CONTROL.test(value))
         fault(`options.${name} is a text of at most 200 characters (the snippet’s data-service-${name}).`);
+    } else if (name === 'theme') {
+      const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : undefined;
+      const ok =
+        entries !== undefined &&
+        entries.length <= 12 &&
+        entries.every(
+          ([property, colour]) =>
+            /^--service-[a-z0-9-]{1,40}$/.test(property) && typeof colour === 'string' && COLOUR.test(colour),
+        );
+      if (!ok)
+        fault(
+          'options.theme is the snippet’s colours: { "--service-accent": "#0b5fff" }, at most 12 of the widget’s custom properties, each a colour (#rgb, #rrggbb, a name, or rgb()/hsl()).',
+        );
     } else if (name === 'topics' && own.includes(name)) {
       const ok =
         Array.isArray(value) &&
@@ -204,7 +220,7 @@ export function widgetOptions(type: WidgetType, raw: Record<string, unknown>, fi
           'options.tiles is { "url": "https://…/{z}/{x}/{y}.png", "attribution": "© …" }: an https tile URL template and the text shown on the map.',
         );
     } else {
-      fault(`A ${type} widget takes no option "${name.slice(0, 40)}": it takes ${[...attributes, ...own].join(', ')}.`);
+      fault(`A ${type} widget takes no option "${name.slice(0, 40)}": it takes ${[...attributes, 'theme', ...own].join(', ')}.`);
     }
   }
   return raw;

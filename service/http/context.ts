@@ -50,6 +50,8 @@ export interface AppEnv {
     bodyTimeoutMs: number;
     /** The service clock's now (ms), for what a request's checks compare with time (a rotated key's grace). */
     now: () => number;
+    /** The service's own pages' origins (core/origins.ts `ownOrigins`), which every widget key serves. */
+    ownOrigins: readonly string[];
   };
 }
 

@@ -24,7 +24,7 @@ export interface ResponseDoc {
 }
 
 export interface RouteSpec<B extends BodySchema | undefined = BodySchema | undefined> {
-  method: 'get' | 'post' | 'patch';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** OpenAPI style: `/widget-api/v1/participant/registrations/{id}/cancel`. */
   path: string;
   operationId: string;

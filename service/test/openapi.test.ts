@@ -116,10 +116,12 @@ describe('GET /openapi.json', () => {
       '/media/videos/{id}/{file}',
       '/v1/courses',
       '/v1/login',
+      '/v1/session',
       '/v1/team',
       '/v1/user',
       '/v1/verify',
       '/v1/widgets',
+      '/v1/widgets/check',
       '/v1/widgets/{id}',
       '/v1/widgets/{id}/rotate',
       '/widget-api/v1/calendar',
@@ -514,8 +516,9 @@ describe('the OpenAPI document', () => {
 
 describe('the document and the validation cannot drift apart', () => {
   /** How to reach each operation that takes a JSON body, past its key, token and header checks. */
-  const contexts: Record<string, { key?: string; rest?: boolean; token?: boolean; owner?: boolean }> = {
+  const contexts: Record<string, { key?: string; rest?: boolean; app?: boolean; token?: boolean; owner?: boolean }> = {
     '/v1/login': { rest: true },
+    '/v1/session': { app: true },
     '/v1/verify': { rest: true },
     // An owner of company 1, and its widget 1 (the seed's first).
     '/v1/widgets': { rest: true, owner: true },
@@ -590,6 +593,7 @@ describe('the document and the validation cannot drift apart', () => {
             'Idempotency-Key': uniqueKey(),
             Origin: 'http://localhost:5173',
             ...(context.rest ? { 'X-SERVICE-API-KEY': 'rk_demo_acme' } : {}),
+            ...(context.app ? { 'X-SERVICE-API-KEY': 'service-app' } : {}),
             ...(context.token ? { 'X-Service-Token': token } : {}),
             ...(context.owner ? { 'X-SERVICE-TOKEN': ownerToken, 'X-SERVICE-COMPANY': '1' } : {}),
           },

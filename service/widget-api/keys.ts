@@ -2,12 +2,13 @@
  * The widget key checks every widget API route makes, in the documented order: `missing-key`,
  * `invalid-key`, `origin-not-allowed`, then `type-mismatch` and `not-available`.
  */
-import type { WidgetType } from '../core/widget-types.ts';
+import { WIDGET_TYPES, type WidgetType } from '../core/widget-types.ts';
 import { originAllowed, pageOrigin } from '../core/origins.ts';
 import type { Db } from '../db/database.ts';
 import { findWidgetKey, type WidgetKeyRow } from '../domain/widget-keys.ts';
 import type { AppContext } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, validationError } from '../http/errors.ts';
+import { PageOrigin, type WidgetKeyCheckResponse } from '../../contract/api/dev.ts';
 import type { BodyCheck } from '../http/routes.ts';
 import type { Widget } from '../../contract/api/widget-keys.ts';
 
@@ -33,13 +34,7 @@ export async function lookupKeyValue(
     throw new ApiError(400, 'missing-key', 'No widget key: add the key=... parameter (the data-service-id of the placeholder).');
   }
   const row = key.length <= 200 ? await findWidgetKey(db, key) : undefined;
-  if (!row || row.revoked_at !== null) {
-    throw new ApiError(
-      401,
-      'invalid-key',
-      'The service does not know this widget key, or it was revoked: check data-service-id against the key you were given, or ask the service for a new one.',
-    );
-  }
+  if (!row || row.revoked_at !== null) throw unknownKey();
   if (row.retired_until !== undefined && row.retired_until <= now && !opts.anyRetired) {
     throw new ApiError(
       401,
@@ -50,6 +45,13 @@ export async function lookupKeyValue(
   return row;
 }
 
+const unknownKey = () =>
+  new ApiError(
+    401,
+    'invalid-key',
+    'The service does not know this widget key, or it was revoked: check data-service-id against the key you were given, or ask the service for a new one.',
+  );
+
 export function keyOrigins(key: WidgetKeyRow): string[] {
   return JSON.parse(key.origins) as string[];
 }
@@ -57,14 +59,17 @@ export function keyOrigins(key: WidgetKeyRow): string[] {
 export function checkOrigin(c: AppContext, key: WidgetKeyRow): void {
   const origin = pageOrigin(c);
   if (origin === undefined) return;
-  const refusal = originRefusal(origin, key);
+  const refusal = originRefusal(origin, key, c.get('ownOrigins'));
   if (refusal) throw refusal;
   c.set('allowedOrigin', c.req.header('origin'));
 }
 
-/** The `origin-not-allowed` refusal for a page on `origin` (`unknown`: withheld by the browser), if the key refuses it. */
-export function originRefusal(origin: string, key: WidgetKeyRow): ApiError | undefined {
-  if (originAllowed(origin, keyOrigins(key))) return undefined;
+/**
+ * The `origin-not-allowed` refusal for a page on `origin` (`unknown`: withheld by the browser), if the
+ * key refuses it. Every key serves the service's own pages (`own`): the app previews its widgets.
+ */
+export function originRefusal(origin: string, key: WidgetKeyRow, own: readonly string[] = []): ApiError | undefined {
+  if (own.includes(origin) || originAllowed(origin, keyOrigins(key))) return undefined;
   const where = origin === 'unknown' ? 'this page (the browser did not send its origin)' : `pages on ${origin}`;
   return new ApiError(
     403,
@@ -90,6 +95,48 @@ export function checkEnabled(key: WidgetKeyRow): void {
       'not-available',
       `The ${key.type} widget is not enabled for this key: use a key with it enabled, or ask the service to enable it.`,
     );
+  }
+}
+
+/** The `type` and `origin` query parameters of a key check, each left out when not sent; 422 for a wrong one. */
+export function verdictQuery(c: AppContext): { type?: WidgetType; origin?: string } {
+  const type = c.req.query('type');
+  const origin = c.req.query('origin');
+  const fields: Record<string, string> = {};
+  if (type !== undefined && !(WIDGET_TYPES as readonly string[]).includes(type))
+    fields.type = `type must be a widget type: one of ${WIDGET_TYPES.join(', ')}.`;
+  const parsedOrigin = origin === undefined ? undefined : PageOrigin.safeParse(origin);
+  if (parsedOrigin && (!parsedOrigin.success || parsedOrigin.data.endsWith(':*')))
+    fields.origin = 'origin must be the origin of a page, such as https://www.acme.example.';
+  if (Object.keys(fields).length > 0) throw validationError(fields);
+  return {
+    ...(type !== undefined ? { type: type as WidgetType } : {}),
+    ...(parsedOrigin?.success ? { origin: parsedOrigin.data } : {}),
+  };
+}
+
+/**
+ * What the widget API would answer a placeholder with `key` of `type` on a page of `origin` (each
+ * left out when not given), in its order, as `{ ok, error }`: the snippet checkers' verdict (the
+ * demo's, by `/dev`, and the app's, by the REST API). `companyId`: a key of another company is one
+ * the service does not know.
+ */
+export async function keyVerdict(
+  db: Db,
+  key: string | undefined,
+  check: { type?: WidgetType; origin?: string; now: number; own?: readonly string[]; companyId?: number },
+): Promise<WidgetKeyCheckResponse> {
+  try {
+    const row = await lookupKeyValue(db, key, check.now);
+    if (check.companyId !== undefined && row.company_id !== check.companyId) throw unknownKey();
+    const refusal = check.origin === undefined ? undefined : originRefusal(check.origin, row, check.own);
+    if (refusal) throw refusal;
+    if (check.type !== undefined) checkType(row, check.type);
+    checkEnabled(row);
+    return { ok: true, error: null };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { ok: false, error: { code: err.code as NonNullable<WidgetKeyCheckResponse['error']>['code'], message: err.message } };
   }
 }
 

@@ -7,17 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { WIDGET_TYPES, type WidgetType } from '../../core/widget-types.ts';
 import { sendJson, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
 import { SubApp, type RouteSpec } from '../../http/routes.ts';
-import { checkEnabled, checkType, lookupKeyValue, originRefusal } from '../../widget-api/keys.ts';
+import { keyVerdict, verdictQuery } from '../../widget-api/keys.ts';
 import { insertWidget } from '../../domain/widgets.ts';
-import {
-  PageOrigin,
-  WidgetKeyCheckResponse,
-  WidgetKeyInfo,
-  WidgetKeyRequest,
-  WidgetKeysResponse,
-} from '../../../contract/api/dev.ts';
+import { WidgetKeyCheckResponse, WidgetKeyInfo, WidgetKeyRequest, WidgetKeysResponse } from '../../../contract/api/dev.ts';
 
 /** The parts of a route's spec that every development route shares (routes.ts). */
 type DevSpec = Pick<RouteSpec, 'method' | 'path' | 'tags' | 'operationId' | 'summary' | 'security' | 'dev'>;
@@ -160,26 +153,7 @@ export function registerDevWidgetKeyRoutes(
       },
     },
     async (c) => {
-      const type = c.req.query('type');
-      const origin = c.req.query('origin');
-      const fields: Record<string, string> = {};
-      if (type !== undefined && !(WIDGET_TYPES as readonly string[]).includes(type))
-        fields.type = `type must be a widget type: one of ${WIDGET_TYPES.join(', ')}.`;
-      const parsedOrigin = origin === undefined ? undefined : PageOrigin.safeParse(origin);
-      if (parsedOrigin && (!parsedOrigin.success || parsedOrigin.data.endsWith(':*')))
-        fields.origin = 'origin must be the origin of a page, such as https://www.acme.example.';
-      if (Object.keys(fields).length > 0) throw validationError(fields);
-      try {
-        const key = await lookupKeyValue(db, c.req.query('key'), deps.clock.now());
-        const refusal = parsedOrigin?.success ? originRefusal(parsedOrigin.data, key) : undefined;
-        if (refusal) throw refusal;
-        if (type !== undefined) checkType(key, type as WidgetType);
-        checkEnabled(key);
-        return sendJson({ ok: true, error: null });
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        return sendJson({ ok: false, error: { code: err.code, message: err.message } });
-      }
+      return sendJson(await keyVerdict(db, c.req.query('key'), { now: deps.clock.now(), ...verdictQuery(c) }));
     },
   );
 }

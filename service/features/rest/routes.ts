@@ -14,20 +14,23 @@ import { SubApp, type BodyCheck } from '../../http/routes.ts';
 import { MessageResponse } from '../../../contract/api/common.ts';
 import { pageOfCourses } from '../../domain/classes.ts';
 import { serviceLink } from '../../domain/links.ts';
-import { PIN_TTL_MS, queueSignInEmail } from '../../domain/sign-in.ts';
+import { PIN_TTL_MS, invalidateToken, queueSignInEmail } from '../../domain/sign-in.ts';
 import { isWidgetKey } from '../../domain/widget-keys.ts';
 import { registerWidgetRoutes } from './widgets.ts';
+import { appCookies, checkCsrf, withCookies } from './app-session.ts';
 import {
   CoursesResponse,
   LoginRequest,
   LoginResponse,
   PER_PAGE_DEFAULT,
   PER_PAGE_MAX,
+  SessionRequest,
   TokenResponse,
   UserResponse,
   VerifyRequest,
 } from '../../../contract/api/rest.ts';
 import {
+  appSessionOfLink,
   findApplication,
   findUser,
   issueToken,
@@ -53,6 +56,20 @@ const secretWithItsMethod: BodyCheck = (raw, fields) => {
   }
 };
 
+/** A session is asked for with the PIN and its email, or with the emailed link's key: one of the two. */
+const pinOrLink: BodyCheck = (raw, fields) => {
+  if ('key' in raw) {
+    if ('email' in raw || 'pin' in raw) fields.key ??= 'Send either key (the emailed link’s) or email and pin, not both.';
+    return;
+  }
+  if (!('email' in raw)) fields.email ??= 'Send email: the address the PIN was sent to (or key, of the emailed link).';
+  if (!('pin' in raw)) fields.pin ??= 'Send pin: the 6 digits from the email, as a string (for example "042917").';
+};
+
+/** The service's app never holds a token: it signs in with POST /v1/session. */
+const appOnlyByCookie = () =>
+  new ApiError(403, 'app-only', 'The service’s app exchanges the PIN with POST /v1/session, which keeps its token in a cookie.');
+
 /** `X-SERVICE-COMPANY`: the company's id, a whole number (GET /v1/user lists them). */
 function companyHeader(c: AppContext): number {
   const value = c.req.header('x-service-company')?.trim();
@@ -77,6 +94,7 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
   const app = new SubApp('/v1');
   const { store, clock, limiter } = deps;
   const { db } = store;
+  const cookies = appCookies(deps);
 
   app.use('*', async (c, next) => {
     await next();
@@ -107,12 +125,27 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
   };
 
   const requireUser = async (c: AppContext, application: AppRow): Promise<UserRow> => {
-    const token = c.req.header('x-service-token')?.trim();
+    // The service's app: the token of its cookie only, and every change with the session's CSRF value.
+    const app = application.first_party;
+    const token = app ? cookies.token(c) : c.req.header('x-service-token')?.trim();
     if (!token) {
-      throw new ApiError(401, 'missing-token', 'Send the user token in the X-SERVICE-TOKEN header (POST /v1/login gets one).');
+      throw new ApiError(
+        401,
+        'missing-token',
+        app
+          ? 'Not signed in: sign in to the app (POST /v1/login, then POST /v1/session).'
+          : 'Send the user token in the X-SERVICE-TOKEN header (POST /v1/login gets one).',
+      );
     }
     const user = await userOfToken(db, application, sha256Hex(token), clock.now());
-    if (!user) throw new ApiError(401, 'invalid-token', 'This token is not valid (any more): log in again with POST /v1/login.');
+    if (!user) {
+      throw new ApiError(
+        401,
+        'invalid-token',
+        app ? 'The session has ended: sign in again.' : 'This token is not valid (any more): log in again with POST /v1/login.',
+      );
+    }
+    if (app) checkCsrf(c, token);
     return user;
   };
 
@@ -130,6 +163,25 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
       );
     }
     return { user, company };
+  };
+
+  /** The token for the emailed PIN, with its limits: every check counts per address, only wrong PINs per email. */
+  const tokenForPin = async (c: AppContext, application: AppRow, email: string, pin: string): Promise<string> => {
+    const checks = pinChecks(limiter, deps.limits.verify, {
+      address: `verify:address:${clientAddress(c, deps.trustProxy)}`,
+      email: `verify:email:${email}`,
+    });
+    await checks.check();
+    const now = clock.now();
+    // Decide and record the attempt in one transaction: parallel guesses cannot share a try.
+    const outcome = await store.transaction((tx) => verifyPin(tx, now, application, email, pin));
+    if ('wrong' in outcome) await checks.judged(outcome.wrong);
+    if ('token' in outcome) return outcome.token;
+    throw new ApiError(
+      401,
+      'invalid-pin',
+      'This PIN is wrong, used or expired (a PIN is valid for 5 minutes, once, and for 5 tries). Log in again for a new one.',
+    );
   };
 
   const REST = ['REST API'];
@@ -166,7 +218,8 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
 
       if (input.verification_method === 'client_secret') {
         const user = await findUser(db, application, input.login);
-        const secretOk = sameHash(sha256Hex(input.client_secret!), application.client_secret_hash);
+        // The service's app has no client secret: its users sign in by email only.
+        const secretOk = !application.first_party && sameHash(sha256Hex(input.client_secret!), application.client_secret_hash);
         if (!secretOk || !user) throw new ApiError(401, 'invalid-credentials', 'The login or the client secret is not valid.');
         const token = await issueToken(db, clock.now(), user, application);
         return sendJson({ message: 'Logged in.', token } satisfies TokenResponse);
@@ -184,11 +237,10 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
           const link = application.login_link ? serviceLink(deps.publicUrl, application.login_link) : undefined;
           link?.searchParams.set('key', token);
           // From the company (the sender name of all its mail), about its application.
-          const company = await tx
-            .selectFrom('companies')
-            .select('name')
-            .where('id', '=', application.company_id)
-            .executeTakeFirst();
+          const company =
+            application.company_id === null
+              ? undefined
+              : await tx.selectFrom('companies').select('name').where('id', '=', application.company_id).executeTakeFirst();
           await queueSignInEmail(tx, now, user, {
             name: application.name,
             place: application.name,
@@ -221,29 +273,14 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
         '401': error(
           '`missing-api-key`, `invalid-api-key`, `invalid-pin` (wrong, used, expired, out of tries, or no PIN for this email)',
         ),
+        '403': error('`app-only`: the service’s app (`POST /v1/session`)'),
       },
     },
     async (c, body) => {
       const application = await requireApplication(c);
+      if (application.first_party) throw appOnlyByCookie();
       const { email, pin } = await body();
-      // Every check counts per address; only wrong PINs per email (a check with no PIN locks nobody out).
-      const checks = pinChecks(limiter, deps.limits.verify, {
-        address: `verify:address:${clientAddress(c, deps.trustProxy)}`,
-        email: `verify:email:${email}`,
-      });
-      await checks.check();
-      const now = clock.now();
-      // Decide and record the attempt in one transaction: parallel guesses cannot share a try.
-      const outcome = await store.transaction((tx) => verifyPin(tx, now, application, email, pin));
-      if ('wrong' in outcome) await checks.judged(outcome.wrong);
-      const token = 'token' in outcome ? outcome.token : undefined;
-      if (token === undefined) {
-        throw new ApiError(
-          401,
-          'invalid-pin',
-          'This PIN is wrong, used or expired (a PIN is valid for 5 minutes, once, and for 5 tries). Log in again for a new one.',
-        );
-      }
+      const token = await tokenForPin(c, application, email, pin);
       return sendJson({ message: 'PIN accepted.', token } satisfies TokenResponse);
     },
   );
@@ -331,6 +368,89 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
       } satisfies CoursesResponse);
     },
   );
+  const requireTheApp = async (c: AppContext) => {
+    const application = await requireApplication(c);
+    if (!application.first_party) {
+      throw new ApiError(
+        403,
+        'app-only',
+        'Sessions by cookie are the service’s own app’s: your application exchanges the PIN with POST /v1/verify.',
+      );
+    }
+    return application;
+  };
+  const APP = ['Service app'];
+
+  deps.api.add(
+    app,
+    {
+      method: 'post',
+      path: '/v1/session',
+      tags: APP,
+      operationId: 'appSignIn',
+      summary: 'The service’s app: exchange the emailed PIN or link for a session cookie',
+      description: `For the service's own app only (\`X-SERVICE-API-KEY: service-app\`): the PIN of \`POST /v1/login\` (\`{ email, pin }\`, its rules and limits) or the \`key\` of its emailed link (once; the link's token dies) starts a session of 7 days. The token is never answered: it is set as an HttpOnly, SameSite=Strict cookie (\`__Host-\`, Secure, over https), beside a readable CSRF cookie whose value every later change sends in \`X-CSRF-Token\`.`,
+      security: [{ apiKey: [] }],
+      body: SessionRequest,
+      responses: {
+        '200': { description: 'Signed in: the session’s cookies are set', schema: MessageResponse },
+        ...BODY_ERRORS,
+        '401': error('`missing-api-key`, `invalid-api-key`, `invalid-pin`, `invalid-link` (used, expired, or not the app’s)'),
+        '403': error('`app-only`: another application’s key'),
+      },
+    },
+    async (c, body) => {
+      const application = await requireTheApp(c);
+      const input = await body(pinOrLink);
+      const now = clock.now();
+      let token: string | undefined;
+      const { key } = input;
+      if (key !== undefined) {
+        await limiter.take(
+          [{ key: `verify:address:${clientAddress(c, deps.trustProxy)}`, ...deps.limits.verify.perAddress }],
+          'PIN checks',
+        );
+        token = await store.transaction((tx) => appSessionOfLink(tx, now, sha256Hex(key)));
+        if (!token) {
+          throw new ApiError(
+            401,
+            'invalid-link',
+            'This sign-in link is used or expired (a link works once, within an hour): sign in again for a new one.',
+          );
+        }
+      } else {
+        token = await tokenForPin(c, application, input.email!, input.pin!);
+      }
+      return withCookies(sendJson({ message: 'Signed in.' } satisfies MessageResponse), cookies.set(token));
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'delete',
+      path: '/v1/session',
+      tags: APP,
+      operationId: 'appSignOut',
+      summary: 'The service’s app: sign out (the session’s token ends, its cookies go)',
+      security: [{ apiKey: [] }],
+      responses: {
+        '200': { description: 'Signed out', schema: MessageResponse },
+        '401': error('`missing-api-key`, `invalid-api-key`'),
+        '403': error('`app-only`; `csrf-failed`: no valid `X-CSRF-Token`'),
+      },
+    },
+    async (c) => {
+      await requireTheApp(c);
+      const token = cookies.token(c);
+      if (token) {
+        checkCsrf(c, token);
+        await invalidateToken(db, sha256Hex(token), clock.now());
+      }
+      return withCookies(sendJson({ message: 'Signed out.' } satisfies MessageResponse), cookies.clear());
+    },
+  );
+
   registerWidgetRoutes(app, deps, async (c) => (await companyOfRequest(c)).company);
   return [app];
 }

@@ -7,6 +7,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import { lecturersOf, publicClass, type ClassRow } from '../../domain/classes.ts';
 import {
   issuePin,
+  invalidateToken,
   issueToken as issueSignInToken,
   judgePin,
   markLinkUsed,
@@ -15,16 +16,34 @@ import {
   type Account,
   type Pins,
 } from '../../domain/sign-in.ts';
-import type { CompanyRole, RestClass } from '../../../contract/api/rest.ts';
+import { APP_API_KEY, APP_APPLICATION_ID, type CompanyRole, type RestClass } from '../../../contract/api/rest.ts';
 import type { Role } from './tables.ts';
 
 export interface AppRow {
   id: number;
-  company_id: number;
+  company_id: number | null;
   name: string;
   client_secret_hash: string;
   login_link: string;
+  /** The service's own app: of no company, serving every company (its users' tokens only as a cookie). */
+  first_party?: true;
 }
+
+/**
+ * The service's own app (`/app/`, contract `APP_API_KEY`): no row of `applications`, since no
+ * company owns it. Its users are every user with a role in some company; it has no client secret,
+ * and its emailed link opens the app, whose session lasts APP_SESSION_TTL_MS.
+ */
+export const FIRST_PARTY_APP: AppRow = {
+  id: APP_APPLICATION_ID,
+  company_id: null,
+  name: 'Service app',
+  client_secret_hash: '',
+  login_link: '/app/',
+  first_party: true,
+};
+/** An app session ends 7 days after its sign-in: the app then asks for a new PIN. */
+export const APP_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface UserRow {
   id: number;
@@ -33,7 +52,8 @@ export interface UserRow {
   last_name: string;
 }
 
-export function findApplication(db: Db, apiKey: string): Promise<AppRow | undefined> {
+export async function findApplication(db: Db, apiKey: string): Promise<AppRow | undefined> {
+  if (apiKey === APP_API_KEY) return FIRST_PARTY_APP;
   return db
     .selectFrom('applications')
     .select(['id', 'company_id', 'name', 'client_secret_hash', 'login_link'])
@@ -50,11 +70,13 @@ export function findUser(db: Db, application: AppRow, email: string): Promise<Us
     .where('u.valid', '=', 1)
     .where(({ exists, selectFrom }) =>
       exists(
-        selectFrom('memberships as m')
-          .innerJoin('application_companies as ac', 'ac.company_id', 'm.company_id')
-          .select('m.user_id')
-          .whereRef('m.user_id', '=', 'u.id')
-          .where('ac.application_id', '=', application.id),
+        application.first_party
+          ? selectFrom('memberships as m').select('m.user_id').whereRef('m.user_id', '=', 'u.id')
+          : selectFrom('memberships as m')
+              .innerJoin('application_companies as ac', 'ac.company_id', 'm.company_id')
+              .select('m.user_id')
+              .whereRef('m.user_id', '=', 'u.id')
+              .where('ac.application_id', '=', application.id),
       ),
     )
     .executeTakeFirst();
@@ -65,8 +87,10 @@ export async function userCompanies(db: Db, application: AppRow, userId: number)
   const rows = await db
     .selectFrom('memberships as m')
     .innerJoin('companies as co', 'co.id', 'm.company_id')
-    .innerJoin('application_companies as ac', (j) =>
-      j.onRef('ac.company_id', '=', 'm.company_id').on('ac.application_id', '=', application.id),
+    .$if(!application.first_party, (q) =>
+      q.innerJoin('application_companies as ac', (j) =>
+        j.onRef('ac.company_id', '=', 'm.company_id').on('ac.application_id', '=', application.id),
+      ),
     )
     .select(['co.id', 'co.name', 'm.role'])
     .where('m.user_id', '=', userId)
@@ -98,7 +122,9 @@ export function issueToken(
   application: AppRow,
   opts: { emailed?: boolean } = {},
 ): Promise<string> {
-  return issueSignInToken(db, now, userAccount(user, application), opts);
+  // An app session ends; a REST application's token lives until it is invalidated (no refresh).
+  const ttl = application.first_party && !opts.emailed ? { ttlMs: APP_SESSION_TTL_MS } : {};
+  return issueSignInToken(db, now, userAccount(user, application), { ...opts, ...ttl });
 }
 
 /** A new login's PIN (it replaces the previous one) and the token of its link. */
@@ -144,8 +170,24 @@ export async function verifyPin(
 export async function userOfToken(db: Db, application: AppRow, hash: string, now: number): Promise<UserRow | undefined> {
   const token = await validToken(db, hash, { audience: 'user', realm: application.id }, now);
   if (!token) return undefined;
+  // The app's session is never an emailed link's token: that one is exchanged once (appSessionOfLink).
+  if (application.first_party && token.emailed === 1) return undefined;
   if (token.emailed === 1 && token.used_at === null) await markLinkUsed(db, hash, now);
   return findUser(db, application, token.email);
+}
+
+/**
+ * The service app's emailed link, exchanged once for a session: its token (which stood in an
+ * address bar) dies, and a new one, never shown to the page, is the session's. Undefined: a link
+ * used, expired, of another application, or of a user who has since lost every role.
+ */
+export async function appSessionOfLink(tx: Tx, now: number, hash: string): Promise<string | undefined> {
+  const token = await validToken(tx, hash, { audience: 'user', realm: FIRST_PARTY_APP.id }, now);
+  if (!token || token.emailed !== 1 || token.used_at !== null) return undefined;
+  if (!(await markLinkUsed(tx, hash, now))) return undefined;
+  await invalidateToken(tx, hash, now);
+  const user = await findUser(tx, FIRST_PARTY_APP, token.email);
+  return user && issueToken(tx, now, user, FIRST_PARTY_APP);
 }
 
 export async function lecturerClassIds(db: Db, userId: number): Promise<Set<string>> {

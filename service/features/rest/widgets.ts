@@ -20,6 +20,8 @@ import { sendJson, type AppContext, type ServiceDeps } from '../../http/context.
 import { error } from '../../http/docs.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import type { SubApp } from '../../http/routes.ts';
+import { keyVerdict, verdictQuery } from '../../widget-api/keys.ts';
+import { WidgetKeyCheckResponse } from '../../../contract/api/dev.ts';
 import {
   KEY_GRACE_MS,
   companyWidget,
@@ -128,6 +130,41 @@ export function registerWidgetRoutes(app: SubApp, deps: ServiceDeps, companyOf: 
       }
       const rows = (await companyWidgets(db, company.id, type as WidgetType | undefined)).filter((r) => r.revoked_at === null);
       return sendJson({ widgets: await views(rows) } satisfies WidgetsResponse);
+    },
+  );
+
+  deps.api.add(
+    app,
+    {
+      method: 'get',
+      path: '/v1/widgets/check',
+      tags: REST,
+      operationId: 'checkWidgetKey',
+      summary: 'What the widget API would answer a placeholder with `key` of `type` on a page of `origin` (owners and members)',
+      description:
+        'The widget API’s own key checks, in their order (`missing-key`, `invalid-key`, `revoked`, `origin-not-allowed`, `type-mismatch`, `not-available`), for a page the request does not come from: the app’s snippet check. A key of another company is `invalid-key`. Without `origin` or `type`, that check is left out.',
+      security: [{ apiKey: [], userToken: [] }],
+      parameters: [
+        { $ref: '#/components/parameters/Company' },
+        { name: 'key', in: 'query', required: true, schema: { type: 'string', examples: ['wk_3q2…'] } },
+        { name: 'type', in: 'query', required: false, schema: { type: 'string', enum: WIDGET_TYPES } },
+        { name: 'origin', in: 'query', required: false, schema: { type: 'string', examples: ['https://www.acme.example'] } },
+      ],
+      responses: {
+        '200': { description: 'The verdict, and the refusal with its message', schema: WidgetKeyCheckResponse },
+        ...ROLE_ERRORS,
+        '422': error('`validation`: `type` is no widget type, or `origin` no origin'),
+      },
+    },
+    async (c) => {
+      const company = await inRole(c, ['owner', 'member']);
+      const verdict = await keyVerdict(db, c.req.query('key'), {
+        now: clock.now(),
+        own: c.get('ownOrigins'),
+        companyId: company.id,
+        ...verdictQuery(c),
+      });
+      return sendJson(verdict);
     },
   );
 
