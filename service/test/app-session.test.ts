@@ -113,6 +113,20 @@ describe('the service app’s sign-in', () => {
     assert.equal(again.body.error.code, 'invalid-link');
   });
 
+  test('the email is in the language the app asks in, from the service, with the app’s link and the PIN', async () => {
+    assert.equal(
+      (await svc.postJson('/v1/login', { login: OWNER, verification_method: 'email' }, { ...APP, 'Accept-Language': 'de' }))
+        .status,
+      200,
+    );
+    const [email] = await svc.outbox(OWNER);
+    assert.equal(email.subject, 'Anmelden bei Service widgets');
+    assert.match(
+      email.text,
+      /melden Sie sich mit diesem Link bei Service widgets an:\nhttp:\/\/\S+\/app\/\?key=tok_\S+\n\noder geben Sie diese PIN ein: \d{6}/,
+    );
+  });
+
   test('a wrong PIN is invalid-pin; a body with neither the PIN nor the key names what to send', async () => {
     await login(svc, OWNER);
     const pin = await svc.lastPin(OWNER);

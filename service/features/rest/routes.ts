@@ -7,6 +7,7 @@
 import { sameHash, sha256Hex } from '../../core/ids.ts';
 import { pinChecks, type Limit } from '../../core/rate-limit.ts';
 import { clientAddress } from '../../http/client-address.ts';
+import { requestLocale } from '../../http/locale.ts';
 import { sendJson, type AppContext, type ServiceDeps } from '../../http/context.ts';
 import { error } from '../../http/docs.ts';
 import { ApiError, newFieldErrors, validationError } from '../../http/errors.ts';
@@ -227,6 +228,8 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
 
       // The answer is the same whether or not the email belongs to a user, and it goes out before
       // anything is looked up or written: neither its words nor its time tell which emails do.
+      // In the language the caller asks for (the app sends its page's), English by default.
+      const locale = requestLocale(c);
       deps.jobs.add('REST login email', async () => {
         const user = await findUser(db, application, input.login);
         if (!user) return;
@@ -246,6 +249,7 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
             place: application.name,
             link: link?.href ?? null,
             pin,
+            locale,
             ...(company ? { fromName: company.name } : {}),
           });
         });

@@ -37,7 +37,7 @@ export interface AppRow {
 export const FIRST_PARTY_APP: AppRow = {
   id: APP_APPLICATION_ID,
   company_id: null,
-  name: 'Service app',
+  name: 'Service widgets',
   client_secret_hash: '',
   login_link: '/app/',
   first_party: true,
