@@ -87,11 +87,15 @@ export interface RestClientOptions {
    * sends the CSRF cookie's value.
    */
   session?: 'token' | 'cookie';
+  /** The language of the emails the calls cause (`en`, `de`): sent as `Accept-Language`. */
+  locale?: string;
 }
 
 export class RestClient {
   token: string | undefined;
   company: number | undefined;
+  /** The language of the emails the calls cause (a sign-in's): `Accept-Language`. */
+  locale: string | undefined;
   readonly #base: string;
   readonly #apiKey: string;
   readonly #fetch: typeof fetch;
@@ -104,6 +108,7 @@ export class RestClient {
     this.#apiKey = options.apiKey || (this.#cookie ? APP_API_KEY : '');
     this.token = options.token;
     this.company = options.company;
+    this.locale = options.locale;
     this.#onUnauthorized = options.onUnauthorized;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
@@ -233,6 +238,7 @@ export class RestClient {
       headers['X-SERVICE-TOKEN'] = this.token;
     }
     if (options.company !== undefined) headers['X-SERVICE-COMPANY'] = String(options.company);
+    if (this.locale) headers['Accept-Language'] = this.locale;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
     let response: Response;
