@@ -1,13 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { selfSignedCertificate } from '../serving.ts';
+import { startProduction } from './production-service.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -16,35 +12,13 @@ import { expect, test } from './support.ts';
  * its widget key works on the key's https page, whose visitor's confirmation reaches the mail server.
  */
 
-/** Runs a program of this repository with only these settings; answers what it printed. */
-const run = (args: string[], env: Record<string, string>) =>
-  execFileSync(process.execPath, ['--import', 'tsx', ...args], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
-    encoding: 'utf8',
-  });
-
 test('support’s company, in production: its widget key on its https page, and the visitor’s confirmation email through SMTP', async ({
   browser,
 }) => {
   test.setTimeout(60_000);
-  const folder = mkdtempSync(join(tmpdir(), 'production-e2e-'));
-  const received: ParsedMail[] = [];
-  let delivered: (mail: ParsedMail) => void = () => {};
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      void simpleParser(stream).then((mail) => {
-        callback();
-        received.push(mail);
-        delivered(mail);
-      }, callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
-
+  // The service as an operator starts it: production by default, every setting given.
+  const service = await startProduction();
+  const { folder } = service;
   // The customer's https site, on its own host name (resolved to this machine), with a certificate of its own.
   const certificate = selfSignedCertificate(folder, 'www.acme.example');
   let page = '';
@@ -58,33 +32,14 @@ test('support’s company, in production: its widget key on its https page, and 
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const origin = `https://www.acme.example:${(site.address() as AddressInfo).port}`;
 
-  // The service as an operator starts it: production by default, every setting given.
-  const settings = {
-    PUBLIC_URL: 'https://booking.example.com',
-    DATA_DIR: folder,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    SMTP_FROM: 'bookings@booking.example.com',
-    PORT: '0',
-    LOG_FORMAT: 'json',
-  };
-  const service: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...settings },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
   try {
-    const started = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: service.stdout! }).on('line', (line) => {
-        const { msg } = JSON.parse(line) as { msg?: string };
-        if (msg?.startsWith('Service widgets running at')) resolve(msg);
-      });
-      service.on('exit', (code) => reject(new Error(`the service stopped (${code})`)));
-    });
+    const { started } = service;
     expect(started).toMatch(/\(production\), reached at https:\/\/booking\.example\.com\/\.$/);
-    const serviceUrl = `http://127.0.0.1:${/:(\d+)\//.exec(started)![1]}`;
+    const serviceUrl = service.url;
     expect((await fetch(`${serviceUrl}/dev/seed`)).status).toBe(404);
 
     // Support opens the company, gives it a catalogue and a widget key for the site.
-    const support = (...argv: string[]) => JSON.parse(run(['service/support/cli.ts', ...argv, '--json'], { DATA_DIR: folder }));
+    const support = service.support<{ company_id: number; key: string }>;
     const company = support(
       'company',
       'create',
@@ -150,7 +105,7 @@ test('support’s company, in production: its widget key on its https page, and 
     await widget.getByLabel('Last name').fill('Johnson');
     await widget.getByLabel('Email').fill('katherine@example.org');
     await widget.getByRole('checkbox').check();
-    const mail = new Promise<ParsedMail>((resolve) => (delivered = resolve));
+    const mail = service.nextMail();
     await widget.getByRole('button', { name: 'Register', exact: true }).last().click();
     await expect(widget.getByRole('heading', { name: 'You are registered' })).toBeVisible();
 
@@ -162,10 +117,7 @@ test('support’s company, in production: its widget key on its https page, and 
     expect(confirmation.text).toContain('Hello Katherine,');
     await context.close();
   } finally {
-    service.kill('SIGTERM');
-    await new Promise((resolve) => (service.exitCode === null ? service.once('exit', resolve) : resolve(null)));
     site.close();
-    smtp.close();
-    rmSync(folder, { recursive: true, force: true });
+    await service.stop();
   }
 });
