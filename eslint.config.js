@@ -13,11 +13,11 @@ export default tseslint.config(
     ...wc.configs['flat/recommended'],
   },
   {
-    files: ['widgets/**/*.ts'],
+    files: ['widgets/**/*.ts', 'app/src/**/*.ts'],
     ...lit.configs['flat/recommended'],
   },
   {
-    files: ['widgets/**/*.ts'],
+    files: ['widgets/**/*.ts', 'app/src/**/*.ts'],
     plugins: { 'lit-a11y': litA11y },
     rules: litA11y.configs.recommended.rules,
   },
@@ -36,8 +36,8 @@ export default tseslint.config(
   ...folderRules(),
   ...featureRules(),
   {
-    // Widgets and the demo's pages render data as text: no unsafeHTML, no innerHTML.
-    files: ['widgets/**/*.ts', 'loader/**/*.ts', 'demo/**/*.ts'],
+    // Widgets, the demo's pages and the app render data as text: no unsafeHTML, no innerHTML.
+    files: ['widgets/**/*.ts', 'loader/**/*.ts', 'demo/**/*.ts', 'app/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-properties': [
@@ -51,7 +51,8 @@ export default tseslint.config(
 
 /**
  * Which folder may import which (docs/architecture.md, "Which folder imports which"): the browser's
- * code (widgets, loader, demo) imports only contract/ and itself, contract/ imports nothing of
+ * code (widgets, loader, demo) imports only contract/ and itself, the app contract/ and the demo's
+ * shared modules (its snippet writer, check and the widgets' facts), contract/ imports nothing of
  * ours, and the service no browser code. One rule per folder, with the ban on rendering HTML for
  * the browser's code.
  */
@@ -70,13 +71,26 @@ function folderRules() {
     rule(['widgets/**/*.ts'], [from('service', 'loader', 'demo'), unsafe], ['**/*.test.ts']),
     rule(['widgets/**/*.test.ts'], [from('service', 'loader', 'demo')]),
     rule(['loader/**/*.ts'], [from('service', 'widgets', 'demo'), unsafe]),
-    rule(['demo/**/*.ts'], [from('service', 'loader', 'widgets'), unsafe], ['demo/site.config.ts']),
-    rule(['contract/**/*.ts'], [from('service', 'widgets', 'loader', 'demo')]),
-    rule(['service/**/*.ts'], [from('widgets', 'loader', 'demo')]),
+    rule(['demo/**/*.ts'], [from('service', 'loader', 'widgets', 'app'), unsafe], ['demo/site.config.ts']),
+    rule(
+      ['app/**/*.ts'],
+      [
+        from('service', 'loader', 'widgets'),
+        {
+          // Of the demo, its shared modules only: its pages' scripts run where they are loaded.
+          regex: '(^|/)demo/(?!src/(snippet|check|facts|showcase)\\.ts$)',
+          message: 'The app imports of the demo only its shared modules: src/snippet.ts, check.ts, facts.ts, showcase.ts.',
+        },
+        unsafe,
+      ],
+      ['app/site.config.ts'],
+    ),
+    rule(['contract/**/*.ts'], [from('service', 'widgets', 'loader', 'demo', 'app')]),
+    rule(['service/**/*.ts'], [from('widgets', 'loader', 'demo', 'app')]),
     // Rules and data know nothing of HTTP: they return results or throw Refusals (core/refusal.ts).
     rule(
       ['service/core/**/*.ts', 'service/domain/**/*.ts'],
-      [from('widgets', 'loader', 'demo', 'http', 'widget-api', 'features')],
+      [from('widgets', 'loader', 'demo', 'app', 'http', 'widget-api', 'features')],
     ),
   ];
 }

@@ -28,7 +28,7 @@ import type {
 } from './api/rest.ts';
 import type { WidgetKeyCheckResponse } from './api/dev.ts';
 import type { WidgetType } from './index.ts';
-import { APP_API_KEY, CSRF_COOKIE, CSRF_HEADER } from './api/rest.ts';
+import { APP_API_KEY, CSRF_COOKIE, CSRF_HEADER } from './api/app.ts';
 
 // The answers' types come from the contract's schemas, which the service validates and documents
 // with (type-only imports: no schema reaches the built client).

@@ -1,7 +1,8 @@
 // The three-pass build (docs/architecture.md, "Chunks"): an IIFE cannot split code, so the widget chunks are built
 // once as ES modules, then each classic-script loader is built with its chunk map injected. A fourth
-// pass builds the typed REST client as an ES module, for the demo and for developers' pages; the
-// last, the demo's pages, with what the custom-elements manifest says of each widget.
+// pass builds the typed REST client as an ES module, for the demo and for developers' pages; then the
+// demo's pages, with what the custom-elements manifest says of each widget; the last, the service's
+// app (`/app/`), with the same.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { build } from 'vite';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
 import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
 import { demoConfig } from '../demo/site.config.ts';
+import { appConfig } from '../app/site.config.ts';
 import type { Facts } from '../demo/src/showcase.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -123,6 +125,8 @@ const facts: Facts = Object.fromEntries(
   }),
 );
 await build(demoConfig(root, facts));
+// Pass 6: the app.
+await build(appConfig(root, facts));
 
 // Each text file of the build also as brotli and gzip, made once here at their best: the service
 // sends the one a browser takes (service/http/static.ts), so the bytes the budgets promise are the
@@ -138,8 +142,8 @@ const precompress = (dir: string): number =>
     writeFileSync(`${path}.gz`, gzipSync(bytes, { level: 9 }));
     return n + 1;
   }, 0);
-const precompressed = ['widgets', 'client', 'demo'].reduce((n, dir) => n + precompress(`${root}dist/${dir}`), 0);
+const precompressed = ['widgets', 'client', 'demo', 'app'].reduce((n, dir) => n + precompress(`${root}dist/${dir}`), 0);
 
 console.log(
-  `built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo; ${precompressed} files also as .br and .gz`,
+  `built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo; dist/app; ${precompressed} files also as .br and .gz`,
 );

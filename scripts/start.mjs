@@ -59,7 +59,7 @@ if (build.code !== 0) {
   process.exit(1);
 }
 const built = build.output.match(/; widgets: ([\w, ]+);/)?.[1].split(', ').length ?? 0;
-step('build', `loaders v1 and v2, ${built} widgets and the demo into dist/`, performance.now() - at);
+step('build', `loaders v1 and v2, ${built} widgets, the demo and the app into dist/`, performance.now() - at);
 
 const { runService } = await import('../service/run.ts');
 const service = await runService({ quiet: true, development: true });
@@ -98,6 +98,7 @@ Ready in ${seconds(performance.now() - started)}.
 
   Demo     ${base}/
   Outbox   ${base}/demo/outbox.html   (the emails the service “sends”: PINs, links)
+  App      ${base}/app/   (publish widgets: sign in as olivia.owner@acme.example, the PIN is in the outbox)
   API      ${base}/openapi.json
 
 Paste into any page served from localhost or 127.0.0.1 (the seeded keys serve every port):
@@ -111,6 +112,7 @@ Ctrl+C stops the service.`
 Ready in ${seconds(performance.now() - started)}, in production (SERVICE_MODE or PUBLIC_URL says so):
 no demo, no outbox, no demo keys. "Run it for real" in README.md says what support runs next.
 
+  App      ${base}/app/   (a company's owners publish its widgets)
   API      ${base}/openapi.json
   Health   ${base}/healthz, ${base}/readyz
 

@@ -82,4 +82,6 @@ export const PAGES = [
   { file: 'outbox.html', href: '/demo/outbox.html', title: 'Outbox' },
   { file: 'hostile.html', href: '/demo/hostile.html', title: 'Hostile page' },
   { file: 'dark.html', href: '/demo/dark.html', title: 'Dark page' },
+  // The service's app (app/), a page of its own: never the current page of the demo.
+  { file: 'app', href: '/app/', title: 'App' },
 ] as const;

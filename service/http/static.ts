@@ -1,6 +1,7 @@
 /**
  * Files: the built widgets (`/widgets/**` from `<distDir>/widgets/`), the typed REST client
- * (`/client/rest-client.js` from `<distDir>/client/`) and the built demo (`/` and `/demo/**` from `<demoDir>`,
+ * (`/client/rest-client.js` from `<distDir>/client/`), the service's app (`/app/**` from
+ * `<distDir>/app/`, in production too) and the built demo (`/` and `/demo/**` from `<demoDir>`,
  * `<distDir>/demo/` by default). Paths are decoded segment by segment and must stay inside their
  * folder (no `..`, no encoded slashes, no dot-files, no symlinks out). Every file answers HTTP
  * range requests (`Range: bytes=…`, one range), which a video element needs to seek.
@@ -80,6 +81,21 @@ export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
     ),
   );
 
+  // The service's app (Team & Settings > Publish): one page, routed by its fragment, and its hashed
+  // scripts and styles, which never change under their names.
+  const appRoot = join(deps.distDir, 'app');
+  app.get('/app', (c) => redirect(`/app/${new URL(c.req.url).search}`));
+  app.get('/app/*', (c) => {
+    const rest = rawPath(c.req.url).slice('/app/'.length);
+    return serveFile(
+      c.req.raw,
+      appRoot,
+      rest,
+      { 'Cache-Control': rest.startsWith('assets/') ? CHUNK_CACHE : 'no-cache' },
+      'The app',
+    );
+  });
+
   if (deps.dev) {
     const demo = (rest: string) => (c: { req: { raw: Request } }) =>
       serveFile(c.req.raw, deps.demoDir, rest, { 'Cache-Control': 'no-cache' }, 'The demo');
@@ -93,6 +109,7 @@ export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
         {
           service: 'Service widgets',
           loaders: ['/widgets/v1/loader.js', '/widgets/v2/loader.js'],
+          app: '/app/',
           api: '/openapi.json',
           health: ['/healthz', '/readyz'],
         },
