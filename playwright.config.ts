@@ -29,7 +29,7 @@ export default defineConfig({
     browserName: 'chromium',
     // A customer's plain-http site on another host name (not a secure context).
     launchOptions: chromiumLaunchOptions({
-      args: ['--host-resolver-rules=MAP shop.example 127.0.0.1,MAP www.acme.example 127.0.0.1'],
+      args: ['--host-resolver-rules=MAP shop.example 127.0.0.1,MAP www.acme.example 127.0.0.1,MAP booking.example.com 127.0.0.1'],
     }),
   },
   webServer: [
