@@ -40,6 +40,9 @@ export const test = base.extend<{
         expectConsoleErrors: (n: number, violatedDirective = '') => ([expected, violation] = [n, violatedDirective]),
       }),
     );
+    // A test's routes may still be answering (a video streams on after its last check): they end with
+    // the test, rather than failing the next one ("route.fetch: Test ended").
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
     expect(problems).toEqual([]);
     expect(
       consoleErrors.filter(
