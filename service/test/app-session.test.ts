@@ -27,6 +27,9 @@ const sessionOf = (res: Response): Session => {
   return { cookie: pairs.join('; '), csrf, setCookies };
 };
 
+/** The app's sign-in link in an email of the outbox. */
+const appLink = (email: Json) => new URL(/https?:\/\/\S+\/app\/\?key=\S+/.exec(email.text)![0]);
+
 const login = (service: TestService, email: string) =>
   service.postJson('/v1/login', { login: email, verification_method: 'email' }, APP);
 
@@ -91,7 +94,7 @@ describe('the service app’s sign-in', () => {
   test('the emailed link opens the app, and its key gives a session once; the link’s own token never signs in', async () => {
     await login(svc, OWNER);
     const [email] = await svc.outbox(OWNER);
-    const link = new URL(/https?:\/\/\S+\/app\/\?key=\S+/.exec(email.text)![0]);
+    const link = appLink(email);
     assert.equal(link.origin + link.pathname, `${svc.publicUrl}/app/`);
     const key = link.searchParams.get('key')!;
 
@@ -125,6 +128,17 @@ describe('the service app’s sign-in', () => {
       email.text,
       /melden Sie sich mit diesem Link bei Service widgets an:\nhttp:\/\/\S+\/app\/\?key=tok_\S+\n\noder geben Sie diese PIN ein: \d{6}/,
     );
+  });
+
+  test('a link left unused for an hour of the service clock no longer signs in', async () => {
+    await login(svc, OWNER);
+    const [email] = await svc.outbox(OWNER);
+    const key = appLink(email).searchParams.get('key')!;
+    await svc.advance(3601);
+    const late = await svc.postJson('/v1/session', { key }, APP);
+    assert.equal(late.status, 401);
+    assert.equal(late.body.error.code, 'invalid-link');
+    assert.deepEqual(late.headers.getSetCookie(), []);
   });
 
   test('a wrong PIN is invalid-pin; a body with neither the PIN nor the key names what to send', async () => {

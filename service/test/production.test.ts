@@ -12,7 +12,15 @@ import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ConfigError, readConfig } from '../config.ts';
 import { REPO_ROOT, startService } from '../server.ts';
-import { registrationBody, runSupport, uniqueKey, writeHeaders, type Json } from './helpers.ts';
+import {
+  openTestCompany,
+  registrationBody,
+  runSupport,
+  startTestService,
+  uniqueKey,
+  writeHeaders,
+  type Json,
+} from './helpers.ts';
 import { recipient, startSmtp } from './smtp.ts';
 
 const folders: string[] = [];
@@ -336,26 +344,14 @@ describe('a company opened by support', () => {
 describe('the service’s app in production', () => {
   test('support’s new owner signs in to /app/ with the PIN received by SMTP, into a Secure __Host- session, and publishes a widget', async () => {
     const smtp = await startSmtp();
-    const dataDir = folder();
-    const service = await startService({
-      port: 0,
-      dataDir,
+    const service = await startTestService({
       dev: false,
-      quiet: true,
       publicUrl: 'https://booking.example.com',
       smtp: { url: smtp.url, from: 'bookings@example.com' },
     });
-    const support = async (...argv: string[]) => {
-      const res = await run(['service/support/cli.ts', ...argv, '--json'], { DATA_DIR: dataDir });
-      assert.equal(res.code, 0, res.stderr);
-      return JSON.parse(res.stdout) as Json;
-    };
-    const app = (
-      path: string,
-      init: { method?: string; body?: unknown; cookie?: string; csrf?: string; company?: number } = {},
-    ) =>
-      fetch(`${service.url}${path}`, {
-        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    const app = (path: string, init: { body?: unknown; cookie?: string; csrf?: string; company?: number } = {}) =>
+      service.json(path, {
+        method: init.body === undefined ? 'GET' : 'POST',
         headers: {
           'Content-Type': 'application/json',
           'X-SERVICE-API-KEY': 'service-app',
@@ -366,31 +362,17 @@ describe('the service’s app in production', () => {
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       });
     try {
-      const company = await support(
-        'company',
-        'create',
-        '--name',
-        'Acme Training',
-        '--owner-email',
-        'olivia@acme.example',
-        '--owner-first-name',
-        'Olivia',
-        '--owner-last-name',
-        'Owner',
-      );
-      assert.equal(
-        (await app('/v1/login', { body: { login: 'olivia@acme.example', verification_method: 'email' } })).status,
-        200,
-      );
+      const company = await openTestCompany(service, { types: [] });
+      const owner = company.owner_email;
+      assert.equal((await app('/v1/login', { body: { login: owner, verification_method: 'email' } })).status, 200);
       await service.jobs.idle();
-      await service.mail.run();
+      await service.runMail();
       const mail = await smtp.next();
-      await service.mail.run();
-      assert.equal(recipient(mail), 'olivia@acme.example');
+      assert.equal(recipient(mail), owner);
       // The app's own link, at the public address; and the PIN.
       assert.match(mail.text ?? '', /https:\/\/booking\.example\.com\/app\/\?key=tok_/);
       const pin = /\b(\d{6})\b/.exec(mail.text ?? '')?.[1];
-      const signedIn = await app('/v1/session', { body: { email: 'olivia@acme.example', pin } });
+      const signedIn = await app('/v1/session', { body: { email: owner, pin } });
       assert.equal(signedIn.status, 200);
       const lines = signedIn.headers.getSetCookie();
       assert.match(
@@ -401,36 +383,23 @@ describe('the service’s app in production', () => {
       const cookie = lines.map((line) => line.split(';')[0]).join('; ');
       const csrf = /__Host-service_app_csrf=([0-9a-f]+)/.exec(cookie)![1]!;
       // An http cookie name of development is no session here.
-      const plain = cookie.replace(/__Host-/g, '');
-      assert.equal((await app('/v1/user', { cookie: plain })).status, 401);
+      assert.equal((await app('/v1/user', { cookie: cookie.replace(/__Host-/g, '') })).status, 401);
 
-      const user = (await (await app('/v1/user', { cookie })).json()) as Json;
-      assert.deepEqual(user.user.companies, [{ id: company.company_id, name: 'Acme Training', role: 'owner' }]);
-      const local = await app('/v1/widgets', {
-        cookie,
-        csrf,
-        company: company.company_id,
-        body: { type: 'calendar', origins: ['http://localhost:3000'] },
-      });
+      const user = await app('/v1/user', { cookie });
+      assert.deepEqual(user.body.user.companies, [{ id: company.company_id, name: 'Acme Training', role: 'owner' }]);
+      const create = (origin: string) =>
+        app('/v1/widgets', { cookie, csrf, company: company.company_id, body: { type: 'calendar', origins: [origin] } });
+      const local = await create('http://localhost:3000');
       assert.equal(local.status, 422);
-      assert.match(((await local.json()) as Json).error.fields.origins, /secure pages only: https:\/\/localhost:3000/);
-      const made = await app('/v1/widgets', {
-        cookie,
-        csrf,
-        company: company.company_id,
-        body: { type: 'calendar', origins: ['https://www.acme.example'] },
-      });
+      assert.match(local.body.error.fields.origins, /secure pages only: https:\/\/localhost:3000/);
+      const made = await create('https://www.acme.example');
       assert.equal(made.status, 201);
-      const { key } = (await made.json()) as Json;
-      const shown = await fetch(`${service.url}/widget-api/v1/widget?key=${key}&type=calendar`, {
-        headers: { Origin: 'https://www.acme.example' },
-      });
-      assert.equal(shown.status, 200);
+      const shown = (origin: string) =>
+        service.fetch(`/widget-api/v1/widget?key=${made.body.key}&type=calendar`, { headers: { Origin: origin } });
+      assert.equal((await shown('https://www.acme.example')).status, 200);
       // The app's own pages, at the public address, preview every key.
-      const preview = await fetch(`${service.url}/widget-api/v1/widget?key=${key}&type=calendar`, {
-        headers: { Origin: 'https://booking.example.com' },
-      });
-      assert.equal(preview.status, 200);
+      assert.equal((await shown('https://booking.example.com')).status, 200);
+      assert.equal((await shown('https://evil.example')).status, 403);
     } finally {
       await service.close();
       await smtp.close();

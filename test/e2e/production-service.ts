@@ -23,6 +23,8 @@ export interface ProductionService {
   nextMail(): Promise<ParsedMail>;
   /** `npm run support -- <argv> --json` on its store: the JSON answer. */
   support<T = Record<string, unknown>>(...argv: string[]): T;
+  /** Support opens the company Acme Training with its owner Olivia at `ownerEmail`: its id. */
+  openCompany(ownerEmail: string): { company_id: number };
   stop(): Promise<void>;
 }
 
@@ -70,6 +72,13 @@ export async function startProduction(publicUrl = 'https://booking.example.com')
       });
       service.on('exit', (code) => reject(new Error(`the service stopped (${code})`)));
     });
+    const support = <T>(...argv: string[]) =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--import', 'tsx', 'service/support/cli.ts', ...argv, '--json'], {
+          env: { PATH: env.PATH, HOME: env.HOME, DATA_DIR: folder },
+          encoding: 'utf8',
+        }),
+      ) as T;
     return {
       url: `http://127.0.0.1:${/:(\d+)\//.exec(started)![1]}`,
       started,
@@ -78,13 +87,20 @@ export async function startProduction(publicUrl = 'https://booking.example.com')
         const mail = mails.shift();
         return mail ? Promise.resolve(mail) : new Promise((resolve) => waiting.push(resolve));
       },
-      support: <T>(...argv: string[]) =>
-        JSON.parse(
-          execFileSync(process.execPath, ['--import', 'tsx', 'service/support/cli.ts', ...argv, '--json'], {
-            env: { PATH: env.PATH, HOME: env.HOME, DATA_DIR: folder },
-            encoding: 'utf8',
-          }),
-        ) as T,
+      support,
+      openCompany: (ownerEmail) =>
+        support(
+          'company',
+          'create',
+          '--name',
+          'Acme Training',
+          '--owner-email',
+          ownerEmail,
+          '--owner-first-name',
+          'Olivia',
+          '--owner-last-name',
+          'Owner',
+        ),
       stop,
     };
   } catch (error) {
