@@ -150,33 +150,60 @@ export const expectLoadingState = async <T extends ServiceElement<unknown>>(
 };
 
 /**
+ * An order placed straight through the widget API (another visitor, or a participant whose profile a
+ * test reads), in the service at `baseUrl`: its `order` and the `token` that may cancel it. By
+ * invoice, or by card: then it holds its seats while it waits for its payment. Its attendees are the
+ * buyer, or the names given.
+ */
+export const placeOrder = async (
+  classId: string,
+  seats: number,
+  {
+    buyer = { first_name: 'Other', last_name: 'Visitor', email: 'other.visitor@example.org' },
+    attendees,
+    paymentMethod = 'invoice',
+    baseUrl = service.url,
+  }: {
+    buyer?: { first_name: string; last_name: string; email: string };
+    attendees?: { first_name: string; last_name: string }[];
+    paymentMethod?: 'invoice' | 'card';
+    baseUrl?: string;
+  } = {},
+) => {
+  const { first_name, last_name } = buyer;
+  const answer = await fetch(new URL('widget-api/v1/orders?key=wk_demo_checkout', baseUrl), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+    body: JSON.stringify({
+      items: [
+        { class_id: classId, seats, attendees: attendees ?? Array.from({ length: seats }, () => ({ first_name, last_name })) },
+      ],
+      buyer: { ...buyer, address: { line1: 'Am Markt 1', postal_code: '20095', city: 'Hamburg', country: 'DE' } },
+      payment_method: paymentMethod,
+      ...(paymentMethod === 'card' ? { return_url: location.href } : {}),
+      consent: true,
+    }),
+  });
+  if (answer.status !== 201) throw new Error(`The order answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()) as { order: { id: string; number: string }; token: string };
+};
+
+/**
  * Another visitor's card order that holds `seats` of a class while it waits for its payment (in the
  * service at `baseUrl`); `release()` cancels it, so that its seats are free again at once.
  */
 export const holdSeats = async (classId: string, seats: number, baseUrl = service.url) => {
-  const post = (path: string, init: RequestInit) => fetch(new URL(`widget-api/v1/${path}`, baseUrl), { method: 'POST', ...init });
-  const answer = await post('orders?key=wk_demo_checkout', {
-    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-    body: JSON.stringify({
-      items: [
-        { class_id: classId, seats, attendees: Array.from({ length: seats }, () => ({ first_name: 'Held', last_name: 'Seat' })) },
-      ],
-      buyer: {
-        first_name: 'Held',
-        last_name: 'Seat',
-        email: 'held.seat@example.org',
-        address: { line1: 'Am Markt 1', postal_code: '20095', city: 'Hamburg', country: 'DE' },
-      },
-      payment_method: 'card',
-      return_url: location.href,
-      consent: true,
-    }),
+  const { order, token } = await placeOrder(classId, seats, {
+    buyer: { first_name: 'Held', last_name: 'Seat', email: 'held.seat@example.org' },
+    paymentMethod: 'card',
+    baseUrl,
   });
-  if (answer.status !== 201) throw new Error(`The order that holds seats answered ${answer.status}: ${await answer.text()}`);
-  const { order, token } = (await answer.json()) as { order: { id: string }; token: string };
   return {
     release: async () => {
-      const cancelled = await post(`orders/${order.id}/cancel?key=wk_demo_checkout`, { headers: { 'X-Order-Token': token } });
+      const cancelled = await fetch(new URL(`widget-api/v1/orders/${order.id}/cancel?key=wk_demo_checkout`, baseUrl), {
+        method: 'POST',
+        headers: { 'X-Order-Token': token },
+      });
       if (!cancelled.ok) throw new Error(`Cancelling the order that held seats answered ${cancelled.status}`);
     },
   };

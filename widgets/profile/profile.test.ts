@@ -1,6 +1,17 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { readSession, writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, keyOf, ownMethods, service, settled, textOf, until } from '../../test/browser/support.ts';
+import {
+  darkPage,
+  dev,
+  failOnWarnings,
+  keyOf,
+  ownMethods,
+  placeOrder,
+  service,
+  settled,
+  textOf,
+  until,
+} from '../../test/browser/support.ts';
 // The page-wide journey needs a registration widget beside the profile, as on a customer's page.
 import '../registration/registration.ts';
 import type { ServiceRegistration } from '../registration/registration.ts';
@@ -76,35 +87,17 @@ const newParticipant = async (first = 'Mary') => {
  * An order of `seats` seats of a class by `email` through the checkout's widget API (by invoice, or
  * by card: then it waits for its payment).
  */
-const orderFor = async (email: string, classId: string, seats: number, paymentMethod: 'invoice' | 'card' = 'invoice') => {
-  const answer = await fetch(`${service.url}widget-api/v1/orders?key=${keyOf('checkout')}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-    body: JSON.stringify({
-      items: [
-        {
-          class_id: classId,
-          seats,
-          attendees: [
-            { first_name: 'Kay', last_name: 'Jackson' },
-            { first_name: 'Lee', last_name: 'Jackson' },
-          ].slice(0, seats),
-        },
-      ],
-      buyer: {
-        first_name: 'Kay',
-        last_name: 'Jackson',
-        email,
-        address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
-      },
-      payment_method: paymentMethod,
-      ...(paymentMethod === 'card' ? { return_url: location.href } : {}),
-      consent: true,
-    }),
-  });
-  expect(answer.status).to.equal(201);
-  return ((await answer.json()) as { order: { number: string; id: string } }).order;
-};
+const orderFor = async (email: string, classId: string, seats: number, paymentMethod: 'invoice' | 'card' = 'invoice') =>
+  (
+    await placeOrder(classId, seats, {
+      buyer: { first_name: 'Kay', last_name: 'Jackson', email },
+      attendees: [
+        { first_name: 'Kay', last_name: 'Jackson' },
+        { first_name: 'Lee', last_name: 'Jackson' },
+      ].slice(0, seats),
+      paymentMethod,
+    })
+  ).order;
 
 /** Asks for a PIN: the email step, then the PIN step with the focus in the PIN field. */
 const requestPin = async (el: ServiceProfile, email: string) => {
