@@ -5,14 +5,15 @@
  * the same view. Each new view takes the focus on its h1, and names the document.
  */
 import { html, nothing, render, type TemplateResult } from 'lit';
-import { RestClient, type Role, type UserInfo } from '../../contract/rest-client.ts';
+import { RestClient, ServiceApiError, type UserInfo } from '../../contract/rest-client.ts';
 import { WORDS, initialLang, keepLang, type Lang, type Words } from './i18n.ts';
+import { local } from './origins.ts';
 import { href, parseRoute, type Route } from './routes.ts';
 
 /** `{base_url}`: where the service is, the app being its `/app/`. */
 export const BASE_URL = new URL('..', `${location.origin}${location.pathname}`).href.replace(/\/$/, '');
 
-export type User = UserInfo['user'];
+type User = UserInfo['user'];
 export type Company = User['companies'][number];
 
 /** A view: one h1, its content, and what it loads. */
@@ -24,7 +25,10 @@ export interface View {
   ready?(): boolean;
 }
 
-export type ViewFactory = (app: App, route: Route, company: Company | undefined) => View;
+/** Each place's view: a company's places are given the company, in which the user has a role. */
+export type Views = { [N in 'sign-in' | 'companies' | 'no-company']: (app: App) => View } & {
+  [N in Exclude<Route['name'], 'home' | 'companies'>]: (app: App, company: Company, route: Extract<Route, { name: N }>) => View;
+};
 
 export class App {
   lang: Lang = initialLang();
@@ -40,12 +44,12 @@ export class App {
   noticeRetryAfter: number | undefined;
   readonly api: RestClient;
   #root: HTMLElement;
-  #views: Record<string, ViewFactory>;
+  #views: Views;
   #focusHeading = false;
   #focusSelector: string | undefined;
   #scheduled = false;
 
-  constructor(root: HTMLElement, views: Record<string, ViewFactory>) {
+  constructor(root: HTMLElement, views: Views) {
     this.#root = root;
     this.#views = views;
     this.api = new RestClient({
@@ -69,10 +73,6 @@ export class App {
     return this.user?.companies.find((c) => c.id === id);
   }
 
-  get role(): Role | undefined {
-    return this.company?.role;
-  }
-
   async start(): Promise<void> {
     // The emailed link: its key is a sign-in, once. It leaves the address at once (no history, no referrer).
     const params = new URLSearchParams(location.search);
@@ -80,7 +80,7 @@ export class App {
     if (key !== null) history.replaceState(null, '', `${location.pathname}${location.hash}`);
     // Development (its outbox, its http origins) is a service on this machine's own names; production
     // on another host is never asked, so its console shows no 404.
-    if (/^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(location.hostname)) {
+    if (local(location.host)) {
       void fetch(`${BASE_URL}/dev/seed`)
         .then((r) => {
           this.dev = r.ok;
@@ -92,17 +92,17 @@ export class App {
       try {
         await this.api.signIn({ key });
       } catch (error) {
-        const e = error as { code?: string; retryAfter?: number };
-        this.notice = e.code === 'rate-limited' ? 'rate-limited' : 'invalid-link';
-        this.noticeRetryAfter = e.retryAfter;
+        const limited = error instanceof ServiceApiError && error.code === 'rate-limited';
+        this.notice = limited ? 'rate-limited' : 'invalid-link';
+        this.noticeRetryAfter = limited ? error.retryAfter : undefined;
       }
     }
-    await this.loadUser();
+    await this.#loadUser();
     this.go(false);
   }
 
   /** Asks who is signed in; null when nobody is. */
-  async loadUser(): Promise<void> {
+  async #loadUser(): Promise<void> {
     try {
       this.user = (await this.api.user()).user;
     } catch {
@@ -113,7 +113,7 @@ export class App {
   /** After a sign-in: who it is, then the view the address names. */
   async signedIn(): Promise<void> {
     this.notice = undefined;
-    await this.loadUser();
+    await this.#loadUser();
     this.go();
   }
 
@@ -147,23 +147,26 @@ export class App {
 
   /** Goes to the view the address names (a new view: the focus goes to its h1, unless `focus` is false). */
   go(focus = true): void {
-    this.route = parseRoute(location.hash);
-    const { route, user } = this;
-    let name: string;
+    const { user } = this;
     if (user === undefined) return;
-    if (user === null) name = 'sign-in';
-    else if (route.name === 'home') {
-      const [only] = user.companies;
-      if (user.companies.length === 1 && only) {
-        history.replaceState(null, '', href.publish(only.id));
-        this.route = parseRoute(location.hash);
-        name = this.route.name;
-      } else name = 'companies';
-    } else if ('company' in route && !this.company) name = 'no-company';
-    else name = route.name;
-    this.view = this.#views[name]!(this, this.route, this.company);
+    this.route = parseRoute(location.hash);
+    const [only, ...others] = user?.companies ?? [];
+    if (this.route.name === 'home' && only && !others.length) {
+      history.replaceState(null, '', href.publish(only.id));
+      this.route = parseRoute(location.hash);
+    }
+    this.view = this.#view(user, this.route);
     this.#focusHeading = focus;
     this.update();
+  }
+
+  #view(user: User | null, route: Route): View {
+    const views = this.#views;
+    if (!user) return views['sign-in'](this);
+    if (route.name === 'home' || route.name === 'companies') return views.companies(this);
+    const company = this.company;
+    if (!company) return views['no-company'](this);
+    return (views[route.name] as (app: App, company: Company, route: Route) => View)(this, company, route);
   }
 
   /** Moves the focus to `selector` after the next render (a form's first field at fault). */
@@ -177,11 +180,11 @@ export class App {
     this.#scheduled = true;
     queueMicrotask(() => {
       this.#scheduled = false;
-      this.renderNow();
+      this.#render();
     });
   }
 
-  renderNow(): void {
+  #render(): void {
     render(this.#frame(), this.#root);
     const view = this.view;
     if (view) document.title = `${view.title()} – ${this.company ? `${this.company.name} – ` : ''}${this.t.brand}`;
@@ -207,7 +210,7 @@ export class App {
       <header class="site-header app-header">
         <div class="wrap bar">
           <a class="brand" href="#/"
-            ><span class="brand-mark" aria-hidden="true"></span>${t.brand}<span class="brand-app">${t.appName}</span></a
+            ><span class="brand-mark" aria-hidden="true"></span>${t.brand}<span class="tag brand-app">${t.appName}</span></a
           >
           ${
             user && company
@@ -239,7 +242,7 @@ export class App {
             ${
               user
                 ? html`<span class="who"
-                    ><span class="visually-hidden">${t.signedInAs('')}</span><bdi>${user.first_name} ${user.last_name}</bdi></span
+                    ><span class="visually-hidden">${t.signedInAs} </span><bdi>${user.first_name} ${user.last_name}</bdi></span
                   >
                   <button type="button" class="small secondary" @click=${() => void this.signOut()}>${t.signOut}</button>`
                 : nothing

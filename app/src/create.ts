@@ -10,8 +10,8 @@ import { checkOrigins } from './origins.ts';
 import { TYPES } from './publish.ts';
 import { href } from './routes.ts';
 import { coursesOf, emptySettings, nameField, optionsOf, settingsFields, type SettingsErrors } from './settings.ts';
-import { field, fieldErrors, said, sayText, type Said } from './ui.ts';
-import { LecturerView } from './pages.ts';
+import { choice, field, fieldErrors, said, sayText, type Said } from './ui.ts';
+import { openWidget } from './widget.ts';
 
 type CreateErrors = SettingsErrors & { type?: Said; origins?: Said; form?: Said };
 
@@ -28,10 +28,12 @@ export class CreateView implements View {
   constructor(app: App, company: Company) {
     this.#app = app;
     this.#company = company;
-    void coursesOf(app, company.id).then((c) => {
-      this.#courses = c;
-      app.update();
-    });
+    // A member gets no form: it needs no programmes.
+    if (company.role === 'owner')
+      void coursesOf(app, company.id).then((c) => {
+        this.#courses = c;
+        app.update();
+      });
   }
 
   title() {
@@ -60,11 +62,9 @@ export class CreateView implements View {
         },
         { company: this.#company.id },
       );
-      location.hash = href.widget(this.#company.id, widget.id);
+      openWidget(this.#company.id, widget);
     } catch (error) {
-      const fields = fieldErrors(t, error);
-      if (fields) this.#errors = fields;
-      else this.#errors = { form: said(t, error) };
+      this.#errors = fieldErrors(t, error) ?? { form: said(t, error) };
       this.#fault();
     } finally {
       this.#busy = false;
@@ -76,23 +76,19 @@ export class CreateView implements View {
   #fault() {
     const order: [keyof CreateErrors, string][] = [
       ['form', '#create-error'],
-      ['type', 'input[name="type"]'],
+      ['type', `input[name="type"]${this.#type ? ':checked' : ''}`],
       ['name', '#widget-name'],
       ['options', '#widget-locale'],
       ['origins', '#widget-origins'],
     ];
     const first = order.find(([name]) => this.#errors[name]);
-    if (first)
-      this.#app.focusAfterRender(
-        first[1] === 'input[name="type"]' ? `input[name="type"]${this.#type ? ':checked' : ''}` : first[1],
-      );
+    if (first) this.#app.focusAfterRender(first[1]);
     this.#app.update();
   }
 
   render() {
     const app = this.#app;
-    const { t, lang } = app;
-    if (this.#company.role === 'lecturer') return new LecturerView(app).render();
+    const { t } = app;
     if (this.#company.role !== 'owner') {
       return html`<div class="wrap page">
         <h1 tabindex="-1">${this.title()}</h1>
@@ -116,32 +112,26 @@ export class CreateView implements View {
         }}
       >
         <h2 id="create-title" class="visually-hidden">${t.createTitle}</h2>
-        ${e.form ? html`<p class="note bad" id="create-error" tabindex="-1" role="alert">${sayText(lang, e.form)}</p>` : nothing}
+        ${e.form ? html`<p class="note bad" id="create-error" tabindex="-1" role="alert">${sayText(e.form)}</p>` : nothing}
         <fieldset aria-describedby=${e.type ? 'type-error' : nothing}>
           <legend>${t.typeLegend}</legend>
           <div class="choices type-choices">
-            ${TYPES.map(
-              (type) =>
-                html`<label class="choice">
-                  <input
-                    type="radio"
-                    name="type"
-                    value=${type}
-                    .checked=${this.#type === type}
-                    aria-labelledby=${`type-${type}-title`}
-                    aria-describedby=${`type-${type}-hint`}
-                    @change=${() => {
-                      this.#type = type;
-                      delete this.#errors.type;
-                      changed();
-                    }}
-                  />
-                  <span class="choice-title" id=${`type-${type}-title`}>${t.types[type]} <span class="tag">v${WIDGET_TYPES[type]}</span></span>
-                  <span class="hint" id=${`type-${type}-hint`}>${t.typeDescriptions[type]}</span>
-                </label>`,
+            ${TYPES.map((type) =>
+              choice(
+                'type',
+                type,
+                this.#type === type,
+                () => {
+                  this.#type = type;
+                  delete this.#errors.type;
+                  changed();
+                },
+                html`${t.types[type]} <span class="tag">v${WIDGET_TYPES[type]}</span>`,
+                t.typeDescriptions[type],
+              ),
             )}
           </div>
-          ${e.type ? html`<p class="field-error" id="type-error">${sayText(lang, e.type)}</p>` : nothing}
+          ${e.type ? html`<p class="field-error" id="type-error">${sayText(e.type)}</p>` : nothing}
         </fieldset>
         <div class="form-grid">
           ${nameField(app, this.#settings, e.name, changed)}
@@ -151,7 +141,6 @@ export class CreateView implements View {
             label: t.origins,
             hint: t.originsHint(app.dev),
             error: e.origins,
-            lang,
             wide: true,
             control: (describedBy, invalid) =>
               html`<textarea

@@ -19,7 +19,7 @@ const en = {
   publish: 'Publish',
   team: 'Team',
   signOut: 'Sign out',
-  signedInAs: (name: string) => `Signed in as ${name}`.trim(),
+  signedInAs: 'Signed in as',
   switchCompany: 'Switch company',
   loading: 'Loading…',
   saving: 'Saving…',
@@ -141,7 +141,6 @@ const en = {
     `https:// and the host, with a port if it is not 443, no path (https://www.example.com).${dev ? ' In development also http://localhost:3000.' : ''}`,
   create: 'Create widget',
   cancel: 'Cancel',
-  created: 'The widget is created. Copy its snippet into a page of one of its origins.',
   // Option fields
   optionLabels: {
     course: 'Programme',
@@ -206,9 +205,7 @@ const en = {
   rotateLead:
     'A new key for this widget, for a key that must change (it was shown where it should not be). Your pages need the new snippet: the old key serves them for the time you choose, then answers “revoked”.',
   graceLegend: 'The old key serves',
-  grace0: 'Not at all: it stops at once',
-  grace1: 'For 1 hour',
-  grace24: 'For 24 hours (recommended)',
+  graces: { 0: 'Not at all: it stops at once', 1: 'For 1 hour', 24: 'For 24 hours (recommended)' } as Record<number, string>,
   rotate: 'Rotate the key',
   rotateConfirmTitle: 'Rotate the key?',
   rotateConfirm: (grace: string) =>
@@ -241,6 +238,7 @@ const en = {
   checkKeyFailed: (why: string) => `The key could not be checked: ${why}`,
   addThisOrigin: (origin: string) => `Add ${origin} to this widget’s origins`,
   notFoundTitle: 'Widget not found',
+  loadFailedTitle: 'The widget could not be loaded',
   notFound: 'This company has no widget with this id. It may have been removed.',
   // Team
   teamTitle: 'Team',
@@ -267,10 +265,6 @@ const en = {
   originInsecure: (origin: string) => `“${origin}”: widgets show on secure pages only. Use https://.`,
   nameMissing: 'Give the widget a name.',
   typeMissing: 'Choose the widget’s type.',
-  colourInvalid: 'Give a colour as #rrggbb.',
-  errorsAbove: (n: number) => (n === 1 ? 'One field needs a change: see below.' : `${n} fields need a change: see below.`),
-  // Dates
-  never: '—',
 };
 
 export type Words = typeof en;
@@ -285,7 +279,7 @@ const de: Words = {
   publish: 'Veröffentlichen',
   team: 'Team',
   signOut: 'Abmelden',
-  signedInAs: (name) => `Angemeldet als ${name}`.trim(),
+  signedInAs: 'Angemeldet als',
   switchCompany: 'Firma wechseln',
   loading: 'Wird geladen …',
   saving: 'Wird gespeichert …',
@@ -403,7 +397,6 @@ const de: Words = {
     `https:// und der Host, mit Port, wenn er nicht 443 ist, ohne Pfad (https://www.example.com).${dev ? ' In der Entwicklung auch http://localhost:3000.' : ''}`,
   create: 'Widget erstellen',
   cancel: 'Abbrechen',
-  created: 'Das Widget ist erstellt. Kopieren Sie sein Snippet in eine Seite einer seiner Origins.',
   optionLabels: {
     course: 'Programm',
     location: 'Ort',
@@ -466,9 +459,7 @@ const de: Words = {
   rotateLead:
     'Ein neuer Schlüssel für dieses Widget, für einen Schlüssel, der sich ändern muss (er wurde gezeigt, wo er nicht sollte). Ihre Seiten brauchen das neue Snippet: Der alte Schlüssel bedient sie so lange, wie Sie wählen, und antwortet dann „revoked“.',
   graceLegend: 'Der alte Schlüssel gilt',
-  grace0: 'Gar nicht mehr: Er endet sofort',
-  grace1: 'Noch 1 Stunde',
-  grace24: 'Noch 24 Stunden (empfohlen)',
+  graces: { 0: 'Gar nicht mehr: Er endet sofort', 1: 'Noch 1 Stunde', 24: 'Noch 24 Stunden (empfohlen)' },
   rotate: 'Schlüssel ersetzen',
   rotateConfirmTitle: 'Schlüssel ersetzen?',
   rotateConfirm: (grace) =>
@@ -504,6 +495,7 @@ const de: Words = {
   checkKeyFailed: (why) => `Der Schlüssel konnte nicht geprüft werden: ${why}`,
   addThisOrigin: (origin) => `${origin} zu den Origins dieses Widgets hinzufügen`,
   notFoundTitle: 'Widget nicht gefunden',
+  loadFailedTitle: 'Das Widget konnte nicht geladen werden',
   notFound: 'Diese Firma hat kein Widget mit dieser Id. Vielleicht wurde es entfernt.',
   teamTitle: 'Team',
   teamLead: 'Wer welche Rolle in der Firma hat. Hier nur zum Lesen.',
@@ -528,10 +520,6 @@ const de: Words = {
   originInsecure: (origin) => `„${origin}“: Widgets erscheinen nur auf sicheren Seiten. Verwenden Sie https://.`,
   nameMissing: 'Geben Sie dem Widget einen Namen.',
   typeMissing: 'Wählen Sie die Art des Widgets.',
-  colourInvalid: 'Geben Sie eine Farbe als #rrggbb an.',
-  errorsAbove: (n) =>
-    n === 1 ? 'Ein Feld braucht eine Änderung: siehe unten.' : `${n} Felder brauchen eine Änderung: siehe unten.`,
-  never: '—',
 };
 
 export const WORDS: Record<Lang, Words> = { en, de };

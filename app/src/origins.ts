@@ -4,10 +4,19 @@
  * In development the service also takes plain http on this machine. The service checks them again
  * and has the last word.
  */
+import { secure } from '../../demo/src/check.ts';
 import type { Words } from './i18n.ts';
 
 const ORIGIN = /^(https?):\/\/(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:(\d{1,5}|\*))?\/?$/i;
-const LOCAL = /^(localhost|.+\.localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
+
+/** A host of this machine, where plain http is a secure context too (the loader's rule: check.ts's `secure`). */
+export function local(host: string): boolean {
+  try {
+    return secure(new URL(`http://${host}`));
+  } catch {
+    return false;
+  }
+}
 
 /** The origin as the service keeps it (lower-case, no trailing slash), or what is wrong with it. */
 export function checkOrigin(t: Words, raw: string, dev: boolean): { origin: string } | { fault: string } {
@@ -15,7 +24,7 @@ export function checkOrigin(t: Words, raw: string, dev: boolean): { origin: stri
   const match = ORIGIN.exec(text);
   if (!match) return { fault: t.originFormat(text) };
   const [, scheme, host] = match;
-  if (scheme!.toLowerCase() === 'http' && !(dev && LOCAL.test(host!))) return { fault: t.originInsecure(text) };
+  if (scheme!.toLowerCase() === 'http' && !(dev && local(host!))) return { fault: t.originInsecure(text) };
   return { origin: text.replace(/\/$/, '').replace(/^[a-z]+:\/\/[^/:]+/i, (start) => start.toLowerCase()) };
 }
 

@@ -108,14 +108,14 @@ export class TeamView implements View {
   }
 
   render() {
-    const { t, lang, user } = this.#app;
+    const { t, user } = this.#app;
     const team = this.#team;
     return html`<div class="wrap page">
       <h1 tabindex="-1">${this.title()}</h1>
       <p class="lead">${t.teamLead}</p>
       ${
         this.#error
-          ? html`<p class="note bad" role="alert">${sayText(lang, this.#error)}</p>
+          ? html`<p class="note bad" role="alert">${sayText(this.#error)}</p>
             <button type="button" class="secondary" @click=${() => void this.#load()}>${t.retry}</button>`
           : !team
             ? html`<p class="loading" role="status">${t.loading}</p>`

@@ -57,7 +57,7 @@ export class PublishView implements View {
   }
 
   render() {
-    const { t, lang } = this.#app;
+    const { t } = this.#app;
     const owner = this.#company.role === 'owner';
     const widgets = this.#widgets;
     return html`<div class="wrap page">
@@ -81,7 +81,7 @@ export class PublishView implements View {
       </div>
       ${
         this.#error
-          ? html`<p class="note bad" role="alert">${sayText(lang, this.#error)}</p>
+          ? html`<p class="note bad" role="alert">${sayText(this.#error)}</p>
             <button type="button" class="secondary" @click=${() => void this.#load()}>${t.retry}</button>`
           : !widgets
             ? html`<p class="loading" role="status">${t.loading}</p>`

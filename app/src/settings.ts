@@ -21,17 +21,16 @@ export interface Settings {
   rest: Record<string, unknown>;
 }
 
-export type SettingsErrors = Partial<Record<'name' | 'options' | 'theme', Said>>;
+export type SettingsErrors = Partial<Record<'name' | 'options', Said>>;
 
 /** The colours offered: the widgets' accent and the text on it. */
 const COLOURS = ['--service-accent', '--service-on-accent'];
 
-export const colours = (type: WidgetType) =>
+const colours = (type: WidgetType) =>
   (FACTS[type]?.cssProperties ?? []).filter((p) => COLOURS.includes(p.name) && p.default.startsWith('#'));
 
 /** `#fff` → `#ffffff`: what a colour input holds. */
-export const hex6 = (value: string) =>
-  /^#[0-9a-f]{3}$/i.test(value) ? `#${[...value.slice(1)].map((c) => c + c).join('')}` : value;
+const hex6 = (value: string) => (/^#[0-9a-f]{3}$/i.test(value) ? `#${[...value.slice(1)].map((c) => c + c).join('')}` : value);
 
 export const emptySettings = (): Settings => ({ name: '', locale: '', options: {}, theme: {}, rest: {} });
 
@@ -40,7 +39,7 @@ export function settingsOf(widget: WidgetInfo): Settings {
   const options: Record<string, string> = {};
   const rest: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(others)) {
-    if ((OPTIONS[widget.type].includes(name) || /^prefill-/.test(name)) && typeof value === 'string') options[name] = value;
+    if (OPTIONS[widget.type].includes(name) && typeof value === 'string') options[name] = value;
     else rest[name] = value;
   }
   return {
@@ -65,18 +64,6 @@ export function optionsOf(type: WidgetType, s: Settings): Record<string, unknown
   return options;
 }
 
-/** What the snippet writer takes of the settings. */
-export function snippetChoice(type: WidgetType, options: Record<string, unknown>) {
-  const theme = options.theme && typeof options.theme === 'object' ? (options.theme as Record<string, string>) : {};
-  return {
-    locale: typeof options.locale === 'string' ? options.locale : '',
-    options: Object.fromEntries(
-      OPTIONS[type].flatMap((name) => (typeof options[name] === 'string' ? [[name, options[name] as string]] : [])),
-    ),
-    theme: Object.fromEntries(Object.entries(theme).filter(([name]) => name.startsWith('--'))),
-  };
-}
-
 const courses = new Map<number, Promise<Course[]>>();
 /** The company's programmes, for the programme and place choices (asked once per company). */
 export function coursesOf(app: App, company: number): Promise<Course[]> {
@@ -97,13 +84,12 @@ export function coursesOf(app: App, company: number): Promise<Course[]> {
 
 /** The name field. */
 export function nameField(app: App, s: Settings, error: Said | undefined, changed: () => void): TemplateResult {
-  const { t, lang } = app;
+  const { t } = app;
   return field({
     id: 'widget-name',
     label: t.name,
     hint: t.nameHint,
     error,
-    lang,
     wide: true,
     control: (describedBy, invalid) =>
       html`<input
@@ -133,7 +119,7 @@ export function settingsFields(
   known: Course[] | undefined,
   changed: () => void,
 ): TemplateResult {
-  const { t, lang } = app;
+  const { t } = app;
   const set = (name: string) => (e: Event) => {
     s.options[name] = (e.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement).value;
     changed();
@@ -155,7 +141,6 @@ export function settingsFields(
       id,
       label: t.optionLabels[name] ?? `data-service-${name}`,
       hint,
-      lang,
       wide: name === 'prefill-message',
       control: (describedBy) =>
         select
@@ -183,7 +168,6 @@ export function settingsFields(
     id: 'widget-locale',
     label: t.language,
     hint: t.languageHint,
-    lang,
     control: (describedBy) =>
       html`<select
           id="widget-locale"
@@ -205,7 +189,7 @@ export function settingsFields(
           ? html`<div class="form-grid">${OPTIONS[type].map(option)}</div>`
           : html`<p class="hint">${t.noOptions}</p>`
       }
-      ${errors.options ? html`<p class="field-error" id="options-error">${sayText(lang, errors.options)}</p>` : nothing}
+      ${errors.options ? html`<p class="field-error" id="options-error">${sayText(errors.options)}</p>` : nothing}
     </fieldset>
     ${
       palette.length

@@ -16,10 +16,9 @@ export class SignInView implements View {
   #email = '';
   #pin = '';
   #busy = false;
-  #errors: { email?: Said; pin?: Said; form?: Said } = {};
+  /** `refused`: the PIN was wrong, used or expired, and a new one is offered beside it. */
+  #errors: { email?: Said; pin?: Said & { refused?: boolean }; form?: Said } = {};
   #status = '';
-  /** The PIN was refused as wrong, used or expired: offer a new one beside it. */
-  #offerNewPin = false;
 
   constructor(app: App) {
     this.#app = app;
@@ -32,7 +31,7 @@ export class SignInView implements View {
   #setStep(step: 'email' | 'pin') {
     this.#step = step;
     this.#errors = {};
-    this.#offerNewPin = false;
+    this.#status = '';
     this.#app.focusAfterRender('main h1');
   }
 
@@ -54,8 +53,6 @@ export class SignInView implements View {
       this.#email = email;
       this.#pin = '';
       if (again) {
-        this.#errors = {};
-        this.#offerNewPin = false;
         this.#status = t.newPinSent;
         this.#app.focusAfterRender('#pin');
       } else this.#setStep('pin');
@@ -76,7 +73,6 @@ export class SignInView implements View {
     const pin = this.#pin.replace(/\s/g, '');
     this.#errors = {};
     this.#status = '';
-    this.#offerNewPin = false;
     if (!pin) this.#errors.pin = { text: t.pinMissing };
     else if (!/^\d{6}$/.test(pin)) this.#errors.pin = { text: t.pinFormat };
     if (this.#errors.pin) {
@@ -94,8 +90,7 @@ export class SignInView implements View {
     } catch (error) {
       this.#status = '';
       if (error instanceof ServiceApiError && (error.code === 'invalid-pin' || error.fields?.pin)) {
-        this.#errors.pin = error.code === 'invalid-pin' ? { text: t.invalidPin } : { text: t.pinFormat };
-        this.#offerNewPin = error.code === 'invalid-pin';
+        this.#errors.pin = error.code === 'invalid-pin' ? { text: t.invalidPin, refused: true } : { text: t.pinFormat };
         this.#app.focusAfterRender('#pin');
       } else this.#errors.form = said(t, error);
     } finally {
@@ -104,131 +99,103 @@ export class SignInView implements View {
     }
   }
 
+  /** The step's one field: the email address, or the PIN. */
+  #field(email: boolean) {
+    const { t } = this.#app;
+    const id = email ? 'email' : 'pin';
+    return field({
+      id,
+      label: email ? t.email : t.pin,
+      hint: email ? t.emailHint : t.pinHint,
+      error: this.#errors[id],
+      control: (describedBy, invalid) =>
+        html`<input
+          id=${id}
+          name=${id}
+          class=${email ? nothing : 'pin-input'}
+          type=${email ? 'email' : 'text'}
+          inputmode=${email ? nothing : 'numeric'}
+          autocomplete=${email ? 'email' : 'one-time-code'}
+          maxlength=${email ? nothing : '7'}
+          spellcheck="false"
+          required
+          .value=${email ? this.#email : this.#pin}
+          aria-describedby=${describedBy}
+          aria-invalid=${invalid}
+          @input=${(e: Event) => {
+            const { value } = e.target as HTMLInputElement;
+            if (email) this.#email = value;
+            else this.#pin = value;
+          }}
+        />`,
+    });
+  }
+
   render() {
     const app = this.#app;
-    const { t, lang, notice } = app;
+    const { t, notice } = app;
+    const email = this.#step === 'email';
     const noticeText =
-      notice === 'session-ended'
-        ? t.sessionEnded
-        : notice === 'signed-out'
-          ? t.signedOut
-          : notice === 'invalid-link'
-            ? t.invalidLink
-            : notice === 'rate-limited'
-              ? t.rateLimited(app.noticeRetryAfter)
-              : '';
-    const outbox = app.dev
-      ? html`<p class="dev-note">
-          <a href=${`${BASE_URL}/demo/outbox.html${this.#email ? `?to=${encodeURIComponent(this.#email.trim())}` : ''}`} target="_blank" rel="noopener"
-            >${t.devOutbox}</a
-          >
-          ${t.opensNewTab}
-        </p>`
-      : nothing;
-    const formError = this.#errors.form
-      ? html`<p class="note bad form-error" role="alert">${sayText(lang, this.#errors.form)}</p>`
-      : nothing;
-
-    const body =
-      this.#step === 'email'
-        ? html`<p class="lead">${t.signInLead}</p>
-            ${noticeText && this.#step === 'email' ? html`<p class="note">${noticeText}</p>` : nothing}
-            <form
-              class="card sign-in-card"
-              novalidate
-              aria-labelledby="sign-in-title"
-              @submit=${(e: Event) => {
-                e.preventDefault();
-                if (!this.#busy) void this.#sendPin(false);
-              }}
-            >
-              ${formError}
-              ${field({
-                id: 'email',
-                label: t.email,
-                hint: t.emailHint,
-                error: this.#errors.email,
-                lang,
-                control: (describedBy, invalid) =>
-                  html`<input
-                    id="email"
-                    name="email"
-                    type="email"
-                    autocomplete="email"
-                    spellcheck="false"
-                    required
-                    .value=${this.#email}
-                    aria-describedby=${describedBy}
-                    aria-invalid=${invalid}
-                    @input=${(e: Event) => (this.#email = (e.target as HTMLInputElement).value)}
-                  />`,
-              })}
-              <p class="form-actions">
-                <button type="submit" aria-disabled=${this.#busy ? 'true' : 'false'}>${t.sendPin}</button>
-              </p>
-              ${outbox}
-            </form>`
-        : html`<p class="lead">${t.pinLead(this.#email)}</p>
-            <form
-              class="card sign-in-card"
-              novalidate
-              aria-labelledby="sign-in-title"
-              @submit=${(e: Event) => {
-                e.preventDefault();
-                if (!this.#busy) void this.#signIn();
-              }}
-            >
-              ${formError}
-              ${field({
-                id: 'pin',
-                label: t.pin,
-                hint: t.pinHint,
-                error: this.#errors.pin,
-                lang,
-                control: (describedBy, invalid) =>
-                  html`<input
-                    id="pin"
-                    name="pin"
-                    class="pin-input"
-                    type="text"
-                    inputmode="numeric"
-                    autocomplete="one-time-code"
-                    maxlength="7"
-                    spellcheck="false"
-                    required
-                    .value=${this.#pin}
-                    aria-describedby=${describedBy}
-                    aria-invalid=${invalid}
-                    @input=${(e: Event) => (this.#pin = (e.target as HTMLInputElement).value)}
-                  />`,
-              })}
-              <p class="form-actions">
-                <button type="submit" aria-disabled=${this.#busy ? 'true' : 'false'}>${t.signIn}</button>
-                <button
-                  type="button"
-                  class=${this.#offerNewPin ? '' : 'secondary'}
-                  aria-disabled=${this.#busy ? 'true' : 'false'}
-                  @click=${() => void this.#sendPin(true)}
-                >
-                  ${t.sendNewPin}
-                </button>
-                <button
-                  type="button"
-                  class="link-button"
-                  @click=${() => {
-                    this.#setStep('email');
-                    this.#status = '';
-                    app.update();
-                  }}
-                >
-                  ${t.otherEmail}
-                </button>
-              </p>
-              ${outbox}
-            </form>`;
+      email &&
+      notice &&
+      {
+        'session-ended': t.sessionEnded,
+        'signed-out': t.signedOut,
+        'invalid-link': t.invalidLink,
+        'rate-limited': t.rateLimited(app.noticeRetryAfter),
+      }[notice];
+    const busy = this.#busy ? 'true' : 'false';
     return html`<div class="wrap page sign-in">
       <h1 id="sign-in-title" tabindex="-1">${this.title()}</h1>
-      ${body}
+      <p class="lead">${email ? t.signInLead : t.pinLead(this.#email)}</p>
+      ${noticeText ? html`<p class="note">${noticeText}</p>` : nothing}
+      <form
+        class="card sign-in-card"
+        novalidate
+        aria-labelledby="sign-in-title"
+        @submit=${(e: Event) => {
+          e.preventDefault();
+          if (!this.#busy) void (email ? this.#sendPin(false) : this.#signIn());
+        }}
+      >
+        ${this.#errors.form ? html`<p class="note bad form-error" role="alert">${sayText(this.#errors.form)}</p>` : nothing}
+        ${this.#field(email)}
+        <p class="form-actions">
+          <button type="submit" aria-disabled=${busy}>${email ? t.sendPin : t.signIn}</button>
+          ${
+            email
+              ? nothing
+              : html`<button
+                    type="button"
+                    class=${this.#errors.pin?.refused ? '' : 'secondary'}
+                    aria-disabled=${busy}
+                    @click=${() => void this.#sendPin(true)}
+                  >
+                    ${t.sendNewPin}
+                  </button>
+                  <button
+                    type="button"
+                    class="link-button"
+                    @click=${() => {
+                      this.#setStep('email');
+                      app.update();
+                    }}
+                  >
+                    ${t.otherEmail}
+                  </button>`
+          }
+        </p>
+        ${
+          app.dev
+            ? html`<p class="dev-note">
+                <a href=${`${BASE_URL}/demo/outbox.html${this.#email ? `?to=${encodeURIComponent(this.#email.trim())}` : ''}`} target="_blank" rel="noopener"
+                  >${t.devOutbox}</a
+                >
+                ${t.opensNewTab}
+              </p>`
+            : nothing
+        }
+      </form>
       <p class="status-text" role="status">${this.#status}</p>
     </div>`;
   }

@@ -5,7 +5,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { ServiceApiError } from '../../contract/rest-client.ts';
-import type { Lang, Words } from './i18n.ts';
+import type { Words } from './i18n.ts';
 
 /** A message to show: the app's own words, or the service's (English) where the app has none. */
 export interface Said {
@@ -44,9 +44,8 @@ export function said(t: Words, error: unknown): Said {
   return error.message ? { text: error.message, english: true } : { text: t.unknownError };
 }
 
-/** The message as text, marked English where the page is not. */
-export const sayText = (lang: Lang, message: Said) =>
-  message.english && lang !== 'en' ? html`<span lang="en">${message.text}</span>` : message.text;
+/** The message as text, the service's marked English (whatever the page's language). */
+export const sayText = (message: Said) => (message.english ? html`<span lang="en">${message.text}</span>` : message.text);
 
 /** The field errors of a 422, each in the app's words for its field (the service's where the app has none). */
 export function fieldErrors(t: Words, error: unknown): Record<string, Said> | undefined {
@@ -59,26 +58,50 @@ export function fieldErrors(t: Words, error: unknown): Record<string, Said> | un
   );
 }
 
-export interface FieldOptions {
+interface FieldOptions {
   id: string;
   label: string | TemplateResult;
   hint?: string | TemplateResult | undefined;
   error?: Said | undefined;
-  lang: Lang;
   wide?: boolean;
   /** The control, given what it is described by and whether it is at fault. */
   control: (describedBy: string | typeof nothing, invalid: 'true' | 'false') => TemplateResult;
 }
 
 /** A label, the control, its hint and its error (beside it, named by `aria-describedby`). */
-export function field({ id, label, hint, error, lang, wide, control }: FieldOptions): TemplateResult {
+export function field({ id, label, hint, error, wide, control }: FieldOptions): TemplateResult {
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class=${wide ? 'field wide' : 'field'}>
     <label for=${id}>${label}</label>
     ${control(described || nothing, error ? 'true' : 'false')}
     ${hint ? html`<p class="hint" id=${`${id}-hint`}>${hint}</p>` : nothing}
-    ${error ? html`<p class="field-error" id=${`${id}-error`}>${sayText(lang, error)}</p>` : nothing}
+    ${error ? html`<p class="field-error" id=${`${id}-error`}>${sayText(error)}</p>` : nothing}
   </div>`;
+}
+
+/** A radio button in its card (`.choice`): named by its title, described by its hint if it has one. */
+export function choice(
+  name: string,
+  value: string | number,
+  checked: boolean,
+  choose: () => void,
+  title: string | TemplateResult,
+  hint?: string,
+): TemplateResult {
+  const id = `${name}-${value}`;
+  return html`<label class="choice">
+    <input
+      type="radio"
+      name=${name}
+      value=${value}
+      .checked=${checked}
+      aria-labelledby=${`${id}-title`}
+      aria-describedby=${hint ? `${id}-hint` : nothing}
+      @change=${choose}
+    />
+    <span class="choice-title" id=${`${id}-title`}>${title}</span>
+    ${hint ? html`<span class="hint" id=${`${id}-hint`}>${hint}</span>` : nothing}
+  </label>`;
 }
 
 /**
@@ -94,6 +117,3 @@ export async function copy(t: Words, text: string, shown?: Element | null): Prom
     return t.copyRefused;
   }
 }
-
-/** An id for the app's own elements: letters, digits and hyphens. */
-export const idOf = (text: string) => text.replace(/[^\w-]/g, '-');

@@ -5,7 +5,7 @@
  * about keys). Owners change it; members see it and copy its snippet.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Course, WidgetInfo } from '../../contract/rest-client.ts';
+import type { Course, WidgetChange, WidgetInfo } from '../../contract/rest-client.ts';
 import { check, openingTag, type Finding, type KeyChecker } from '../../demo/src/check.ts';
 import { snippet, type Snippet } from '../../demo/src/snippet.ts';
 import { BASE_URL, type App, type Company, type View } from './app.ts';
@@ -13,21 +13,21 @@ import { date, dateTime } from './i18n.ts';
 import { checkOrigin } from './origins.ts';
 import { placeholder, type PreviewState } from './preview.ts';
 import { href } from './routes.ts';
-import {
-  coursesOf,
-  nameField,
-  optionsOf,
-  settingsFields,
-  settingsOf,
-  snippetChoice,
-  type Settings,
-  type SettingsErrors,
-} from './settings.ts';
-import { copy, field, fieldErrors, said, sayText, type Said } from './ui.ts';
+import { coursesOf, nameField, optionsOf, settingsFields, settingsOf, type Settings, type SettingsErrors } from './settings.ts';
+import { choice, copy, field, fieldErrors, said, sayText, type Said } from './ui.ts';
 
 type CheckResult = Awaited<ReturnType<typeof check>>;
 const GRACES = [0, 1, 24] as const;
 type Section = 'key' | 'snippet' | 'css' | 'origins' | 'state' | 'rotate' | 'settings';
+
+/** A widget the service has just answered with (a new one), for its view to show without asking again. */
+let handedOver: { company: number; widget: WidgetInfo } | undefined;
+
+/** Goes to the view of a widget the service has just answered with. */
+export function openWidget(company: number, widget: WidgetInfo): void {
+  handedOver = { company, widget };
+  location.hash = href.widget(company, widget.id);
+}
 
 export class WidgetView implements View {
   #app: App;
@@ -35,22 +35,14 @@ export class WidgetView implements View {
   #id: number;
   #widget: WidgetInfo | undefined;
   #loadError: Said | undefined;
+  /** The service has no such widget (another failure may pass: it offers a retry). */
+  #notFound = false;
   #courses: Course[] | undefined;
-  /** Each section's own line (announced), and its error beside its field. */
-  #status: Record<Section, string> = {
-    key: '',
-    snippet: '',
-    css: '',
-    origins: '',
-    state: '',
-    rotate: '',
-    settings: '',
-  };
+  /** Each section's own line (announced), and the error of a section that has no form of its own. */
+  #status: Partial<Record<Section, string>> = {};
+  #errors: Partial<Record<'origins' | 'state' | 'rotate', Said>> = {};
   #busy = false;
   #newOrigin = '';
-  #originError: Said | undefined;
-  #stateError: Said | undefined;
-  #rotateError: Said | undefined;
   #grace: (typeof GRACES)[number] = 24;
   #settings: Settings | undefined;
   #settingsErrors: SettingsErrors & { form?: Said } = {};
@@ -64,60 +56,77 @@ export class WidgetView implements View {
     this.#app = app;
     this.#company = company;
     this.#id = id;
-    void this.#load();
+    const given = handedOver?.company === company.id && handedOver.widget.id === id ? handedOver.widget : undefined;
+    handedOver = undefined;
+    if (given) this.#loaded(given);
+    else void this.#load();
   }
 
   get #owner() {
     return this.#company.role === 'owner';
   }
 
-  async #load() {
-    const app = this.#app;
+  /** `refocus`: asked again by the visitor, whose focus goes to the heading that names the outcome. */
+  async #load(refocus = false) {
     this.#loadError = undefined;
+    this.#notFound = false;
+    this.#app.update();
     try {
-      this.#show(await app.api.widget(this.#id, { company: this.#company.id }));
-      // A page of its first origin (one of any port: port 3000).
-      const first = this.#widget!.origins[0];
-      this.#checkAddress = first ? `${first.replace(/:\*$/, ':3000')}/` : '';
-      this.#checkSource = this.#snippet().html;
-      if (this.#owner)
-        void coursesOf(app, this.#company.id).then((c) => {
-          this.#courses = c;
-          app.update();
-        });
+      this.#loaded(await this.#app.api.widget(this.#id, { company: this.#company.id }));
     } catch (error) {
-      this.#loadError = said(app.t, error);
+      this.#loadError = said(this.#app.t, error);
+      this.#notFound = (error as { code?: string }).code === 'not-found';
     }
-    app.update();
+    if (refocus) this.#app.focusAfterRender('h1');
+    this.#app.update();
+  }
+
+  #loaded(widget: WidgetInfo) {
+    const app = this.#app;
+    this.#show(widget);
+    // A page of its first origin (one of any port: port 3000).
+    const first = widget.origins[0];
+    this.#checkAddress = first ? `${first.replace(/:\*$/, ':3000')}/` : '';
+    if (this.#owner)
+      void coursesOf(app, this.#company.id).then((c) => {
+        this.#courses = c;
+        app.update();
+      });
   }
 
   /** The widget as the service answered it: its settings' form starts again from it. */
   #show(widget: WidgetInfo) {
+    const shown = this.#widget && this.#snippet().html;
     this.#widget = widget;
     this.#settings = settingsOf(widget);
+    // The check's paste is the snippet until the person pastes another: it follows the snippet.
+    if (shown === undefined || this.#checkSource === shown) this.#checkSource = this.#snippet().html;
   }
 
   #snippet(): Snippet {
-    const w = this.#widget!;
-    return snippet({ baseUrl: BASE_URL, type: w.type, key: w.key, ...snippetChoice(w.type, w.options) });
+    const { type, key } = this.#widget!;
+    const { locale, options, theme } = settingsOf(this.#widget!);
+    return snippet({ baseUrl: BASE_URL, type, key, locale, options, theme });
   }
 
   title() {
-    return this.#widget?.name ?? (this.#loadError ? this.#app.t.notFoundTitle : this.#app.t.loading);
+    const { t } = this.#app;
+    return this.#widget?.name ?? (this.#notFound ? t.notFoundTitle : this.#loadError ? t.loadFailedTitle : t.loading);
   }
 
   ready() {
     return this.#widget !== undefined || this.#loadError !== undefined;
   }
 
-  /** Sends a change of the widget; on success shows the answer and says `done`. */
-  async #change(change: Parameters<App['api']['updateWidget']>[1], section: Section, done: string): Promise<unknown> {
+  /** Sends a change or asks for a new key; on success shows the answer and says `done` of it. Resolves to the error. */
+  async #send(call: () => Promise<WidgetInfo>, section: Section, done: (widget: WidgetInfo) => string): Promise<unknown> {
     this.#busy = true;
     this.#status[section] = this.#app.t.saving;
     this.#app.update();
     try {
-      this.#show(await this.#app.api.updateWidget(this.#id, change, { company: this.#company.id }));
-      this.#status[section] = done;
+      const widget = await call();
+      this.#show(widget);
+      this.#status[section] = done(widget);
       return undefined;
     } catch (error) {
       this.#status[section] = '';
@@ -128,24 +137,29 @@ export class WidgetView implements View {
     }
   }
 
+  #change(change: WidgetChange, section: Section, done: string): Promise<unknown> {
+    return this.#send(
+      () => this.#app.api.updateWidget(this.#id, change, { company: this.#company.id }),
+      section,
+      () => done,
+    );
+  }
+
   async #addOrigin(raw = this.#newOrigin) {
     if (this.#busy) return;
     const { t, dev } = this.#app;
     const checked = checkOrigin(t, raw, dev);
     const origins = this.#widget!.origins;
-    this.#originError =
-      'fault' in checked
-        ? { text: checked.fault }
-        : origins.includes(checked.origin)
-          ? { text: t.originDuplicate(checked.origin) }
-          : undefined;
-    if (this.#originError || 'fault' in checked) {
+    const fault =
+      'fault' in checked ? checked.fault : origins.includes(checked.origin) ? t.originDuplicate(checked.origin) : undefined;
+    this.#errors.origins = fault === undefined ? undefined : { text: fault };
+    if (fault !== undefined || 'fault' in checked) {
       this.#app.focusAfterRender('#new-origin');
       return this.#app.update();
     }
     const error = await this.#change({ origins: [...origins, checked.origin] }, 'origins', t.originAdded(checked.origin));
     if (error) {
-      this.#originError = fieldErrors(t, error)?.origins ?? said(t, error);
+      this.#errors.origins = fieldErrors(t, error)?.origins ?? said(t, error);
       this.#app.focusAfterRender('#new-origin');
     } else if (raw === this.#newOrigin) this.#newOrigin = '';
   }
@@ -154,13 +168,13 @@ export class WidgetView implements View {
     if (this.#busy) return;
     const { t } = this.#app;
     const origins = this.#widget!.origins;
-    this.#originError = undefined;
+    this.#errors.origins = undefined;
     if (origins.length === 1) {
-      this.#originError = { text: t.lastOrigin };
+      this.#errors.origins = { text: t.lastOrigin };
       return this.#app.update();
     }
     const error = await this.#change({ origins: origins.filter((o) => o !== origin) }, 'origins', t.originRemoved(origin));
-    if (error) this.#originError = fieldErrors(t, error)?.origins ?? said(t, error);
+    if (error) this.#errors.origins = fieldErrors(t, error)?.origins ?? said(t, error);
     // The button is gone with its origin: the focus goes on to the field that adds one.
     this.#app.focusAfterRender('#new-origin');
     this.#app.update();
@@ -170,53 +184,44 @@ export class WidgetView implements View {
     if (this.#busy) return;
     const { t } = this.#app;
     const enabled = !this.#widget!.enabled;
-    this.#stateError = undefined;
+    this.#errors.state = undefined;
     const error = await this.#change({ enabled }, 'state', enabled ? t.nowEnabled : t.nowDisabled);
-    if (error) this.#stateError = said(t, error);
+    if (error) this.#errors.state = said(t, error);
   }
 
   async #rotate() {
     if (this.#busy) return;
-    const { t, lang } = this.#app;
-    this.#rotateError = undefined;
-    this.#busy = true;
-    this.#status.rotate = t.saving;
-    this.#app.update();
-    try {
-      const widget = await this.#app.api.rotateWidgetKey(this.#id, { company: this.#company.id, graceHours: this.#grace });
-      const old = this.#widget!.key;
-      this.#show(widget);
-      const until = widget.previous_keys.find((k) => k.key === old)?.valid_until;
-      this.#status.rotate = until && this.#grace > 0 ? t.rotated(dateTime(lang, until)) : t.rotatedNow;
-      // The check's paste was this widget's snippet: it is the new one now.
-      this.#checkSource = this.#snippet().html;
-    } catch (error) {
-      this.#status.rotate = '';
-      this.#rotateError = said(t, error);
-    } finally {
-      this.#busy = false;
-      this.#app.update();
-    }
+    const { t, lang, api } = this.#app;
+    const old = this.#widget!.key;
+    const graceHours = this.#grace;
+    this.#errors.rotate = undefined;
+    const error = await this.#send(
+      () => api.rotateWidgetKey(this.#id, { company: this.#company.id, graceHours }),
+      'rotate',
+      (widget) => {
+        const until = widget.previous_keys.find((k) => k.key === old)?.valid_until;
+        return until && graceHours > 0 ? t.rotated(dateTime(lang, until)) : t.rotatedNow;
+      },
+    );
+    if (error) this.#errors.rotate = said(t, error);
   }
 
   async #saveSettings() {
     if (this.#busy) return;
     const { t } = this.#app;
     const s = this.#settings!;
-    const w = this.#widget!;
     this.#settingsErrors = {};
     if (!s.name.trim()) {
       this.#settingsErrors.name = { text: t.nameMissing };
       this.#app.focusAfterRender('#widget-name');
       return this.#app.update();
     }
-    const error = await this.#change({ name: s.name.trim(), options: optionsOf(w.type, s) }, 'settings', t.saved);
+    // On an error, what was typed stays: the form's settings are the answer's only after a success.
+    const error = await this.#change({ name: s.name.trim(), options: optionsOf(this.#widget!.type, s) }, 'settings', t.saved);
     if (error) {
       this.#settingsErrors = fieldErrors(t, error) ?? { form: said(t, error) };
       this.#app.focusAfterRender(this.#settingsErrors.name ? '#widget-name' : '#widget-locale');
-      // What was typed stays: the form goes on from the person's settings, not the service's.
-      this.#settings = s;
-    } else this.#checkSource = this.#snippet().html;
+    }
   }
 
   async #check() {
@@ -272,7 +277,8 @@ export class WidgetView implements View {
         <h1 tabindex="-1">${this.title()}</h1>
         ${
           this.#loadError
-            ? html`<p class="note bad" role="alert">${sayText(lang, this.#loadError)}</p>`
+            ? html`<p class="note bad" role="alert">${sayText(this.#loadError)}</p>
+                ${this.#notFound ? '' : html`<p><button type="button" @click=${() => void this.#load(true)}>${t.retry}</button></p>`}`
             : html`<p class="loading" role="status">${t.loading}</p>`
         }
       </div>`;
@@ -378,25 +384,19 @@ export class WidgetView implements View {
       // Mounted once the render has put it into the page.
       queueMicrotask(() => void made.start());
     }
-    const { state } = this.#preview.state;
+    const { state } = this.#preview;
     return html`<section class="card preview-card" aria-labelledby="preview-title">
       <h2 id="preview-title">${t.previewTitle}</h2>
       <p class="hint">${t.previewHint}</p>
       <p class="status-text" role="status">
-        ${
-          state === 'loading'
-            ? t.previewLoading
-            : state === 'ready'
-              ? t.previewReady
-              : t.previewError((this.#preview.state as { code: string }).code)
-        }
+        ${state.state === 'loading' ? t.previewLoading : state.state === 'ready' ? t.previewReady : t.previewError(state.code)}
       </p>
       <div class="preview-frame">${this.#preview.div}</div>
     </section>`;
   }
 
   #originsSection(w: WidgetInfo) {
-    const { t, lang, dev } = this.#app;
+    const { t, dev } = this.#app;
     return html`<section class="card" aria-labelledby="origins-title">
       <h2 id="origins-title">${t.originsTitle}</h2>
       <p class="hint">${t.originsLead}</p>
@@ -435,8 +435,7 @@ export class WidgetView implements View {
               id: 'new-origin',
               label: t.newOrigin,
               hint: t.originHint(dev),
-              error: this.#originError,
-              lang,
+              error: this.#errors.origins,
               control: (describedBy, invalid) =>
                 html`<span class="input-with-button">
                   <input
@@ -454,8 +453,8 @@ export class WidgetView implements View {
                 </span>`,
             })}
           </form>`
-          : this.#originError
-            ? html`<p class="field-error">${sayText(lang, this.#originError)}</p>`
+          : this.#errors.origins
+            ? html`<p class="field-error">${sayText(this.#errors.origins)}</p>`
             : nothing
       }
       <p class="status-text" role="status">${this.#status.origins}</p>
@@ -463,7 +462,7 @@ export class WidgetView implements View {
   }
 
   #stateSection(w: WidgetInfo) {
-    const { t, lang } = this.#app;
+    const { t } = this.#app;
     return html`<section class="card" aria-labelledby="state-title">
       <h2 id="state-title">${t.stateTitle}</h2>
       <p>${w.enabled ? t.enabledText : t.disabledText}</p>
@@ -476,13 +475,13 @@ export class WidgetView implements View {
           </p>`
           : nothing
       }
-      ${this.#stateError ? html`<p class="field-error">${sayText(lang, this.#stateError)}</p>` : nothing}
+      ${this.#errors.state ? html`<p class="field-error">${sayText(this.#errors.state)}</p>` : nothing}
       <p class="status-text" role="status">${this.#status.state}</p>
     </section>`;
   }
 
   #rotateSection() {
-    const { t, lang } = this.#app;
+    const { t } = this.#app;
     const dialog = () => this.#app.root.querySelector<HTMLDialogElement>('#rotate-dialog');
     return html`<section class="card" aria-labelledby="rotate-title">
       <h2 id="rotate-title">${t.rotateTitle}</h2>
@@ -490,28 +489,24 @@ export class WidgetView implements View {
       <fieldset>
         <legend class="small-legend">${t.graceLegend}</legend>
         <div class="choices compact">
-          ${GRACES.map(
-            (hours) =>
-              html`<label class="choice">
-                <input
-                  type="radio"
-                  name="grace"
-                  value=${hours}
-                  .checked=${this.#grace === hours}
-                  @change=${() => {
-                    this.#grace = hours;
-                    this.#app.update();
-                  }}
-                />
-                <span>${hours === 0 ? t.grace0 : hours === 1 ? t.grace1 : t.grace24}</span>
-              </label>`,
+          ${GRACES.map((hours) =>
+            choice(
+              'grace',
+              hours,
+              this.#grace === hours,
+              () => {
+                this.#grace = hours;
+                this.#app.update();
+              },
+              t.graces[hours]!,
+            ),
           )}
         </div>
       </fieldset>
       <p>
         <button type="button" class="secondary" aria-disabled=${this.#busy ? 'true' : 'false'} @click=${() => !this.#busy && dialog()?.showModal()}>${t.rotate}</button>
       </p>
-      ${this.#rotateError ? html`<p class="field-error">${sayText(lang, this.#rotateError)}</p>` : nothing}
+      ${this.#errors.rotate ? html`<p class="field-error">${sayText(this.#errors.rotate)}</p>` : nothing}
       <p class="status-text" role="status">${this.#status.rotate}</p>
       <dialog id="rotate-dialog" class="card dialog" aria-labelledby="rotate-dialog-title" aria-describedby="rotate-dialog-text">
         <h2 id="rotate-dialog-title">${t.rotateConfirmTitle}</h2>
@@ -534,7 +529,7 @@ export class WidgetView implements View {
 
   #settingsSection(w: WidgetInfo) {
     const app = this.#app;
-    const { t, lang } = app;
+    const { t } = app;
     const s = this.#settings!;
     const e = this.#settingsErrors;
     return html`<section class="card" aria-labelledby="settings-title">
@@ -547,7 +542,7 @@ export class WidgetView implements View {
           if (!this.#busy) void this.#saveSettings();
         }}
       >
-        ${e.form ? html`<p class="note bad" role="alert">${sayText(lang, e.form)}</p>` : nothing}
+        ${e.form ? html`<p class="note bad" role="alert">${sayText(e.form)}</p>` : nothing}
         <div class="form-grid">
           ${nameField(app, s, e.name, () => app.update())}
           ${settingsFields(app, w.type, s, e, this.#courses, () => app.update())}
@@ -562,13 +557,12 @@ export class WidgetView implements View {
 
   #checkSection(w: WidgetInfo) {
     const app = this.#app;
-    const { t, lang } = app;
+    const { t } = app;
     const result = this.#checkResult;
-    const english = lang === 'en' ? nothing : 'en';
     const finding = (f: Finding) =>
       html`<li class=${f.kind}>
         <span class="code-label">${f.kind === 'problem' ? f.code : f.code === 'ready' ? 'ready' : t.checkNote}</span>
-        <p lang=${english}>${f.message}</p>
+        <p lang="en">${f.message}</p>
         ${
           f.serve && this.#owner && f.serve.key === w.key && !w.origins.includes(f.serve.origin)
             ? html`<button
@@ -577,7 +571,7 @@ export class WidgetView implements View {
               aria-disabled=${this.#busy ? 'true' : 'false'}
               @click=${async () => {
                 await this.#addOrigin(f.serve!.origin);
-                if (!this.#originError) void this.#check();
+                if (!this.#errors.origins) void this.#check();
               }}
             >
               ${t.addThisOrigin(f.serve.origin)}
@@ -601,7 +595,6 @@ export class WidgetView implements View {
             id: 'check-address',
             label: t.pageAddress,
             hint: t.pageAddressHint,
-            lang,
             control: (describedBy) =>
               html`<input
                 id="check-address"
@@ -618,7 +611,6 @@ export class WidgetView implements View {
             id: 'check-source',
             label: t.pageSource,
             hint: t.pageSourceHint,
-            lang,
             control: (describedBy) =>
               html`<textarea
                 id="check-source"
