@@ -439,3 +439,42 @@ test('a lecturer sees no Publish, and is told why, in the browser’s language',
   await expect(page.getByText('Lecturers do not publish the company’s widgets')).toBeVisible();
   await context.close();
 });
+
+test('a widget or company that is not there, a member’s “new widget”, and a widget that fails to load are each said, with a way on', async ({
+  watched: page,
+}) => {
+  await signIn(page.context(), MAX);
+  const h1 = page.getByRole('heading', { level: 1 });
+  await page.goto(`${APP}#/c/1/publish/999999`);
+  await expect(h1).toHaveText('Widget not found');
+  await expect(page.getByRole('alert')).toHaveText('This company has no widget with this id. It may have been removed.');
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await accessible(page, 'a widget not found');
+
+  await page.goto(`${APP}#/c/999/publish`);
+  await expect(h1).toHaveText('Company not found');
+  await expect(page.getByText('You have no role in this company. Choose one of yours.')).toBeVisible();
+  await accessible(page, 'a company not found');
+
+  await page.goto(`${APP}#/c/1/publish/new`);
+  await expect(h1).toHaveText('New widget');
+  await expect(page.getByText('As a member you see the widgets and copy their snippets.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create widget' })).toHaveCount(0);
+
+  // The network drops the widget's request: said, with a retry that brings it.
+  const { widgets } = (await (
+    await page.request.get(`${SERVICE}/v1/widgets?type=calendar`, {
+      headers: { 'X-SERVICE-API-KEY': APP_API_KEY, 'X-SERVICE-COMPANY': '1' },
+    })
+  ).json()) as WidgetsResponse;
+  const id = widgets.at(-1)!.id;
+  await page.route(`${SERVICE}/v1/widgets/${id}`, (route) => route.abort());
+  await page.goto(`${APP}#/c/1/publish/${id}`);
+  await expect(h1).toHaveText('The widget could not be loaded');
+  await expect(page.getByRole('alert')).toHaveText('The service could not be reached. Check your connection and try again.');
+  await accessible(page, 'a widget that could not be loaded');
+  await page.unroute(`${SERVICE}/v1/widgets/${id}`);
+  await page.getByRole('button', { name: 'Try again' }).press('Enter');
+  await expect(h1).toHaveText(widgets.at(-1)!.name);
+  await expect(h1).toBeFocused();
+});
