@@ -134,7 +134,7 @@ export default defineConfig({
               // German words (shared/*.de.ts) stay out: English pages never load them. So do the
               // participant session, the page's state, the cart and the forms, chunks of their own for the
               // widgets that use them.
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|cart-badge\.ts$|form\.ts$|format\.ts$|first-view\.ts$)/,
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|cart-badge\.ts$|form\.ts$|format\.ts$|first-view\.ts$|fit\.ts$)/,
             },
             {
               // The page's state (page-state.ts): the session's and the cart's base, for the checkout's

@@ -69,6 +69,48 @@ export const until = (check: () => boolean, what = 'a condition', timeout = 6000
     })();
   });
 
+/**
+ * Holds a widget to a reservation as the loader does (its own min-height, `reserved` px at a 16 px
+ * font) at `width` px wide, and resolves once its first view has fitted itself to it.
+ */
+export const reserve = async <T extends ServiceElement<unknown>>(el: T, width: number, reserved: number): Promise<T> => {
+  Object.assign(el.style, { display: 'block', width: `${width}px`, minHeight: `${reserved / 16}em`, fontSize: '16px' });
+  el.requestUpdate();
+  await el.updateComplete;
+  await fitted(el);
+  return el;
+};
+
+/**
+ * Resolves once a held first view shows no more than fits (its fitting, a chunk of its own, has come
+ * and taken out what does not fit whole), at once for a view that is not held.
+ */
+export const fitted = async (el: Element) => {
+  await until(() => {
+    const fill = el.shadowRoot!.querySelector('.first .fill');
+    return !fill || fill.scrollHeight <= fill.clientHeight;
+  }, 'the first view fitted');
+};
+
+/**
+ * What the visitor sees of a held first view: every item (`li`) shown is whole, inside the widget's
+ * space; none is half-cut, no heading stands without its first item. Returns the items shown.
+ */
+export const expectWholeItems = async (el: Element) => {
+  await fitted(el);
+  const root = el.shadowRoot!;
+  const bottom = el.getBoundingClientRect().bottom + 0.5;
+  const shown = [...root.querySelectorAll<HTMLElement>('.fill li')].filter((li) => li.getClientRects().length);
+  for (const li of shown)
+    expect(li.getBoundingClientRect().bottom, `${li.textContent!.trim().slice(0, 40)}… whole`).to.be.at.most(bottom);
+  for (const h of root.querySelectorAll<HTMLElement>('.fill h3')) {
+    const list = h.nextElementSibling;
+    if (h.getClientRects().length && list?.matches('ul'))
+      expect(list.querySelector('li')!.getClientRects().length, `${h.textContent} has a class`).to.be.above(0);
+  }
+  return shown;
+};
+
 /** A fetch that forwards to the real one after `failures` calls have failed like an unreachable service. */
 export const flakyFetch = (failures: number) => {
   const calls: string[] = [];

@@ -367,6 +367,9 @@ test('the cart survives a reload, and the registration widget’s paid classes g
   const registration = page.locator('service-registration');
   const checkout = page.locator('service-checkout');
   await expect(page.locator('div[data-service-widget=checkout]')).toHaveAttribute('data-service-state', 'ready');
+  // Six programmes are more than the first view has room for: "Show all" shows them.
+  const showAll = registration.getByRole('button', { name: 'Show all 6 programmes' });
+  await showAll.click();
   await registration
     .locator('.course', { hasText: 'Web accessibility in practice' })
     .getByRole('button', { name: 'Add to cart' })
@@ -376,6 +379,7 @@ test('the cart survives a reload, and the registration widget’s paid classes g
   await expect(checkout.getByRole('heading', { name: 'Web accessibility in practice' })).toBeVisible();
   await page.reload();
   await expect(checkout.getByRole('heading', { name: 'Web accessibility in practice' })).toBeVisible();
+  await showAll.click();
   await expect(registration.getByText('In your cart')).toBeVisible();
   // Free classes keep the registration form.
   await registration.locator('.course', { hasText: 'Open day' }).getByRole('button', { name: 'Register' }).click();

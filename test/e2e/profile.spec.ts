@@ -122,6 +122,9 @@ test('a participant edits her details, cancels a place and signs out, by keyboar
   const profile = page.locator('service-profile');
   const token = await page.evaluate(() => JSON.stringify(sessionStorage).match(/ptok_[\w-]+/)![0]);
 
+  // The first view sums up (the next class); the details are one button away.
+  await tabTo(page, profile.getByRole('button', { name: 'Show your details and classes' }));
+  await page.keyboard.press('Enter');
   // Edit details: a wrong phone is refused beside its field, then the fix is saved.
   await tabTo(page, profile.getByRole('button', { name: 'Edit details' }));
   await page.keyboard.press('Enter');

@@ -13,9 +13,6 @@ export const calendarStyles = css`
   .bar h2 {
     flex: 1 1 10rem;
   }
-  .bar:empty {
-    display: none;
-  }
   .field {
     display: grid;
     gap: 0.25rem;

@@ -5,10 +5,12 @@ import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
 import {
   expectMinutesUntil,
+  expectWholeItems,
   failOnWarnings,
   holdSeats,
   keyOf,
   ownMethods,
+  reserve,
   service,
   settled,
   textOf,
@@ -453,24 +455,32 @@ describe('service-calendar', () => {
 });
 
 describe('service-calendar, a company 25 times the seed: months of more classes than an answer holds', () => {
-  /** The grown service's first month of more than a page of classes (20), asked directly. */
-  const bigMonth = async () => {
+  /**
+   * The grown service's first month of more than `classes` (two pages, 40, unless said), asked
+   * directly. (The first month of more than one page may hold fewer than two: when the seed is made
+   * late in a month, that month holds only its first classes.)
+   */
+  const bigMonth = async (classes = 40) => {
     let answer = await monthOf('', {}, service.grown);
-    for (let i = 0; i < 4 && answer.classes_total <= 20 && answer.next_month; i++) {
+    for (let i = 0; i < 4 && answer.classes_total <= classes && answer.next_month; i++) {
       answer = await monthOf(answer.classes.length ? nextMonth(answer.month) : answer.next_month, {}, service.grown);
     }
-    expect(answer.classes_total, 'a month of more than a page').to.be.greaterThan(20);
+    expect(answer.classes_total, `a month of more than ${classes} classes`).to.be.greaterThan(classes);
     return answer;
   };
 
-  /** The calendar on the grown service, showing that month. */
-  const mountBig = async (attributes: Parameters<typeof mount>[0] = {}) => {
-    const expected = await bigMonth();
+  /** The calendar on the grown service, showing the first month of more than `classes`. */
+  const mountBig = async (attributes: Parameters<typeof mount>[0] = {}, classes?: number) => {
+    const expected = await bigMonth(classes);
     const el = await mount({ baseUrl: service.grown, ...attributes });
     while (el.data!.month !== expected.month) {
       const from = el.data!.month;
       const next = el.data!.next_month;
-      (next && !el.data!.classes.length ? button(el, `Show ${monthName(next)}`) : button(el, 'Next month')).click();
+      const de = attributes.locale === 'de';
+      (next && !el.data!.classes.length
+        ? button(el, de ? `${monthName(next, 'de')} zeigen` : `Show ${monthName(next)}`)
+        : button(el, de ? 'Nächster Monat' : 'Next month')
+      ).click();
       await until(() => el.data!.month !== from);
     }
     await el.updateComplete;
@@ -481,7 +491,8 @@ describe('service-calendar, a company 25 times the seed: months of more classes 
 
   it('says when the code for more classes cannot be fetched, and fetches it on “Try again”', async () => {
     await executeServerCommand('fail-requests', { path: '/widgets/calendar/calendar-pages.ts', times: 1 });
-    const { el, expected } = await mountBig();
+    // The first month of more than a page: the first that asks for the code.
+    const { el, expected } = await mountBig({}, 20);
     button(el, 'List').click();
     await until(() => !!el.shadowRoot!.querySelector('.notice.error'));
     expect(textOf(el)).to.contain(`The classes of ${monthName(expected.month)} could not be loaded.`);
@@ -572,5 +583,27 @@ describe('service-calendar, a company 25 times the seed: months of more classes 
     button(el, 'Erneut versuchen').click();
     await until(() => shown(el).length === 40);
     expect(el.shadowRoot!.querySelector('.fill [role=alert]')).to.equal(null);
+  });
+
+  it('at 375 px, held to its 576 px, lists whole classes under their days (no day without its class), the rest on asking', async () => {
+    // The first month of many classes as the service's month (the widget's first answer), whatever the date.
+    const { month } = await bigMonth();
+    const first: typeof fetch = (input, init) => {
+      const url = new URL(String(input));
+      if (url.pathname.endsWith('/calendar') && !url.searchParams.get('month')) url.searchParams.set('month', month);
+      return fetch(url, init);
+    };
+    const el = await reserve(await mount({ baseUrl: service.grown, fetch: first, width: 375 }), 375, 576);
+    await until(() => !!el.shadowRoot!.querySelector('.class'), 'the list');
+    const shown = await expectWholeItems(el);
+    expect(el.getBoundingClientRect().height, 'the page below did not move').to.equal(576);
+    expect(shown.length).to.be.within(1, 19);
+    const more = $(el, 'p.more');
+    expect(more.hidden).to.equal(false);
+    await expect(el).to.be.accessible();
+    more.querySelector('button')!.click();
+    await el.updateComplete;
+    expect($$(el, '.class').filter((c) => c.getClientRects().length)).to.have.length(el.data!.classes.length);
+    expect(el.getBoundingClientRect().height).to.be.above(576);
   });
 });

@@ -327,9 +327,9 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
                   </p>`
                 : this.#renderList(locale, list ? '' : this.#selected(), loading || this._failed)
             }
+            ${this.#view.more(t(locale, 'more'))}
           </div>
         </div>`,
-      t(locale, 'more'),
     );
   }
 

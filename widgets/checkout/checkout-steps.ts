@@ -291,7 +291,7 @@ export class CheckoutSteps {
       consent: !!form.values.consent as true,
     };
     const answer = await form.send(
-      () => host.write<OrderResponse>('orders', body),
+      () => form.write<OrderResponse>(host.api(), 'orders', body),
       (error) => {
         // The service names an attendee by the line's place in the order; the form by its class.
         form.errors = Object.fromEntries(

@@ -64,4 +64,9 @@ export const checkoutStyles = css`
   .fill {
     align-content: start;
   }
+  .empty {
+    display: grid;
+    place-content: center;
+    text-align: center;
+  }
 `;

@@ -6,11 +6,13 @@ import { writeSession } from '../shared/session.ts';
 import {
   dev,
   expectMinutesUntil,
+  expectWholeItems,
   failOnWarnings,
   holdSeats,
   placeOrder,
   keyOf,
   ownMethods,
+  reserve,
   service,
   settled,
   textOf,
@@ -119,6 +121,37 @@ describe('service-checkout', () => {
     const el = await mount();
     expect(textOf(el)).to.contain('Your cart is empty');
     expect(el.shadowRoot!.querySelector('button[part=button]')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('an empty cart fills its reserved space with what to do, not a line above a blank box', async () => {
+    const el = await reserve(await mount(), 375, 420);
+    const empty = $(el, '.empty').getBoundingClientRect();
+    expect(el.getBoundingClientRect().bottom - empty.bottom).to.be.below(2);
+    expect(empty.height).to.be.above(300);
+    await expect(el).to.be.accessible();
+  });
+
+  it('held to its 420 px at 375 px, the cart grows with what the visitor opens: the voucher field and a second seat cut nothing', async () => {
+    const el = await mount({ classes: 'cls_web_2' });
+    await quoted(el);
+    await reserve(el, 375, 420);
+    await expectWholeItems(el);
+    expect($(el, 'p.more').hidden).to.equal(true);
+
+    button(el, 'Have a voucher code?').click();
+    await el.updateComplete;
+    $<HTMLSelectElement>(el, '.line select').value = '2';
+    $<HTMLSelectElement>(el, '.line select').dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+    await quoted(el);
+    await until(() => textOf(el).includes('per seat'), 'the price per seat');
+    // Everything it shows is there to see: the class whole with its seats, the voucher field, the
+    // totals and the button, the widget grown past its reservation; no "Show all 1 classes".
+    const host = el.getBoundingClientRect();
+    expect(host.height).to.be.above(420);
+    for (const part of ['li.line', '.line select', '#voucher', '.totals', 'button[part=button]'])
+      expect($(el, part).getBoundingClientRect().bottom, part).to.be.at.most(host.bottom);
+    expect($(el, 'p.more').hidden).to.equal(true);
     await expect(el).to.be.accessible();
   });
 

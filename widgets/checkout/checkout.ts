@@ -189,7 +189,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     return (this.#steps ??= new (await stepsChunk()).CheckoutSteps({
       element: this,
       api: () => this.api,
-      write: (path, body) => this.write(path, body),
       cart: this.#cart,
       view: this.#view,
       quote: () => this._quote!,
@@ -230,16 +229,20 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
           <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
           <div role="status">${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}</div>
         </div>
-        ${lines.length ? nothing : html`<p class="notice">${t(locale, 'empty')}</p>`}
-        <ul class="lines fill" aria-busy=${this._quoting}>
-          ${lines.map((line) =>
-            this.#renderLine(
-              locale,
-              line,
-              quote?.items.find((q) => q.class_id === line.class_id),
-            ),
-          )}
-        </ul>
+        ${
+          lines.length
+            ? html`<ul class="lines fill" aria-busy=${this._quoting}>
+                ${lines.map((line) =>
+                  this.#renderLine(
+                    locale,
+                    line,
+                    quote?.items.find((q) => q.class_id === line.class_id),
+                  ),
+                )}
+              </ul>`
+            : // An empty cart fills its space with what to do (no blank page below a line).
+              html`<p class="notice fill empty">${t(locale, 'empty')}</p>`
+        }
         ${
           lines.length
             ? html`${

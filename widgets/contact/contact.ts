@@ -204,7 +204,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     };
     const send = async (again: boolean): Promise<ContactMessageResponse> => {
       try {
-        return await this.write('contact-messages', body);
+        return await form.write(this.api, 'contact-messages', body);
       } catch (failure) {
         // Sent sooner than the spam check allows (a quick person, autofill): wait it out and send
         // again, once, so that a person is never refused.

@@ -2,6 +2,14 @@ import { css } from 'lit';
 
 /** The signed-in view's details, registrations and orders: adopted with its chunk (most visitors are signed out). */
 export const accountStyles = css`
+  /* The announcements' regions, while they say nothing, take no room in the view. */
+  .view > [role]:empty {
+    position: absolute;
+  }
+  /* A heading close to its list: the first view's next class fits under "Upcoming classes". */
+  .fill > h3 + ul {
+    margin-top: -0.75rem;
+  }
   .card {
     display: grid;
     gap: 0.25rem;

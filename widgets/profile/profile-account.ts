@@ -169,7 +169,7 @@ export class ProfileAccount {
     const page = new URL(location.href);
     page.hash = '';
     const answer = await this.#send(() =>
-      host.write<ProfileData>('participant/profile', { ...body, return_url: page.href }, this.#data.token),
+      this.#form.write<ProfileData>(host.api(), 'participant/profile', { ...body, return_url: page.href }, this.#data.token),
     );
     if (!answer) return;
     this.#take(answer);
@@ -212,7 +212,13 @@ export class ProfileAccount {
     const { host } = this;
     const { element } = host;
     const answer = await this.#send(
-      () => host.write(`participant/registrations/${encodeURIComponent(registration.id)}/cancel`, {}, this.#data.token),
+      () =>
+        this.#form.write(
+          host.api(),
+          `participant/registrations/${encodeURIComponent(registration.id)}/cancel`,
+          {},
+          this.#data.token,
+        ),
       (error) => error.shown,
     );
     this.#confirming = '';
@@ -296,7 +302,9 @@ export class ProfileAccount {
         <button class="secondary" ?disabled=${form.sending} @click=${this.#logout}>${this.#t('logout')}</button>
       </div>
         ${host.notice()} ${where === 'top' ? line : nothing}
-        <div class="fill">
+        <div class="fill" data-summary>
+      <h3 id="upcoming" tabindex="-1">${this.#t('upcoming')}</h3>
+      ${list(upcoming, 'noUpcoming', bought)}
       <h3 id="details" tabindex="-1">${this.#t('details')}</h3>
       ${
         change && !this.#editing
@@ -329,8 +337,6 @@ export class ProfileAccount {
             </dl>
             <p><button class="secondary" @click=${() => this.#edit(true)}>${this.#t('edit')}</button></p>`
       }
-      <h3 id="upcoming" tabindex="-1">${this.#t('upcoming')}</h3>
-      ${list(upcoming, 'noUpcoming', bought)}
       <h3>${this.#t('past')}</h3>
       ${list(past, 'noPast')}
       ${

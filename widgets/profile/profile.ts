@@ -170,7 +170,6 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     return {
       element: this,
       api: () => this.api,
-      write: (path, body, token) => this.write(path, body, token),
       form: this.#form,
       session: this.#session,
       notice: () => this.#renderNotice(),

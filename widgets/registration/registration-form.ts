@@ -47,7 +47,7 @@ export const en = {
 const t = translator(en, { de: () => import('./registration-form.de.ts') });
 
 /** What the form needs of the registration widget (and nothing else of it). */
-export interface FormHost extends Pick<ChunkHost<WidgetData>, 'element' | 'write'> {
+export interface FormHost extends Pick<ChunkHost<WidgetData>, 'element' | 'api'> {
   /** A class's price as the list shows it. */
   price(cls: ClassInfo): string;
   /** Back to the list, from the form or the confirmation. */
@@ -121,7 +121,7 @@ export class RegistrationForm {
       consent: !!consent,
     };
     const answer = await this.#form.send(
-      () => host.write<RegistrationResponse>('registrations', body),
+      () => this.#form.write<RegistrationResponse>(host.api(), 'registrations', body),
       (error) => {
         if (error.code === 'class-full') {
           // Orders waiting for their payment may hold the seats: then they may come free again.

@@ -1,6 +1,9 @@
 import { css } from 'lit';
 
 export const registrationStyles = css`
+  :host {
+    container-type: inline-size;
+  }
   .course {
     display: grid;
     gap: 1rem;
@@ -20,6 +23,7 @@ export const registrationStyles = css`
   .courses {
     display: grid;
     gap: 1rem;
+    align-content: start;
   }
   .course {
     gap: 0.5rem;
@@ -31,9 +35,33 @@ export const registrationStyles = css`
     padding-top: 0.5rem;
     border-top: 1px solid var(--_subtle);
   }
+  /* A class: its date (on a line of its own where narrow), place, price, seats and the button, which
+     keeps to the end of the last line (at 375 px the seats wrap beside it rather than push it below). */
   .facts {
-    flex: 1 1 18rem;
+    display: contents;
+  }
+  .class {
     justify-content: start;
+  }
+  .seats {
+    flex: 1 1 7rem;
+  }
+  /* Two lines of a programme's description at most: its card and a booking button fit the first view. */
+  .course > p {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    overflow: hidden;
+  }
+  @container (width < 40rem) {
+    .when {
+      flex-basis: 100%;
+    }
+  }
+  @container (width < 30rem) {
+    .course {
+      padding: 0.75rem;
+    }
   }
   .when,
   label {

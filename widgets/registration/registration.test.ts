@@ -4,9 +4,12 @@ import {
   dev,
   expectMinutesUntil,
   failOnWarnings,
+  expectWholeItems,
+  fitted,
   holdSeats,
   keyOf,
   ownMethods,
+  reserve,
   service,
   settled,
   textOf,
@@ -24,7 +27,7 @@ failOnWarnings();
 
 const mount = async (key = keyOf('registration'), extra: Partial<ServiceRegistration> = {}) => {
   const el = await fixture<ServiceRegistration>(
-    html`<service-registration key=${key} base-url=${service.url} locale="en" .fetch=${extra.fetch} course=${extra.course ?? ''}></service-registration>`,
+    html`<service-registration key=${key} base-url=${service.url} locale=${extra.locale ?? 'en'} .fetch=${extra.fetch} course=${extra.course ?? ''}></service-registration>`,
   );
   return el;
 };
@@ -229,6 +232,7 @@ describe('service-registration', () => {
     el.style.minHeight = '20rem';
     el.requestUpdate();
     await el.updateComplete;
+    await fitted(el);
     expect($(el, 'p.more').hidden).to.equal(false);
     expect(buttonNamed(el, 'Show all 20 programmes')).to.have.length(1);
     buttonNamed(el, 'Show all 20 programmes')[0]!.click();
@@ -294,6 +298,34 @@ describe('service-registration', () => {
     await until(() => $$(el, '.course').length === 2 * shown);
     expect(el.shadowRoot!.querySelector('[role=alert]')).to.equal(null);
   });
+
+  for (const [locale, showAll] of [
+    ['en', 'Show all 6 programmes'],
+    ['de', 'Alle 6 Programme zeigen'],
+  ] as const) {
+    it(`at 375 px (${locale}), held to its 420 px, the first view shows whole programmes, a booking button among them, and the rest on asking`, async () => {
+      const el = await reserve(await settled(await mount(keyOf('registration'), { locale })), 375, 420);
+      const shown = await expectWholeItems(el);
+      // The widget kept its space (nothing below it moved), and a class can be booked from it.
+      expect(el.getBoundingClientRect().height).to.equal(420);
+      expect(shown.filter((li) => li.matches('.course')).length).to.be.within(1, 5);
+      const booking = shown.flatMap((li) => [...li.querySelectorAll<HTMLButtonElement>(':scope > button')]);
+      expect(booking.length, 'a booking button in the first view').to.be.above(0);
+      expect(booking[0]!.getBoundingClientRect().bottom).to.be.at.most(el.getBoundingClientRect().bottom);
+      expect(buttonNamed(el, showAll)).to.have.length(1);
+      await expect(el).to.be.accessible();
+
+      // The visitor's act lets the view grow (what was held back stays back until asked for).
+      const search = $<HTMLInputElement>(el, 'input[type=search]');
+      search.value = 'e';
+      search.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      await el.updateComplete;
+      expect($(el, '.view').classList.contains('first')).to.equal(false);
+      buttonNamed(el, showAll.replace('6', String($$(el, '.course').length)))[0]?.click();
+      await el.updateComplete;
+      expect($$(el, '.course').every((c) => c.getClientRects().length)).to.equal(true);
+    });
+  }
 
   it('shows an empty state when the company offers nothing', async () => {
     const empty = { widget: { type: 'registration', company: { id: 'c_x', name: 'Quiet Co' } }, courses: [] };

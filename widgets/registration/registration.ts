@@ -314,7 +314,7 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     const { RegistrationForm } = await formChunk();
     this.#form ??= new RegistrationForm({
       element: this,
-      write: (path, body) => this.write(path, body),
+      api: () => this.api,
       price: (cls) => this.#price(cls),
       back: () => this.#showList(),
     });

@@ -3,7 +3,6 @@ import type { ErrorCode } from '../../contract/index.ts';
 import type { WidgetElement, WidgetLoadState } from '../../contract/page.ts';
 import { ApiError, WidgetApi } from './api.ts';
 import { errorText, resolveLocale, sharedText, type Locale } from './i18n.ts';
-import { newId } from './ids.ts';
 
 export type LoadState = WidgetLoadState;
 
@@ -13,7 +12,7 @@ export type LoadState = WidgetLoadState;
  * follow the same rule.
  */
 const developmentPage = () =>
-  location.protocol === 'file:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(location.hostname);
+  location.protocol === 'file:' || /^(localhost|127\.[\d.]+|\[::1\]|.+\.localhost)$/.test(location.hostname);
 
 /**
  * What every widget shares: the public attributes the loader sets (`key`, `base-url`, `locale`), the
@@ -22,7 +21,8 @@ const developmentPage = () =>
  * of contract/page.ts, `WidgetElement`), and the focus moving to each new step's heading.
  *
  * A widget implements `load()` (its one first-render request) and names in `loadArgs` the properties
- * that, changed, load again; its writes go through `write()`; `step()` names what it shows. This
+ * that, changed, load again; `step()` names what it shows (its forms' writes go through their
+ * `FormState`, form.ts). This
  * replaces `@lit/task`, which costs 1.1 KB gzip of a 14 KB budget for what these few lines do; for the
  * same reason reactive properties are declared in `static properties` rather than with decorators.
  */
@@ -76,8 +76,6 @@ export abstract class ServiceElement<Data = unknown> extends LitElement implemen
   /** Properties whose change loads the data again. */
   protected loadArgs: PropertyKey[] = ['key', 'baseUrl', 'locale'];
   #abort?: AbortController;
-  /** The write in flight or last failed: the same contents keep its idempotency key. */
-  #submission?: { payload: string; key: string };
   /** The step last drawn (`''`: none yet, so the page keeps its focus). */
   #step = '';
 
@@ -94,18 +92,6 @@ export abstract class ServiceElement<Data = unknown> extends LitElement implemen
   /** The next step change leaves the focus where it is (it happened elsewhere on the page). */
   protected keepFocus() {
     this.#step = '';
-  }
-
-  /**
-   * A write (POST with an idempotency key): sent again with the same contents, after a failure, it
-   * keeps its key, so that the service makes one record however often it is retried.
-   */
-  protected async write<T>(path: string, body: object, token?: string): Promise<T> {
-    const payload = JSON.stringify([path, body]);
-    if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
-    const answer = await this.api.request(path, { body, token, idempotencyKey: this.#submission.key });
-    this.#submission = undefined;
-    return answer as T;
   }
 
   /** The locale the widget speaks (`locale`, else the page's, else the browser's). */
@@ -215,8 +201,6 @@ export interface ChunkHost<Data> {
   element: ServiceElement<Data>;
   /** The widget API client for the widget's service and key as they are now. */
   api(): WidgetApi;
-  /** A write to the service, made once however often it is tried (ServiceElement's `write()`). */
-  write<T>(path: string, body: object, token?: string): Promise<T>;
 }
 
 /** True in development (the tests' build); the production build replaces it with false and drops what it guards. */

@@ -1,61 +1,77 @@
 /**
  * A widget's first view held to the space reserved for it (its own min-height, which the loader
  * hands it: contract/page.ts, `WidgetElement`), so that nothing below the widget moves when it
- * shows: the part marked `.fill` shows what fits, faded at its end, and a button shows the rest.
- * Opening the rest is the visitor's doing, which is no layout shift. Without a reservation (no
+ * shows: the part marked `.fill` shows the whole items (`li`) that fit, and a button shows the rest.
+ * The reservation is a minimum, never a clip: the visitor's first act in the widget (a click, typing)
+ * lets the view grow with what they open, and "show all" shows the rest. Without a reservation (no
  * loader, no min-height) the view shows everything.
  */
 import { css, html, nothing, type LitElement, type ReactiveController, type TemplateResult } from 'lit';
 
 /**
- * The first view, as a controller of its widget: `render()` draws it, and after each update the view
- * takes the reserved height and its button shows if anything is cut.
+ * The first view, as a controller of its widget: `render()` draws it, and after each update, while
+ * it is held, the items that do not fit whole are taken out (`data-cut`) and its button shows.
  */
 export class FirstView implements ReactiveController {
-  /** The visitor asked for everything, or did what shows more: the view is no longer held. */
+  /** The visitor asked for everything (or chose another view): nothing is taken out. */
   all?: boolean;
+  /** The visitor acted in the widget: the view grows with what they open (what was taken out stays out until asked for). */
+  grown?: boolean;
   #host: LitElement;
 
   constructor(host: LitElement) {
     (this.#host = host).addController(this);
+    // The visitor acted in the widget: from its next update on, the view grows with what they open
+    // (a layout shift right after an input is none: the page moves because the visitor did something).
+    for (const type of ['click', 'input']) host.addEventListener(type, () => (this.grown = true));
+  }
+
+  /** Held only where there is a reservation: the host's own min-height (NaN or 0 without one). */
+  #reserved() {
+    return !this.all && !!parseFloat(getComputedStyle(this.#host).minHeight);
   }
 
   /**
-   * The view: `content` holds a `.fill` element that gives way; the button says `label`, shows
-   * everything, and then calls `shown` if given.
+   * The view: `content` holds a `.fill` element whose items give way, and the button (`more()`) at
+   * its end, or where `content` puts it (then without `label`).
    */
-  render(content: TemplateResult, label: unknown, shown?: () => void) {
-    const host = this.#host;
-    // Held only where there is a reservation: the host's own min-height (NaN or 0 without one).
-    const first = !this.all && parseFloat(getComputedStyle(host).minHeight);
+  render(content: TemplateResult, label?: unknown, shown?: () => void) {
+    return html`<div class="view ${this.#reserved() && !this.grown ? 'first' : ''}">${content}${label ? this.more(label, shown) : nothing}</div>`;
+  }
+
+  /** The button that says `label`, shows everything, and then calls `shown` if given. */
+  more(label: unknown, shown?: () => void) {
     const all = () => {
       this.all = true;
-      host.requestUpdate();
+      this.#host.requestUpdate();
       shown?.();
     };
-    return html`<div class="view ${first ? 'first' : ''}">
-      ${content}
-      ${first ? html`<p class="more" hidden><button class="secondary" @click=${all}>${label}</button></p>` : nothing}
-    </div>`;
+    return this.#reserved() ? html`<p class="more" hidden><button class="link" @click=${all}>${label}</button></p>` : nothing;
   }
 
   hostUpdated() {
-    const host = this.#host;
-    const view = host.renderRoot.querySelector<HTMLElement>('.view');
-    if (!view) return;
-    const more = view.querySelector<HTMLElement>('.more');
-    view.style.height = more ? getComputedStyle(host).minHeight : '';
-    if (more) {
-      const fill = view.querySelector('.fill')!;
-      more.hidden = fill.scrollHeight <= fill.clientHeight;
-    }
+    const view = this.#host.renderRoot.querySelector<HTMLElement>('.view');
+    const fill = view?.querySelector<HTMLElement>('.fill');
+    // Only a held view with more than fits, or a view with items taken out, has fitting to do.
+    if (fill && (view!.classList.contains('first') ? fill.scrollHeight > fill.clientHeight : fill.querySelector('[data-cut]')))
+      void (fitting ??= import('./fit.ts')).then(({ fit }) => view!.isConnected && fit(view!));
   }
 }
+
+/**
+ * The fitting of a held view (fit.ts): a chunk of its own, loaded when a view first has more than
+ * fits. It is no part of a first render (a view of a few items never loads it); until it comes, the
+ * held view is cut at its end.
+ */
+let fitting: Promise<typeof import('./fit.ts')> | undefined;
 
 export const firstViewStyles = css`
   .view {
     display: grid;
     gap: 1rem;
+  }
+  section {
+    min-height: inherit;
   }
   .first {
     display: flex;
@@ -66,7 +82,7 @@ export const firstViewStyles = css`
     min-height: 0;
     overflow: hidden;
   }
-  .first:has(.more:not([hidden])) .fill {
-    mask-image: linear-gradient(#000 calc(100% - 3rem), transparent);
+  .view [data-cut] {
+    display: none;
   }
 `;

@@ -6,8 +6,9 @@
  * chosen.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
-import type { ApiError } from './api.ts';
+import type { ApiError, WidgetApi } from './api.ts';
 import { toApiError, type ServiceElement } from './base.ts';
+import { newId } from './ids.ts';
 
 type Host = ServiceElement<unknown>;
 
@@ -28,11 +29,26 @@ export class FormState {
   /** The line above the button (`#form-error`): what went wrong and what to do. */
   message = '';
   sending = false;
+  /** The write in flight or last failed: the same contents keep its idempotency key. */
+  #submission?: { payload: string; key: string };
 
   constructor(
     private readonly host: Host,
     private readonly words: FormWords,
   ) {}
+
+  /**
+   * The form's write (a POST with an idempotency key) through `api`: sent again with the same
+   * contents, after a failure, it keeps its key, so that the service makes one record however often
+   * it is retried.
+   */
+  async write<T>(api: WidgetApi, path: string, body: object, token?: string): Promise<T> {
+    const payload = JSON.stringify([path, body]);
+    if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
+    const answer = await api.request(path, { body, token, idempotencyKey: this.#submission.key });
+    this.#submission = undefined;
+    return answer as T;
+  }
 
   /** The form's `@input`: what a field holds now is kept, and its error goes. */
   edit = (event: Event) => {
