@@ -160,10 +160,11 @@ test('the install builds native modules against local headers, in a way npm does
   expect(env.npm_config_nodedir).toBeUndefined();
   expect(env.npm_package_config_node_gyp_nodedir, 'what node-gyp reads').toBe('/opt/node');
   // npm itself (`npm prefix` reads its settings and prints one line), with no user settings of this
-  // machine in the way: not a word, where the older setting makes it warn.
+  // machine in the way: not a word, where a setting of npm's environment it does not know makes it
+  // warn (earlier releases of npm 11 warned about `nodedir` too; 11.19 knows it).
   const { npm_config_userconfig: userconfig } = freshShell();
   expect(await run('npm', ['prefix'], { ...env, npm_config_userconfig: userconfig })).toBe(`${process.cwd()}\n`);
-  expect(await run('npm', ['prefix'], { ...env, npm_config_nodedir: '/usr', npm_config_userconfig: userconfig })).toMatch(
-    /Unknown env config "nodedir"/,
-  );
+  expect(
+    await run('npm', ['prefix'], { ...env, npm_config_node_gyp_nodedir: '/usr', npm_config_userconfig: userconfig }),
+  ).toMatch(/Unknown env config "node-gyp-nodedir"/);
 });

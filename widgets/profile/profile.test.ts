@@ -70,14 +70,16 @@ const otherPin = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart
 let n = 0;
 /**
  * A participant of Acme of this test alone (a registration makes one), so that tests neither share
- * PINs nor meet the service's 5 sign-ins per email in 10 minutes.
+ * PINs nor meet the service's 5 sign-ins per email in 10 minutes. They register for cls_data_3 (30
+ * places), which no other widget's tests book: in cls_data_2 they filled the class that the
+ * checkout's tests buy, when this file ran first.
  */
 const newParticipant = async (first = 'Mary') => {
   const email = `profile-${Date.now()}-${n++}@example.org`;
   const answer = await fetch(`${service.url}widget-api/v1/registrations?key=${keyOf('registration')}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-    body: JSON.stringify({ class_id: 'cls_data_2', first_name: first, last_name: 'Jackson', email, consent: true }),
+    body: JSON.stringify({ class_id: 'cls_data_3', first_name: first, last_name: 'Jackson', email, consent: true }),
   });
   expect(answer.status).to.equal(201);
   return email;
