@@ -195,3 +195,28 @@ test('on a phone (375 px): markers at their places, and each popup within the ma
       .toEqual({ inside: true, covered: false });
   }
 });
+
+for (const width of [1280, 375]) {
+  test(`a map without a booking page beside a checkout (${width} px): a class goes into the page’s cart, and on to the checkout`, async ({
+    watched: page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${SITE}/all.html`);
+    await ready(page);
+    await expect(page.locator('div[data-service-widget=checkout]')).toHaveAttribute('data-service-state', 'ready');
+    const map = page.locator('service-map');
+    const checkout = page.locator('service-checkout');
+    const add = map
+      .getByRole('list', { name: 'Places' })
+      .getByRole('button', { name: /^Add to cart: / })
+      .first();
+    const course = (await add.getAttribute('aria-label'))!.replace('Add to cart: ', '').split(',')[0]!;
+    await add.click();
+    const inCart = map.getByRole('list', { name: 'Places' }).locator('.in-cart');
+    await expect(inCart).toBeFocused();
+    await expect(inCart).toContainText('In your cart');
+    await expect(checkout.getByRole('heading', { name: course })).toBeVisible();
+    await inCart.getByRole('button', { name: 'Go to checkout' }).click();
+    await expect(checkout.getByRole('heading', { name: 'Your cart' })).toBeFocused();
+  });
+}

@@ -12,6 +12,8 @@ const de: typeof en & typeof sharedWordsDe = {
   nextClasses: 'Nächste Kurse',
   book: 'Buchen',
   bookClass: '{course} buchen, {when}',
+  addToCart: 'In den Warenkorb',
+  addClass: 'In den Warenkorb: {course}, {when}',
   seatsLeft: 'Freie Plätze: {count}',
   waitlist: 'Ausgebucht – Warteliste offen',
   full: 'Ausgebucht',

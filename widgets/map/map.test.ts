@@ -11,6 +11,9 @@ import {
   textOf,
   until,
 } from '../../test/browser/support.ts';
+import '../checkout/checkout.ts';
+import { readState, writeState } from '../shared/page-state.ts';
+import type { Cart } from '../shared/cart.ts';
 import './map.ts';
 import type { MapData, ServiceMap } from './map.ts';
 
@@ -170,6 +173,70 @@ describe('service-map', () => {
       expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal(line);
       expect(el.shadowRoot!.querySelectorAll('.places > li')).to.have.length(5);
       await expect(el).to.be.accessible();
+    }
+  });
+
+  it('without a booking page but with a checkout on the page, a class with seats goes into the page’s cart, in English and German; accessible', async () => {
+    const cart = () => readState<Cart>('cart', service.url, 'c_acme');
+    const addButtons = (el: Element) =>
+      [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.places button.secondary')].filter((b) => b.closest('.classes'));
+    for (const [locale, add, inCart] of [
+      ['en', 'Add to cart', 'In your cart'],
+      ['de', 'In den Warenkorb', 'Im Warenkorb'],
+    ] as const) {
+      writeState('cart', service.url, 'c_acme');
+      const el = await settled(await mount(keyOf('map'), locale, ''));
+      // Without a booking page and without a checkout: no way to book, and no link that leads nowhere.
+      expect(addButtons(el)).to.have.length(0);
+      expect(el.shadowRoot!.querySelector('a.book')).to.equal(null);
+      const checkout = Object.assign(document.createElement('service-checkout'), {
+        key: keyOf('checkout'),
+        baseUrl: service.url,
+      });
+      document.body.append(checkout);
+      try {
+        await until(() => addButtons(el).length > 0, 'the cart’s way to book, once a checkout is on the page');
+        const place = el.data!.places.find((p) => p.classes.some((c) => c.status === 'open'))!;
+        const cls = place.classes.find((c) => c.status === 'open')!;
+        const button = addButtons(el).find((b) => b.closest(`#place-${place.id}`))!;
+        expect(button.textContent!.trim()).to.equal(add);
+        expect(button.getAttribute('aria-label')).to.contain(cls.course.title);
+        // Only classes with seats: a full class or its waitlist is no order of seats.
+        expect(addButtons(el).length).to.equal(
+          el.data!.places.flatMap((p) => p.classes).filter((c) => c.status === 'open').length,
+        );
+        await expect(el).to.be.accessible();
+
+        const requested = oneEvent(el, 'service-booking-requested');
+        button.click();
+        expect((await requested).detail).to.deep.equal({ place: place.id, course: cls.course.id, class: cls.id });
+        await until(() => el.shadowRoot!.activeElement?.id === `in-${cls.id}`, 'the focus on what the map says of it');
+        expect(el.shadowRoot!.activeElement!.textContent).to.contain(inCart);
+        expect(cart()!.lines.map((l) => [l.class_id, l.seats, l.location])).to.deep.equal([[cls.id, 1, place.name]]);
+        // The checkout shows it.
+        await until(() => checkout.shadowRoot!.textContent!.includes(cls.course.title), 'the class in the checkout');
+        await expect(el).to.be.accessible();
+      } finally {
+        checkout.remove();
+        el.remove();
+      }
+    }
+    writeState('cart', service.url, 'c_acme');
+  });
+
+  it('a page that keeps its visitor (preventDefault on service-booking-requested) keeps the cart as it is', async () => {
+    writeState('cart', service.url, 'c_acme');
+    const el = await settled(await mount(keyOf('map'), 'en', ''));
+    const checkout = Object.assign(document.createElement('service-checkout'), { key: keyOf('checkout'), baseUrl: service.url });
+    document.body.append(checkout);
+    try {
+      await until(() => !!el.shadowRoot!.querySelector('.classes button.secondary'), 'Add to cart');
+      el.addEventListener('service-booking-requested', (event) => event.preventDefault(), { once: true });
+      el.shadowRoot!.querySelector<HTMLButtonElement>('.classes button.secondary')!.click();
+      await el.updateComplete;
+      expect(readState<Cart>('cart', service.url, 'c_acme')?.lines ?? []).to.have.length(0);
+    } finally {
+      checkout.remove();
     }
   });
 

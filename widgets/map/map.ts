@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BookingRequestedDetail, PlaceSelectedDetail } from '../../contract/index.ts';
 import type { Place, PlaceClass, WidgetResponse } from '../../contract/api/index.ts';
-import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
+import { ServiceElement, ServiceEvent, define, findCheckout } from '../shared/base.ts';
 import { formatDateRange, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -19,7 +19,7 @@ export class PlaceSelectedEvent extends ServiceEvent<PlaceSelectedDetail> {
   }
 }
 
-/** The visitor chose "Book" for a class; cancelable (the link is then not followed). */
+/** The visitor chose "Book" or "Add to cart" for a class; cancelable (the link is then not followed, the cart left as it is). */
 export class BookingRequestedEvent extends ServiceEvent<BookingRequestedDetail> {
   constructor(detail: BookingRequestedDetail) {
     super('service-booking-requested', detail, true);
@@ -36,6 +36,8 @@ export const en = {
   nextClasses: 'Next classes',
   book: 'Book',
   bookClass: 'Book {course}, {when}',
+  addToCart: 'Add to cart',
+  addClass: 'Add to cart: {course}, {when}',
   seatsLeft: 'Seats left: {count}',
   waitlist: 'Full – waitlist open',
   full: 'Full',
@@ -54,18 +56,21 @@ export const t = translator(en, { de: () => import('./map.de.ts') });
 
 /** Leaflet and its CSS: a chunk of its own, fetched once the list shows, only on pages with a map. */
 const leafletChunk = () => import('./map-leaflet.ts');
+/** The page's cart: a chunk of its own, fetched once a checkout of the company is on the page. */
+const cartChunk = () => import('../shared/cart-badge.ts');
 
 /**
  * @tagname service-map
  * @summary Where the company's classes take place: the places as a list, then on a map.
  *
  * @fires service-place-selected - The visitor chose a place, in the list or on the map; `detail: { id }`.
- * @fires service-booking-requested - The visitor chose "Book" for a class; `detail: { place, course, class }`.
- *   Cancelable: `preventDefault()` keeps the visitor on the page (the link to `booking-url` is not followed).
+ * @fires service-booking-requested - The visitor chose "Book" or "Add to cart" for a class; `detail: { place, course, class }`.
+ *   Cancelable: `preventDefault()` keeps the visitor on the page (the link to `booking-url` is not followed)
+ *   and the cart as it is.
  *
  * @csspart base - The widget's outer container.
  * @csspart card - A place of the list.
- * @csspart button - The book links.
+ * @csspart button - The book links and "Add to cart" buttons.
  *
  * @cssprop [--service-accent=#1d4ed8] - Links, markers and focus rings.
  * @cssprop [--service-on-accent=#fff] - Text on accent-coloured buttons.
@@ -75,7 +80,9 @@ const leafletChunk = () => import('./map-leaflet.ts');
  *
  * The list is the first render; the map (Leaflet, with its CSS inside the widget's shadow root)
  * comes after it, with a marker per place whose popup holds what the list item holds. Choosing a
- * place in either highlights it in the other. Tiles come from the widget key's configuration
+ * place in either highlights it in the other. With a checkout of the company on the page, a class
+ * with seats goes into the page's cart ("Add to cart"), as in the calendar; else "Book" links to
+ * `booking-url`. Tiles come from the widget key's configuration
  * (OpenStreetMap's by default); when they cannot load, the map says so and the list keeps working.
  */
 export class ServiceMap extends ServiceElement<MapData> {
@@ -91,6 +98,7 @@ export class ServiceMap extends ServiceElement<MapData> {
   /**
    * The page where visitors book (a page with the registration widget): each class's "Book" links there
    * with `course` and `class`. An http(s) address, or one relative to the page; any other shows no link.
+   * A checkout on the page takes the classes with seats instead ("Add to cart").
    */
   bookingUrl = '';
 
@@ -101,6 +109,8 @@ export class ServiceMap extends ServiceElement<MapData> {
   /** The tiles' attribution, once the map shows. */
   private _attribution = '';
   #map?: InstanceType<Awaited<ReturnType<typeof leafletChunk>>['LeafletMap']>;
+  /** The page's cart, once a checkout of the company has been on the page. */
+  #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['BookingCart']>;
 
   protected override loadWords(locale: Locale) {
     return t.load(locale);
@@ -161,33 +171,62 @@ export class ServiceMap extends ServiceElement<MapData> {
       ${
         place.classes.length
           ? html`<ul class="classes" aria-label=${t(locale, 'nextClasses')}>
-            ${place.classes.map((cls) => this.#renderClass(place, cls))}
+            ${place.classes.map((cls) => this.#renderClass(place, cls, inPopup))}
           </ul>`
           : html`<p>${t(locale, 'noClasses')}</p>`
       }`;
   }
 
-  #renderClass(place: Place, cls: PlaceClass) {
+  #renderClass(place: Place, cls: PlaceClass, inPopup: boolean) {
     const locale = this.resolvedLocale;
     const when = formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone);
     const href = this.#bookingHref(cls);
+    const words = { course: cls.course.title, when };
     return html`<li>
       <span class="course">${cls.course.title}</span>
       <span>${when}</span>
       <span class="seats ${cls.status}">${seatsText(cls, (key, params) => t(locale, key, params))}</span>
       ${
-        href && cls.status !== 'full'
-          ? html`<a
+        this.#cart?.inCart(cls.id, locale, inPopup) ??
+        (cls.status === 'open' && this.#checkout()
+          ? html`<button part="button" class="secondary" aria-label=${t(locale, 'addClass', words)} @click=${() => this.#add(place, cls)}>
+              ${t(locale, 'addToCart')}
+            </button>`
+          : href && cls.status !== 'full'
+            ? html`<a
             part="button"
             class="book"
             href=${href}
-            aria-label=${t(locale, 'bookClass', { course: cls.course.title, when })}
+            aria-label=${t(locale, 'bookClass', words)}
             @click=${(event: Event) => this.#book(event, place, cls)}
             >${t(locale, 'book')}</a
           >`
-          : nothing
+            : nothing)
       }
     </li>`;
+  }
+
+  /** Whether a checkout of the company is on the page and takes classes. */
+  #checkout() {
+    return findCheckout(this.baseUrl, this.data?.widget.company.id);
+  }
+
+  async #loadCart() {
+    const { BookingCart } = await cartChunk();
+    this.#cart ??= new BookingCart(this);
+    this.requestUpdate();
+    return this.#cart;
+  }
+
+  /** A checkout came or went: with one, the cart's code comes (a class in the cart says so). */
+  #checkoutChanged = () => (this.#checkout() ? this.#loadCart().catch(() => {}) : this.requestUpdate());
+
+  /** "Add to cart": one seat of the class into the page's cart, unless the page keeps it. */
+  async #add(place: Place, cls: PlaceClass) {
+    const request = new BookingRequestedEvent({ place: place.id, course: cls.course.id, class: cls.id });
+    this.dispatchEvent(request);
+    if (request.defaultPrevented) return;
+    (await this.#loadCart()).book({ ...cls, location: place.name }, cls.course.id, cls.course.title);
   }
 
   /** The booking page (an http(s) page only) with the class's programme and id; nothing without one. */
@@ -267,17 +306,22 @@ export class ServiceMap extends ServiceElement<MapData> {
 
   protected override updated() {
     super.updated();
-    if (this.loadState === 'ready') void this.#drawMap();
+    if (this.loadState !== 'ready') return;
+    void this.#drawMap();
+    // A checkout already on the page (a class already in the cart says so after a reload).
+    if (!this.#cart && this.#checkout()) void this.#loadCart().catch(() => {});
   }
 
   override connectedCallback() {
     super.connectedCallback();
+    addEventListener('service-checkout-change', this.#checkoutChanged);
     // Moved on the page: the map is drawn anew.
     if (this.loadState === 'ready') this.requestUpdate();
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
+    removeEventListener('service-checkout-change', this.#checkoutChanged);
     this.#map?.remove();
     this.#map = undefined;
   }

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { ServiceElement, define, toApiError } from '../shared/base.ts';
+import { ServiceElement, define, findCheckout, toApiError } from '../shared/base.ts';
 import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import type { Class, Course, CoursesPage, WidgetResponse } from '../../contract/api/index.ts';
 import { formatDateRange, formatMoney, seatsText } from '../shared/format.ts';
@@ -285,21 +285,9 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
     return cls.price.amount > 0 && cls.status === 'open' && this.#checkout();
   }
 
-  /**
-   * Whether a checkout of this service and company is on the page and takes classes (it answers the
-   * page bus, contract/page.ts, whatever copy of the package drew it and wherever it stands).
-   */
+  /** Whether a checkout of this service and company is on the page and takes classes. */
   #checkout() {
-    const company = this.data?.widget.company.id;
-    return (
-      !!company &&
-      !dispatchEvent(
-        new CustomEvent('service-checkout-find', {
-          cancelable: true,
-          detail: { baseUrl: this.baseUrl || location.origin, company, show: false },
-        }),
-      )
-    );
+    return findCheckout(this.baseUrl, this.data?.widget.company.id);
   }
 
   async #loadCart() {

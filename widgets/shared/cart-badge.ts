@@ -5,7 +5,7 @@
  */
 import { html, nothing } from 'lit';
 import type { Class } from '../../contract/api/index.ts';
-import type { PageRequest } from '../../contract/page.ts';
+import { findCheckout } from './base.ts';
 import { CartController } from './cart.ts';
 import type { Locale } from './i18n.ts';
 
@@ -20,10 +20,22 @@ const WORDS: Record<Locale, [string, string]> = {
 
 export class BookingCart extends CartController {
   /**
-   * Books a class into the cart (one seat), with what the cart shows of it before the quote; then the
-   * focus goes to what the host says of it (`#in-<class>`, below).
+   * Books a class into the cart (one seat), with what the cart shows of it before the quote (a map's
+   * class comes without its price: the quote says it); then the focus goes to what the host says of
+   * it (`#in-<class>`, below).
    */
-  async book({ id, starts_at, ends_at, timezone, location, price }: Class, course_id: string, course_title: string) {
+  async book(
+    {
+      id,
+      starts_at,
+      ends_at,
+      timezone,
+      location,
+      price,
+    }: Pick<Class, 'id' | 'starts_at' | 'ends_at' | 'timezone' | 'location'> & Partial<Pick<Class, 'price'>>,
+    course_id: string,
+    course_title: string,
+  ) {
     const { host } = this;
     this.add({ class_id: id, course_id, course_title, starts_at, ends_at, timezone, location, price });
     await host.updateComplete;
@@ -32,25 +44,19 @@ export class BookingCart extends CartController {
 
   /**
    * For a widget that books into the cart: "In your cart" for a class in it (its `#in-<class>` takes
-   * the focus after booking), with a way to the checkout when one of this cart is on the page (it
-   * answers the page bus: contract/page.ts), which then takes the focus.
+   * the focus after booking; `copy`: a second place that shows the class, such as a map's popup,
+   * without the id), with a way to the checkout when one of this cart is on the page (it answers the
+   * page bus: contract/page.ts), which then takes the focus.
    */
-  inCart(classId: string, locale: Locale) {
+  inCart(classId: string, locale: Locale, copy = false) {
     const [inCart, toCheckout] = WORDS[locale];
+    const checkout = (show?: boolean) => findCheckout(this.baseUrl, this.company, show);
     return this.has(classId)
-      ? html`<p class="in-cart" id="in-${classId}" tabindex="-1">
+      ? html`<p class="in-cart" id=${copy ? nothing : `in-${classId}`} tabindex="-1">
           ✓ ${inCart}
-          ${this.#checkout(false) ? html`<button class="link" @click=${() => this.#checkout(true)}>${toCheckout}</button>` : nothing}
+          ${checkout() ? html`<button class="link" @click=${() => checkout(true)}>${toCheckout}</button>` : nothing}
         </p>`
       : undefined;
-  }
-
-  /** Asks the page bus for the checkout of this cart: whether one is on the page; with `show`, it takes the focus. */
-  #checkout(show: boolean) {
-    const { baseUrl, company } = this;
-    return !dispatchEvent(
-      new CustomEvent<PageRequest>('service-checkout-find', { cancelable: true, detail: { baseUrl, company, show } }),
-    );
   }
 
   // A checkout that comes or goes adds or takes away the way to it.
