@@ -142,11 +142,31 @@ describe('POST /widget-api/v1/registrations', () => {
     assert.match((await svc.outbox('ada@example.org'))[0].text, /you have a place/);
   });
 
-  test('the key must be a registration key, enabled, from an allowed page', async () => {
+  test('a calendar’s key joins a waitlist, and nothing else: a class with a seat free is 409 class-has-seats', async () => {
+    const calendar = '/widget-api/v1/registrations?key=wk_demo_calendar';
+    const joined = await register(registrationBody({ class_id: seed.classes.full_with_waitlist }), uniqueKey(), {}, calendar);
+    assert.equal(joined.status, 201);
+    assert.equal(joined.body.registration.status, 'waitlisted');
+    assert.match((await svc.outbox())[0].subject, /^On the waitlist/);
+
+    const before = await registrationCount();
+    const seat = await register(registrationBody({ class_id: seed.classes.five_seats_left }), uniqueKey(), {}, calendar);
+    assert.equal(seat.status, 409);
+    assert.equal(seat.body.error.code, 'class-has-seats');
+    assert.match(seat.body.error.message, /seat free/);
+    const full = await register(registrationBody({ class_id: seed.classes.full_no_waitlist }), uniqueKey(), {}, calendar);
+    assert.equal(full.status, 409);
+    assert.equal(full.body.error.code, 'class-full');
+    assert.equal(await registrationCount(), before);
+    assert.equal((await seatsOf(seed.classes.five_seats_left)).seats_left, 5);
+  });
+
+  test('the key must be a registration (or calendar) key, enabled, from an allowed page', async () => {
     const cases: [string, Record<string, string>, number, string][] = [
       ['/widget-api/v1/registrations', {}, 400, 'missing-key'],
       ['/widget-api/v1/registrations?key=wk_demo_registration_revoked', {}, 401, 'invalid-key'],
-      ['/widget-api/v1/registrations?key=wk_demo_calendar', {}, 403, 'type-mismatch'],
+      ['/widget-api/v1/registrations?key=wk_demo_video', {}, 403, 'type-mismatch'],
+      ['/widget-api/v1/registrations?key=wk_demo_checkout', {}, 403, 'type-mismatch'],
       ['/widget-api/v1/registrations?key=wk_demo_registration_disabled', {}, 403, 'not-available'],
       [PATH, { Origin: FOREIGN_PAGE }, 403, 'origin-not-allowed'],
       ['/widget-api/v1/registrations?key=wk_demo_registration_example', {}, 403, 'origin-not-allowed'],

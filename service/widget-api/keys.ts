@@ -78,8 +78,9 @@ export function originRefusal(origin: string, key: WidgetKeyRow, own: readonly s
   );
 }
 
-export function checkType(key: WidgetKeyRow, type: WidgetType): void {
-  if (key.type !== type) {
+/** The key is of `type`, or of one of `also` (a route that more than one widget calls). */
+export function checkType(key: WidgetKeyRow, type: WidgetType, also: readonly WidgetType[] = []): void {
+  if (key.type !== type && !also.includes(key.type as WidgetType)) {
     throw new ApiError(
       403,
       'type-mismatch',
@@ -140,11 +141,14 @@ export async function keyVerdict(
   }
 }
 
-/** The key, its page origin, its type (when the route belongs to one) and whether it is enabled. */
-export async function widgetKey(db: Db, c: AppContext, type?: WidgetType): Promise<WidgetKeyRow> {
+/**
+ * The key, its page origin, its type (when the route belongs to one, or, with `also`, to several)
+ * and whether it is enabled.
+ */
+export async function widgetKey(db: Db, c: AppContext, type?: WidgetType, also?: readonly WidgetType[]): Promise<WidgetKeyRow> {
   const key = await lookupKey(db, c);
   checkOrigin(c, key);
-  if (type !== undefined) checkType(key, type);
+  if (type !== undefined) checkType(key, type, also);
   checkEnabled(key);
   return key;
 }

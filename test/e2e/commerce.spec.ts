@@ -6,7 +6,7 @@
  */
 import type { Locator, Page, Route } from '@playwright/test';
 import type { CalendarResponse, QuoteResponse } from '../../contract/api/index.ts';
-import { expect, nextEvent, SERVICE, serviceJson, SITE, test } from './support.ts';
+import { axeViolations, expect, nextEvent, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {
   emails: { to: string; subject: string; text: string }[];
@@ -418,3 +418,41 @@ test('every widget on one page with both loaders: each ready, Lit loaded once', 
   }));
   expect(facts).toEqual({ versions: ['v1', 'v2'], shared: 1 });
 });
+
+for (const width of [1280, 375]) {
+  test(`a full class with an open waitlist: the visitor joins it in the calendar, where it is shown (${width} px)`, async ({
+    watched: page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${SITE}/layout-calendar-head.html`);
+    const calendar = page.locator('service-calendar');
+    await expect(page.locator('div[data-service-widget]')).toHaveAttribute('data-service-state', 'ready');
+    await calendar.getByRole('button', { name: 'List', exact: true }).click();
+    // The seed's full class with a waitlist is 3 days after it: this month or the next.
+    const join = calendar.getByRole('button', { name: 'Join waitlist' }).first();
+    for (let i = 0; i < 2 && !(await join.isVisible()); i++) {
+      const month = await calendar.locator('#month').textContent();
+      const show = calendar.getByRole('button', { name: /^Show \w+ \d{4}$/ });
+      await ((await show.isVisible()) ? show : calendar.getByRole('button', { name: 'Next month' })).click();
+      await expect(calendar.locator('#month')).not.toHaveText(month!);
+    }
+    await join.click();
+    const form = calendar.getByRole('form', { name: /^Join waitlist: / });
+    await expect(form.getByLabel('First name')).toBeFocused();
+    expect(await axeViolations(page)).toEqual([]);
+    const email = `calendar-waitlist-${width}-${Date.now()}@example.org`;
+    await page.keyboard.type('Grace');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Hopper');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(email);
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: 'Join waitlist' }).click();
+    const joined = calendar.getByText(`You are on the waitlist. We have sent a confirmation to ${email}.`);
+    await expect(joined).toBeFocused();
+    await expect(joined).toBeInViewport();
+    const { emails } = await serviceJson<{ emails: { subject: string }[] }>(`/dev/outbox?to=${encodeURIComponent(email)}`);
+    expect(emails.map((m) => m.subject)).toEqual([expect.stringMatching(/^On the waitlist/)]);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+}

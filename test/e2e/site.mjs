@@ -44,9 +44,11 @@ const layoutPage = (type, placement) => {
     ${placement === 'head' ? loader : ''}
   </head>
   <body>
-    <h1>Acme Academy</h1>
-    <div class="service-${type}${placement === 'reserved' ? ' reserve' : ''}" data-service-widget="${type}" data-service-id="wk_demo_${type}"></div>
-    <p id="below">Text below the widget, which must not move.</p>
+    <main>
+      <h1>Acme Academy</h1>
+      <div class="service-${type}${placement === 'reserved' ? ' reserve' : ''}" data-service-widget="${type}" data-service-id="wk_demo_${type}"></div>
+      <p id="below">Text below the widget, which must not move.</p>
+    </main>
     ${placement === 'head' ? '' : loader}
   </body>
 </html>`;

@@ -31,6 +31,7 @@ const de: typeof en & typeof sharedWordsDe = {
   full: 'Ausgebucht',
   held: 'Letzte Plätze für unbezahlte Bestellungen reserviert – in {minutes} Min. erneut versuchen',
   book: 'Buchen',
+  join: 'Auf die Warteliste',
   more: 'Mehr zeigen',
 };
 

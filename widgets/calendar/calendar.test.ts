@@ -4,6 +4,7 @@ import type { CalendarResponse } from '../../contract/api/index.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
 import {
+  dev,
   expectMinutesUntil,
   expectWholeItems,
   failOnWarnings,
@@ -79,14 +80,23 @@ const isOpen = (c: ClassFacts) => c.status === 'open';
 const mountWithClasses = async (attributes: Parameters<typeof mount>[0] = {}, wanted: (c: ClassFacts) => boolean = isOpen) => {
   const el = await mount(attributes);
   for (let i = 0; i < 4 && !el.data!.classes.some(wanted) && el.data!.next_month; i++) {
-    const next = el.data!.next_month;
     const from = el.data!.month;
     // An empty month offers its next month with classes; one with classes, the month after.
-    (button(el, `Show ${monthName(next)}`) ?? button(el, 'Next month')).click();
+    onward(el, attributes.locale).click();
     await until(() => el.data!.month !== from);
     await el.updateComplete;
   }
   return el;
+};
+
+/** The way to the next month with classes, in the widget's language: an empty month's own offer, else "Next month". */
+const onward = (el: HTMLElementTagNameMap['service-calendar'], locale = 'en') => {
+  const next = el.data!.next_month!;
+  const de = locale === 'de';
+  return (
+    (!el.data!.classes.length && button(el, de ? `${monthName(next, 'de')} zeigen` : `Show ${monthName(next)}`)) ||
+    button(el, de ? 'Nächster Monat' : 'Next month')
+  );
 };
 
 /** The service's first month with a class the test needs (the month `mountWithClasses` shows). */
@@ -348,6 +358,108 @@ describe('service-calendar', () => {
     }
   });
 
+  describe('a full class with an open waitlist', () => {
+    const waitlisted = (c: ClassFacts) => c.status === 'waitlist';
+    /** The calendar's list of a month with such a class, and that class's card. */
+    const mountWaitlist = async (attributes: Parameters<typeof mount>[0] = {}) => {
+      const el = await mountWithClasses(attributes, waitlisted);
+      const list = button(el, attributes.locale === 'de' ? 'Liste' : 'List');
+      if (!list.matches('[aria-pressed=true]')) list.click();
+      await el.updateComplete;
+      const cls = el.data!.classes.find(waitlisted)!;
+      const card = () => $(el, `#c-${cls.id}`).closest('li')!;
+      return { el, cls, card };
+    };
+    const typeInto = (field: HTMLInputElement, value: string | boolean) => {
+      if (typeof value === 'boolean') field.checked = value;
+      else field.value = value;
+      field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    };
+
+    it('offers “Join waitlist”: a small form where the class is, then the class says so; the page told; accessible', async () => {
+      const { el, cls, card } = await mountWaitlist();
+      const join = card().querySelector<HTMLButtonElement>('button[part=button]')!;
+      expect(join.textContent!.trim()).to.equal('Join waitlist');
+      join.click();
+      await until(() => !!card().querySelector('form'), 'the form');
+      expect(el.shadowRoot!.activeElement?.id, 'the focus in its first field').to.equal('first_name');
+      expect(card().querySelector('form')!.getAttribute('aria-label')).to.equal(`Join waitlist: ${cls.course_title}`);
+      await expect(el).to.be.accessible();
+
+      const email = `calendar-waitlist-${Date.now()}@example.org`;
+      const form = card().querySelector('form')!;
+      for (const [name, value] of [
+        ['first_name', 'Grace'],
+        ['last_name', 'Hopper'],
+        ['email', email],
+        ['consent', true],
+      ] as const)
+        typeInto(form.querySelector<HTMLInputElement>(`[name=${name}]`)!, value);
+      const created = oneEvent(el, 'service-registration-created');
+      form.querySelector<HTMLButtonElement>('button[part=button]')!.click();
+      const { detail } = await created;
+      expect(detail).to.include({ course: cls.course_id, class: cls.id, status: 'waitlisted' });
+      await until(() => el.shadowRoot!.activeElement?.id === `joined-${cls.id}`, 'the focus on what the class says');
+      expect(card().textContent).to.contain(`You are on the waitlist. We have sent a confirmation to ${email}.`);
+      expect(card().querySelector('form')).to.equal(null);
+      const { emails } = await dev<{ emails: { subject: string }[] }>(`outbox?to=${encodeURIComponent(email)}`);
+      expect(emails.map((m) => m.subject)).to.have.length(1);
+      expect(emails[0]!.subject).to.match(/^On the waitlist/);
+      await expect(el).to.be.accessible();
+    });
+
+    it('in German; “Cancel” closes the form, the focus back on its button', async () => {
+      const { el, card } = await mountWaitlist({ locale: 'de' });
+      const join = () => card().querySelector<HTMLButtonElement>('button[part=button]')!;
+      expect(join().textContent!.trim()).to.equal('Auf die Warteliste');
+      join().click();
+      await until(() => !!card().querySelector('form'), 'the form');
+      expect(card().querySelector('form')!.textContent).to.contain('Tragen Sie sich auf die Warteliste ein');
+      expect([...card().querySelectorAll('label')].map((l) => l.textContent!.trim()).slice(0, 3)).to.deep.equal([
+        'Vorname',
+        'Nachname',
+        'E-Mail',
+      ]);
+      await expect(el).to.be.accessible();
+      [...card().querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Abbrechen')!.click();
+      await until(() => !card().querySelector('form'), 'the form closed');
+      expect(el.shadowRoot!.activeElement === join(), 'the focus on “Auf die Warteliste”').to.equal(true);
+    });
+
+    it('a class that changed meanwhile (a seat came free) says so in the form, and the calendar asks for its month again', async () => {
+      const months = countingFetch();
+      const fetcher: typeof fetch = (input, init) =>
+        init?.method === 'POST'
+          ? Promise.resolve(
+              Response.json(
+                { error: { code: 'class-has-seats', message: 'This class has a seat free again.' } },
+                { status: 409 },
+              ),
+            )
+          : months(input, init);
+      const { el, card } = await mountWaitlist({ fetch: fetcher });
+      card().querySelector<HTMLButtonElement>('button[part=button]')!.click();
+      await until(() => !!card().querySelector('form'), 'the form');
+      const form = card().querySelector('form')!;
+      for (const [name, value] of [
+        ['first_name', 'Ada'],
+        ['last_name', 'Lovelace'],
+        ['email', 'ada.waitlist@example.org'],
+        ['consent', true],
+      ] as const)
+        typeInto(form.querySelector<HTMLInputElement>(`[name=${name}]`)!, value);
+      const asked = months.calls.length;
+      form.querySelector<HTMLButtonElement>('button[part=button]')!.click();
+      await until(() => !!card().querySelector('#form-error p'), 'the line above the button');
+      expect(card().querySelector('#form-error')!.textContent).to.contain('A seat is free again: cancel this and choose Book.');
+      expect((form.querySelector('[name=email]') as HTMLInputElement).value, 'what was typed stays').to.equal(
+        'ada.waitlist@example.org',
+      );
+      await until(() => months.calls.length > asked, 'the month asked again');
+      await expect(el).to.be.accessible();
+    });
+  });
+
   it('asks for its months again after an order on the page, so that the seats left are the service’s', async () => {
     const fetcher = countingFetch();
     const bookable = (c: ClassFacts) => c.status === 'open' && c.price.amount > 0 && c.seats_left > 1;
@@ -475,12 +587,7 @@ describe('service-calendar, a company 25 times the seed: months of more classes 
     const el = await mount({ baseUrl: service.grown, ...attributes });
     while (el.data!.month !== expected.month) {
       const from = el.data!.month;
-      const next = el.data!.next_month;
-      const de = attributes.locale === 'de';
-      (next && !el.data!.classes.length
-        ? button(el, de ? `${monthName(next, 'de')} zeigen` : `Show ${monthName(next)}`)
-        : button(el, de ? 'Nächster Monat' : 'Next month')
-      ).click();
+      onward(el, attributes.locale).click();
       await until(() => el.data!.month !== from);
     }
     await el.updateComplete;

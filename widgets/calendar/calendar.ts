@@ -39,6 +39,7 @@ export const en = {
   full: 'Full',
   held: 'Last seats held for unpaid orders – try again in {minutes} min',
   book: 'Book',
+  join: 'Join waitlist',
   more: 'Show more',
 };
 
@@ -48,6 +49,8 @@ export const t = translator(en, { de: () => import('./calendar.de.ts') });
 const cartChunk = () => import('../shared/cart-badge.ts');
 /** More of a month than its answer holds (a page): a chunk of its own, for big companies. */
 const pagesChunk = () => import('./calendar-pages.ts');
+/** Joining a full class's waitlist: a chunk of its own, fetched on the first "Join waitlist". */
+const waitlistChunk = () => import('./calendar-waitlist.ts');
 
 /** Fired when the visitor books a class: it is in the page's cart. */
 export class ClassSelectedEvent extends ServiceEvent<ClassSelectedDetail> {
@@ -79,9 +82,10 @@ const idle = (run: () => void) => (window.requestIdleCallback ?? setTimeout)(run
  * @summary The company's classes by date: a month grid or a list, filters by programme and place, and booking into the page's cart.
  *
  * @fires service-class-selected - The visitor booked a class (it is in the page's cart); `detail: { class, course, starts_at }`.
+ * @fires service-registration-created - The visitor joined a full class's waitlist; `detail: { id, course, class, status }` (`status` `waitlisted`).
  *
  * @csspart base - The widget's outer container.
- * @csspart button - The main buttons (book).
+ * @csspart button - The main buttons (book, join a waitlist).
  *
  * @cssprop [--service-accent=#1d4ed8] - Buttons, links, focus rings and the chosen day.
  * @cssprop [--service-on-accent=#fff] - Text on accent-coloured buttons.
@@ -92,7 +96,8 @@ const idle = (run: () => void) => (window.requestIdleCallback ?? setTimeout)(run
  * The month grid follows the ARIA grid pattern: arrow keys move by day and week, Home and End to the
  * week's ends, Page Up and Page Down by month; the chosen day's classes show below it. Narrower than
  * 720 px the widget shows the month as a list (the visitor can switch). Each month is fetched once;
- * the next one while the browser is idle.
+ * the next one while the browser is idle. A full class with an open waitlist offers "Join waitlist":
+ * a small form where the class is (calendar-waitlist.ts, on demand).
  */
 export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   static override styles = [baseStyles, firstViewStyles, calendarStyles];
@@ -136,6 +141,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   #cart?: InstanceType<Awaited<ReturnType<typeof cartChunk>>['BookingCart']>;
   /** More of a big month's classes: its code once such a month has been shown. */
   #pages?: InstanceType<Awaited<ReturnType<typeof pagesChunk>>['CalendarPages']>;
+  #waitlist?: InstanceType<Awaited<ReturnType<typeof waitlistChunk>>['CalendarWaitlist']>;
   #resize = new ResizeObserver(() => (this._narrow = this.#width() < NARROW));
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'location', 'locale'];
@@ -429,10 +435,15 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
         <span class="seats ${status}">${seatsText(cls, (key, params) => t(locale, key, params))}</span>
       </p>
       ${
+        this.#waitlist?.render(cls) ??
         this.#cart?.inCart(cls.id, locale) ??
         (status === 'open'
           ? html`<button part="button" aria-describedby="c-${cls.id}" @click=${() => this.#book(cls)}>${t(locale, 'book')}</button>`
-          : nothing)
+          : status === 'waitlist'
+            ? html`<button part="button" class="secondary" aria-describedby="c-${cls.id}" @click=${() => this.#join(cls)}>
+                ${t(locale, 'join')}
+              </button>`
+            : nothing)
       }
     </li>`;
   }
@@ -451,6 +462,13 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     const booked = (await this.#loadCart()).book(cls, cls.course_id, cls.course_title);
     this.dispatchEvent(new ClassSelectedEvent({ class: cls.id, course: cls.course_id, starts_at: cls.starts_at }));
     await booked;
+  }
+
+  /** "Join waitlist": a small form where the class is. */
+  async #join(cls: CalendarClass) {
+    const { CalendarWaitlist } = await waitlistChunk();
+    this.#waitlist ??= new CalendarWaitlist({ element: this, api: () => this.api, changed: this.#refresh });
+    await this.#waitlist.open(cls);
   }
 
   /** The visitor chose a programme or a place: the month shown, filtered. */
@@ -490,8 +508,11 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     super.willUpdate(changed);
   }
 
-  /** An order on this page took seats: the months seen are asked again, the one shown at once. */
-  #ordered = () => {
+  /**
+   * An order on this page took seats, or a class changed under a waitlist's form: the months seen are
+   * asked again, the one shown at once.
+   */
+  #refresh = () => {
     if (this.loadState !== 'ready') return;
     this.#months.clear();
     this.#show(this._month, this._day);
@@ -500,13 +521,13 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   override connectedCallback() {
     super.connectedCallback();
     this.#resize.observe(this);
-    addEventListener('service-checkout-completed', this.#ordered);
+    addEventListener('service-checkout-completed', this.#refresh);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.#resize.disconnect();
-    removeEventListener('service-checkout-completed', this.#ordered);
+    removeEventListener('service-checkout-completed', this.#refresh);
   }
 }
 

@@ -24,14 +24,15 @@ export function registrationRoutes(deps: ServiceDeps): SubApp[] {
       operationId: 'createRegistration',
       summary: 'Register a participant for a class (idempotent)',
       description:
-        'One transaction decides the seat: concurrent registrations never overbook. A full class waitlists when its waitlist has room, else 409 `class-full` (for everyone, booked or not). An email that already holds a place in the class gets the answer a new registration would get (its existing registration’s id), no second record, and an email that says it was already registered: the answer tells nobody who is booked. The same `Idempotency-Key` with the same body answers the first registration again (200, `Idempotent-Replayed: true`); with another body 409 `idempotency-key-reused`. The participant is emailed a confirmation (at most 5 an hour to one address). Rate-limited per client address and per key.',
+        "One transaction decides the seat: concurrent registrations never overbook. A full class waitlists when its waitlist has room, else 409 `class-full` (for everyone, booked or not). A calendar widget's key joins waitlists only: a class with a seat free answers it 409 `class-has-seats` (a seat is ordered through the checkout). An email that already holds a place in the class gets the answer a new registration would get (its existing registration’s id), no second record, and an email that says it was already registered: the answer tells nobody who is booked. The same `Idempotency-Key` with the same body answers the first registration again (200, `Idempotent-Replayed: true`); with another body 409 `idempotency-key-reused`. The participant is emailed a confirmation (at most 5 an hour to one address). Rate-limited per client address and per key.",
       ...widgetWrite(RegistrationRequest, RegistrationResponse, 'Registered', {
-        '409': error('`class-full`, `idempotency-key-reused`'),
+        '409': error('`class-full`, `class-has-seats`, `idempotency-key-reused`'),
         '429': 'RateLimited',
       }),
     },
     async (c, body) => {
-      const key = await widgetKey(deps.store.db, c, 'registration');
+      // The calendar joins waitlists here (its classes with seats go into the page's cart and are ordered).
+      const key = await widgetKey(deps.store.db, c, 'registration', ['calendar']);
       const idempotencyKey = requireIdempotencyKey(c);
       const input = await body();
       return anonymousWrite(deps, c, key, {

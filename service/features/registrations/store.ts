@@ -5,6 +5,7 @@
 import { isoTime, randomId } from '../../core/ids.ts';
 import { queueEmail } from '../../core/outbox.ts';
 import { confirmationEmailLimit, type Limits, type RateLimiter, type SeatGuard } from '../../core/rate-limit.ts';
+import { Refusal } from '../../core/refusal.ts';
 import type { Tx } from '../../db/database.ts';
 import type { Answer } from '../../core/idempotency.ts';
 import { registrationEmail } from '../../domain/emails.ts';
@@ -40,6 +41,14 @@ export async function createRegistration(
   const [cls] = await bookableClasses(tx, { companyId: key.company_id, classIds: [input.class_id], now });
   await deps.countAttempt();
   const [{ status, after }] = decideSeats([cls!], now) as [ReturnType<typeof decideSeats>[number]];
+  // A calendar's key joins waitlists only: a seat is bought through the page's checkout, and a key
+  // of a calendar must not hand out the seats that a company sells there.
+  if (key.type === 'calendar' && status === 'confirmed')
+    throw new Refusal(
+      'conflict',
+      'class-has-seats',
+      'This class has a seat free again: book it (it goes into the cart) rather than join its waitlist.',
+    );
   // A seat counts against the address's seats (not a waitlist place); checked before it is known
   // whether the email holds a place already, so that a refusal tells nothing about who is booked.
   if (status === 'confirmed') await deps.seats.check(1);
