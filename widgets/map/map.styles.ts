@@ -4,7 +4,8 @@ import { css } from 'lit';
  * The widget fills the space reserved for it (its host's min-height: the loader hands it the div's,
  * contract/page.ts): the heading, then
  * the map and the list side by side where there is room, the map above the list where there is not;
- * the list scrolls within its part. The map's box is there from the first render, empty until
+ * the list scrolls within its part, until the visitor acts in the widget: stacked, the map then grows
+ * to a height its popups fit in, and the list shows whole. The map's box is there from the first render, empty until
  * Leaflet draws in it, so that nothing moves. Leaflet's own CSS, and that of the markers, popups and
  * attribution, comes with the map (map-leaflet.ts).
  */
@@ -33,6 +34,16 @@ export const mapStyles = css`
     .body {
       grid-template-rows: minmax(0, 1fr);
       grid-template-columns: minmax(0, 3fr) minmax(16em, 2fr);
+    }
+  }
+  /* Stacked, once the visitor acts: a map its popups fit in, and the whole list below it. */
+  @container (width < 40em) {
+    .grown {
+      flex: none;
+      grid-template-rows: 24em auto;
+    }
+    .grown .places {
+      overflow: visible;
     }
   }
   .map-box {

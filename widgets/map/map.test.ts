@@ -240,6 +240,34 @@ describe('service-map', () => {
     }
   });
 
+  it('at 375 px, once the visitor chooses a place, the map grows to hold its popup whole, and the list shows whole below it', async () => {
+    const el = await settled(await mount());
+    Object.assign(el.style, { display: 'block', width: '375px', minHeight: `${420 / 16}em`, fontSize: '16px' });
+    await until(() => markers(el).length === 4);
+    const places = el.shadowRoot!.querySelector<HTMLElement>('.places')!;
+    expect(Math.round(box(el).height), 'the first view keeps its space').to.equal(420);
+    expect(places.scrollHeight, 'the list scrolls within its part at first').to.be.above(places.clientHeight);
+
+    const vienna = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.places h3 button')].find(
+      (b) => b.textContent!.trim() === 'Acme Vienna',
+    )!;
+    vienna.click();
+    await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'), 'the popup');
+    const mapBox = el.shadowRoot!.querySelector<HTMLElement>('.map-box')!;
+    await until(() => box(mapBox).height >= 380, 'the map grown');
+    // The popup whole inside the map (Leaflet pans it in), its content not scrolling.
+    await until(() => {
+      const popup = box(el.shadowRoot!.querySelector('.leaflet-popup')!);
+      const map = box(mapBox);
+      return popup.top >= map.top && popup.bottom <= map.bottom && popup.left >= map.left && popup.right <= map.right;
+    }, 'the popup inside the map');
+    const content = el.shadowRoot!.querySelector<HTMLElement>('.leaflet-popup-content')!;
+    expect(content.scrollHeight, 'the popup shows all it holds').to.be.at.most(content.clientHeight + 1);
+    expect(places.scrollHeight, 'the whole list').to.be.at.most(places.clientHeight + 1);
+    expect(box(el).height).to.be.above(420);
+    await expect(el).to.be.accessible();
+  });
+
   it('has no public method for its map: only the hooks of Lit and of the base (the map gets callbacks)', () => {
     expect(ownMethods(customElements.get('service-map')!)).to.deep.equal([]);
   });

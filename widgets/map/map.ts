@@ -92,6 +92,7 @@ export class ServiceMap extends ServiceElement<MapData> {
     bookingUrl: { attribute: 'booking-url' },
     _selected: { state: true },
     _failed: { state: true },
+    _grown: { state: true },
     _attribution: { state: true },
   };
 
@@ -106,6 +107,11 @@ export class ServiceMap extends ServiceElement<MapData> {
   private _selected?: string;
   /** What of the map could not load: the tiles, or the map itself. */
   private _failed?: 'tilesFailed' | 'mapFailed';
+  /**
+   * The visitor acted in the widget (a click, a key): where the map stands above the list, it grows
+   * to a height its popups fit in, and the list shows whole (the reserved space is a minimum).
+   */
+  private _grown = false;
   /** The tiles' attribution, once the map shows. */
   private _attribution = '';
   #map?: InstanceType<Awaited<ReturnType<typeof leafletChunk>>['LeafletMap']>;
@@ -131,7 +137,7 @@ export class ServiceMap extends ServiceElement<MapData> {
   #renderPlaces({ widget, places }: MapData) {
     const locale = this.resolvedLocale;
     return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
-      <div class="body">
+      <div class="body ${this._grown ? 'grown' : ''}">
         <div class="map-box">
           <div class="map" role="region" aria-label=${t(locale, 'map')}></div>
           ${this._failed ? html`<p class="failed-line notice" role="status">${t(locale, this._failed)}</p>` : nothing}
@@ -312,8 +318,11 @@ export class ServiceMap extends ServiceElement<MapData> {
     if (!this.#cart && this.#checkout()) void this.#loadCart().catch(() => {});
   }
 
+  #grow = () => (this._grown = true);
+
   override connectedCallback() {
     super.connectedCallback();
+    for (const type of ['click', 'keydown']) this.addEventListener(type, this.#grow, { once: true });
     addEventListener('service-checkout-change', this.#checkoutChanged);
     // Moved on the page: the map is drawn anew.
     if (this.loadState === 'ready') this.requestUpdate();
