@@ -235,7 +235,8 @@ test('back from the provider’s page without paying: by keyboard, the payment i
   await expect(checkout.getByText('Your payment is not complete yet.')).toBeVisible();
   await expect(checkout.getByRole('link', { name: 'Continue to payment' })).toBeVisible();
   await expect(checkout.getByRole('button', { name: 'Continue', exact: true })).toBeDisabled();
-  await tabTo(page, checkout.getByRole('button', { name: 'Cancel this payment and change the order' }), 10);
+  // From the top of the page, through the calendar's controls above the checkout.
+  await tabTo(page, checkout.getByRole('button', { name: 'Cancel this payment and change the order' }), 20);
   await page.keyboard.press('Enter');
   await expect(checkout.getByText('The payment was cancelled and nothing was charged.')).toBeVisible();
   expect(await seatsLeft(cls.id)).toBe(cls.seats_left);
@@ -393,7 +394,7 @@ test('at 375 px the calendar shows a list; the month grid is a switch away, and 
   await page.goto(`${SITE}/shop.html`);
   const calendar = page.locator('service-calendar');
   await expect(page.locator('div[data-service-widget=calendar]')).toHaveAttribute('data-service-state', 'ready');
-  await expect(calendar.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(calendar.getByRole('button', { name: 'List', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(calendar.getByRole('grid')).toHaveCount(0);
   const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scroll).toBeLessThanOrEqual(375);
