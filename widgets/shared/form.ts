@@ -57,7 +57,7 @@ export class FormState {
   async write<T>(api: WidgetApi, path: string, body: object, token?: string): Promise<T> {
     const payload = JSON.stringify([path, body]);
     if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
-    const answer = await api.request(path, { body, token, idempotencyKey: this.#submission.key });
+    const answer = await api.request(path, { body, token, headers: { 'Idempotency-Key': this.#submission.key } });
     this.#submission = undefined;
     return answer as T;
   }
