@@ -152,8 +152,9 @@ export const FORM_WORDS = {
 
 /**
  * What a visitor sees of a form's faults, all at once: each field named in `faults` (by its `name`,
- * in the order of the form) marked `aria-invalid="true"` and described by its message, no other field
- * marked, `line` above the button, and the focus on the first field at fault.
+ * in the order of the form) marked `aria-invalid="true"` and in the colour of its message, described
+ * by its message, no other field marked, `line` above the button, and the focus on the first field
+ * at fault.
  */
 export const expectFaults = async (el: Element, faults: Record<string, string>, line: string) => {
   const root = el.shadowRoot!;
@@ -170,6 +171,11 @@ export const expectFaults = async (el: Element, faults: Record<string, string>, 
       .split(' ')
       .map((id) => root.getElementById(id)?.textContent);
     expect(described, `what describes ${name}`).to.include(faults[name]);
+    // Marked in the colour of its message too (a box to tick keeps the browser's own).
+    if (control.getAttribute('type') !== 'checkbox')
+      expect(getComputedStyle(control).borderTopColor, `${name}'s border`).to.equal(
+        getComputedStyle(root.getElementById(`${name}-error`)!).color,
+      );
   }
   expect(root.getElementById('form-error')!.textContent!.trim()).to.equal(line);
   expect(root.activeElement, 'the focus').to.equal(marked[0]);

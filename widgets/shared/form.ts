@@ -244,7 +244,8 @@ export const formStyles = css`
   textarea {
     resize: vertical;
   }
-  [aria-invalid='true'] {
+  /* As specific as the base's field border (input:not([type=checkbox])), which it follows. */
+  :is(input, select, textarea)[aria-invalid='true'] {
     border-color: var(--_danger);
   }
   label {
