@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { failOnWarnings, keyOf, service } from '../test/browser/support.ts';
+import { failOnWarnings, keyOf, service, until } from '../test/browser/support.ts';
 import type { DiagnoseRow } from '../contract/page.ts';
 
 /**
@@ -360,4 +360,38 @@ describe('loader v1', () => {
       window.fetch = realFetch;
     }
   });
+});
+
+describe('loader v1, its chunks unreachable', () => {
+  /**
+   * A page of its own (an iframe) whose Content-Security-Policy allows the loader's file and nothing
+   * else: none of its chunks comes, neither the widget's code nor the loader's messages, as when the
+   * service is gone after the page got the loader. Resolves with the line the placeholder shows.
+   */
+  const lineOf = async (lang: string, attributes: string) => {
+    const frame = document.createElement('iframe');
+    frame.srcdoc = `<!doctype html><html lang="${lang}"><head><meta http-equiv="Content-Security-Policy" content="script-src ${loaderUrl}"></head>
+      <body><div data-service-widget="registration" data-service-id="${keyOf('registration')}" ${attributes}><a href="/book">Book on our site</a></div>
+      <script src="${loaderUrl}"></script></body></html>`;
+    (await fixture(html`<section></section>`)).append(frame);
+    await until(() => !!frame.contentDocument?.querySelector('[data-service-message]'), 'the loader’s line', 10_000);
+    const div = frame.contentDocument!.querySelector<HTMLElement>('[data-service-widget]')!;
+    expect(div.dataset.serviceError).to.equal('network');
+    expect(div.querySelector('a')!.textContent).to.equal('Book on our site');
+    return div.querySelector('[data-service-message]')!;
+  };
+  const EN = 'Could not load. Check the connection and reload the page.';
+  const DE = 'Laden fehlgeschlagen. Bitte Seite neu laden.';
+
+  for (const [where, lang, attributes, says] of [
+    ['an English page', 'en', '', EN],
+    ['a German page', 'de-AT', '', DE],
+    ['a German placeholder on an English page', 'en', 'data-service-locale="de"', DE],
+    ['an English placeholder on a German page', 'de', 'data-service-locale="en"', EN],
+  ])
+    it(`says what to do in the placeholder’s language: ${where}`, async () => {
+      const line = await lineOf(lang!, attributes!);
+      expect(line.textContent).to.equal(says);
+      expect(line.getAttribute('role')).to.equal('alert');
+    });
 });

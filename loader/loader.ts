@@ -78,8 +78,14 @@ const install = (): ServiceWidgets => {
     import(/* @vite-ignore */ new URL(`../chunks/${__MESSAGES__}.js`, src).href)
       .then(
         (m: { explain: typeof explain }) => m.explain(code, { type: p.type, src, ...facts }, p.div),
-        // Unreachable: the service is, too.
-        () => Array(2).fill('Could not load. Check the connection and reload the page.'),
+        // Unreachable: the service is, too. Said in the placeholder's language: its `data-service-locale`,
+        // else the nearest `lang` (a selector: the fewest bytes for what every page pays).
+        () =>
+          Array(2).fill(
+            p.div.matches(`[${PREFIX}locale^=de i],:lang(de):not([${PREFIX}locale])`)
+              ? 'Laden fehlgeschlagen. Bitte Seite neu laden.'
+              : 'Could not load. Check the connection and reload the page.',
+          ),
       )
       .then(([message, shown]) => {
         if (claims.get(p.div) !== p) return;

@@ -30,6 +30,7 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
         '',
         '**Errors.** Every error, of either API, has one body: `{ "error": { "code", "message", "fields"? } }`.',
         '`message` says how to fix the problem; `fields` maps a body field (or query parameter) to its own message and appears only when a field is at fault.',
+        'The REST API says them in English. The widget API says what a visitor can fix in a form (a field rule’s fault, a class refused, an email taken) in the language of `Accept-Language` (`en` or `de`, else English): the widgets send their own language there, so that a German widget shows German messages beside its fields; a developer’s faults (a wrong type, an unknown field, a missing key) stay English.',
         '',
         `**Bodies.** JSON only (\`Content-Type: application/json\`, else 415), at most ${MAX_BODY_BYTES} bytes (else 413, whatever \`Content-Length\` says), an object nested at most ${MAX_BODY_DEPTH} levels deep (else 400 \`bad-json\`), arriving within 10 seconds (else 408 \`request-timeout\`); unknown fields are refused (422), \`__proto__\` too.`,
         '',
@@ -95,6 +96,14 @@ export function openApiDocument(specs: readonly RouteSpec[], serverUrl: string) 
         required: true,
         description: 'One per submission, the same on every retry of it (8–200 characters)',
         schema: { type: 'string', minLength: 8, maxLength: 200 },
+      },
+      AcceptLanguage: {
+        name: 'Accept-Language',
+        in: 'header',
+        required: false,
+        description:
+          'The language of the emails the call causes and of the messages of what a visitor can fix (`fields`): the first of `en` and `de` named, else English. The widgets send their own.',
+        schema: { type: 'string', examples: ['de'] },
       },
       Company: {
         name: 'X-SERVICE-COMPANY',

@@ -35,6 +35,7 @@ import { restRoutes } from './features/rest/routes.ts';
 import { videoRoutes } from './features/videos/routes.ts';
 import { sendJson, type AppEnv, type ServiceDeps } from './http/context.ts';
 import { ApiError, answerOf, errorBody, methodNotAllowed, notFound } from './http/errors.ts';
+import { answerLocale } from './http/locale.ts';
 import { ApiRoutes } from './http/routes.ts';
 import { registerStatic } from './http/static.ts';
 import { openApiDocument } from './openapi.ts';
@@ -293,7 +294,7 @@ export function buildApp(deps: ServiceDeps): Hono<AppEnv> {
   });
   app.onError((err, c) => {
     const answer = answerOf(err);
-    if (answer) return sendJson(answer.toBody(), answer.status, answer.headers);
+    if (answer) return sendJson(answer.toBody(answerLocale(c)), answer.status, answer.headers);
     if (storeFault(err)) {
       // The disk is full, the file read-only or gone: nothing was written; the visitor may try again
       // later, and the operator reads the real cause here.

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { COUNTRIES } from '../countries.ts';
-import { PERSON_TEXT, consent, personEmail, phone, returnUrl, text } from './fields.ts';
+import { CLASS_TEXT, PERSON_TEXT, consent, personEmail, phone, returnUrl, text } from './fields.ts';
 import { named } from './registry.ts';
+import { say } from './words.ts';
 import { isoTime } from './common.ts';
 import { ClassStatus, HeldUntil, Money } from './catalog.ts';
 
@@ -17,7 +18,7 @@ import { ClassStatus, HeldUntil, Money } from './catalog.ts';
  */
 export const CHECKOUT_LIMITS = { seats: 20, items: 20, orderSeats: 20, voucher: 40 } as const;
 
-const classId = () => text({ label: 'The class', max: 100, missing: 'Choose a class.' }).meta({ examples: ['cls_web_2'] });
+const classId = () => text(CLASS_TEXT).meta({ examples: ['cls_web_2'] });
 
 const seats = () =>
   z
@@ -192,20 +193,42 @@ export const OrderItem = named(
 );
 export type OrderItem = z.input<typeof OrderItem>;
 
+const CHOOSE_COUNTRY = say('Choose the country.', 'Wählen Sie das Land.');
+
 export const Address = named(
   'Address',
   z.strictObject(
     {
-      line1: text({ label: 'Street and number', max: 200, missing: 'Enter the street and number.' }),
-      line2: text({ label: 'Address line 2', max: 200, missing: 'Leave address line 2 out, or fill it in.' })
+      line1: text({
+        label: 'Street and number',
+        max: 200,
+        missing: 'Enter the street and number.',
+        de: { label: 'Straße und Hausnummer', missing: 'Geben Sie Straße und Hausnummer ein.' },
+      }),
+      line2: text({
+        label: 'Address line 2',
+        max: 200,
+        missing: 'Leave address line 2 out, or fill it in.',
+        de: { label: 'Adresszusatz', missing: 'Lassen Sie den Adresszusatz weg, oder füllen Sie ihn aus.' },
+      })
         .nullable()
         .optional(),
-      postal_code: text({ label: 'Postal code', max: 20, missing: 'Enter the postal code.' }),
-      city: text({ label: 'City', max: 100, missing: 'Enter the city.' }),
+      postal_code: text({
+        label: 'Postal code',
+        max: 20,
+        missing: 'Enter the postal code.',
+        de: { label: 'Postleitzahl', missing: 'Geben Sie die Postleitzahl ein.' },
+      }),
+      city: text({
+        label: 'City',
+        max: 100,
+        missing: 'Enter the city.',
+        de: { label: 'Ort', missing: 'Geben Sie den Ort ein.' },
+      }),
       country: z
         .enum(COUNTRIES as [string, ...string[]], {
           error: (issue) =>
-            issue.input === undefined ? 'Choose the country.' : 'Choose the country by its two-letter ISO 3166 code, such as DE.',
+            issue.input === undefined ? CHOOSE_COUNTRY : 'Choose the country by its two-letter ISO 3166 code, such as DE.',
         })
         .meta({ description: 'ISO 3166-1 alpha-2', examples: ['DE'] }),
     },
@@ -222,7 +245,12 @@ export const Buyer = named(
       last_name: text(PERSON_TEXT.last_name).meta({ examples: ['Lovelace'] }),
       email: personEmail(),
       phone: phone(),
-      organisation: text({ label: 'Organisation', max: 200, missing: 'Leave the organisation out, or fill it in.' })
+      organisation: text({
+        label: 'Organisation',
+        max: 200,
+        missing: 'Leave the organisation out, or fill it in.',
+        de: { label: 'Organisation', missing: 'Lassen Sie die Organisation weg, oder füllen Sie sie aus.' },
+      })
         .nullable()
         .optional(),
       address: Address,
@@ -266,7 +294,9 @@ export const OrderRequest = named(
     )
       .nullable()
       .optional(),
-    consent: consent('Agree to the terms to place the order.'),
+    consent: consent(
+      say('Agree to the terms to place the order.', 'Stimmen Sie den Bedingungen zu, um die Bestellung aufzugeben.'),
+    ),
   }),
 );
 export type OrderRequest = z.input<typeof OrderRequest>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { consent, personEmail, text, typeError } from './fields.ts';
 import { named } from './registry.ts';
+import { say } from './words.ts';
 import { isoTime } from './common.ts';
 
 /**
@@ -21,7 +22,10 @@ export const CONTACT_LIMITS = {
 } as const;
 
 const MISSING_TOKEN = 'The form token is missing: reload the form (it comes with the widget) and send again.';
-export const INVALID_TOKEN = 'The form token is not valid for this form: reload the form and send again.';
+export const INVALID_TOKEN = say(
+  'The form token is not valid for this form: reload the form and send again.',
+  'Dieses Formular gilt nicht mehr: Laden Sie die Seite neu und senden Sie erneut.',
+);
 
 export const ContactForm = named(
   'ContactForm',
@@ -38,9 +42,20 @@ const L = CONTACT_LIMITS;
 export const ContactMessageRequest = named(
   'ContactMessageRequest',
   z.strictObject({
-    name: text({ label: 'Name', max: L.name, missing: 'Enter your name.', name: true }).meta({ examples: ['Ada Lovelace'] }),
+    name: text({
+      label: 'Name',
+      max: L.name,
+      missing: 'Enter your name.',
+      name: true,
+      de: { label: 'Name', missing: 'Geben Sie Ihren Namen ein.' },
+    }).meta({ examples: ['Ada Lovelace'] }),
     email: personEmail(),
-    subject: text({ label: 'Subject', max: L.subject, missing: 'Enter a subject: what is your message about?' }).meta({
+    subject: text({
+      label: 'Subject',
+      max: L.subject,
+      missing: 'Enter a subject: what is your message about?',
+      de: { label: 'Betreff', missing: 'Geben Sie einen Betreff ein: Worum geht es in Ihrer Nachricht?' },
+    }).meta({
       examples: ['A question about a programme'],
     }),
     topic: z
@@ -56,8 +71,18 @@ export const ContactMessageRequest = named(
       missing: 'Write your message.',
       tooShort: `Write at least ${L.messageMin} characters in your message.`,
       multiline: true,
+      de: {
+        label: 'Nachricht',
+        missing: 'Schreiben Sie Ihre Nachricht.',
+        tooShort: `Schreiben Sie mindestens ${L.messageMin} Zeichen in Ihre Nachricht.`,
+      },
     }).meta({ examples: ['Which programme suits a beginner?'] }),
-    consent: consent('Agree that we store your message to answer it.'),
+    consent: consent(
+      say(
+        'Agree that we store your message to answer it.',
+        'Stimmen Sie zu, dass wir Ihre Nachricht speichern, um sie zu beantworten.',
+      ),
+    ),
     website: z
       .string({ error: 'Leave website empty: it is not a field for people.' })
       .max(L.website, 'Leave website empty: it is not a field for people.')

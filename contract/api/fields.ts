@@ -3,6 +3,7 @@
  * fault: the same rule (and the same words) wherever a name, an email or a phone number is asked for.
  */
 import { z } from 'zod';
+import { say } from './words.ts';
 
 export const EMAIL =
   /^[^\s@"<>(),;:\\\p{C}]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/iu;
@@ -37,6 +38,8 @@ export interface TextRule {
   multiline?: boolean;
   /** A person's name: at least one letter. */
   name?: boolean;
+  /** For a visitor in German (contract/api/words.ts): the label as the widget's form shows it, and what to enter. */
+  de: { label: string; missing: string; tooShort?: string };
 }
 
 /**
@@ -46,31 +49,79 @@ export interface TextRule {
  */
 export function text(rule: TextRule) {
   const label = rule.label.toLowerCase();
+  const de = `„${rule.de.label}“`;
+  const missing = say(rule.missing, rule.de.missing);
   let schema = z
-    .string({ error: typeError(rule.missing, `${rule.label} must be text (a JSON string).`) })
+    .string({ error: typeError(missing, `${rule.label} must be text (a JSON string).`) })
     .trim()
-    .min(1, rule.missing);
+    .min(1, missing);
   if (rule.min !== undefined && rule.min > 1) {
-    schema = schema.min(rule.min, rule.tooShort ?? `Write at least ${rule.min} characters in ${label}.`);
+    schema = schema.min(
+      rule.min,
+      say(
+        rule.tooShort ?? `Write at least ${rule.min} characters in ${label}.`,
+        rule.de.tooShort ?? `Schreiben Sie mindestens ${rule.min} Zeichen in ${de}.`,
+      ),
+    );
   }
   return schema
-    .max(rule.max, `Shorten ${label} to at most ${rule.max} characters.`)
+    .max(
+      rule.max,
+      say(`Shorten ${label} to at most ${rule.max} characters.`, `Kürzen Sie ${de} auf höchstens ${rule.max} Zeichen.`),
+    )
     .refine(
       (v) => !(rule.multiline ? CONTROL_CHARS_BUT_LINES : CONTROL_CHARS).test(v),
-      `Remove the control characters from ${label}.`,
+      say(`Remove the control characters from ${label}.`, `Entfernen Sie die Steuerzeichen aus ${de}.`),
     )
-    .refine((v) => !DIRECTION_CONTROLS.test(v), `Remove the invisible characters that change the text direction from ${label}.`)
-    .refine((v) => (rule.name ? LETTER : VISIBLE).test(v), rule.name ? `${rule.label} needs at least one letter.` : rule.missing);
+    .refine(
+      (v) => !DIRECTION_CONTROLS.test(v),
+      say(
+        `Remove the invisible characters that change the text direction from ${label}.`,
+        `Entfernen Sie aus ${de} die unsichtbaren Zeichen, die die Schreibrichtung ändern.`,
+      ),
+    )
+    .refine(
+      (v) => (rule.name ? LETTER : VISIBLE).test(v),
+      rule.name ? say(`${rule.label} needs at least one letter.`, `${de} braucht mindestens einen Buchstaben.`) : missing,
+    );
 }
 
-const INVALID_EMAIL = 'Enter a valid email address, like name@example.org.';
+const INVALID_EMAIL = say(
+  'Enter a valid email address, like name@example.org.',
+  'Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.org.',
+);
 
 /** The rules of a person's name and email: the registration form's, the profile's and the contact form's. */
 export const PERSON_TEXT = {
-  first_name: { label: 'First name', max: 100, missing: 'Enter your first name.', name: true },
-  last_name: { label: 'Last name', max: 100, missing: 'Enter your last name.', name: true },
-  email: { label: 'Email', max: 254, missing: 'Enter your email address.' },
+  first_name: {
+    label: 'First name',
+    max: 100,
+    missing: 'Enter your first name.',
+    name: true,
+    de: { label: 'Vorname', missing: 'Geben Sie Ihren Vornamen ein.' },
+  },
+  last_name: {
+    label: 'Last name',
+    max: 100,
+    missing: 'Enter your last name.',
+    name: true,
+    de: { label: 'Nachname', missing: 'Geben Sie Ihren Nachnamen ein.' },
+  },
+  email: {
+    label: 'Email',
+    max: 254,
+    missing: 'Enter your email address.',
+    de: { label: 'E-Mail', missing: 'Geben Sie Ihre E-Mail-Adresse ein.' },
+  },
 } as const;
+
+/** The class a widget books: chosen in the widget, never typed. */
+export const CLASS_TEXT: TextRule = {
+  label: 'The class',
+  max: 100,
+  missing: 'Choose a class.',
+  de: { label: 'Termin', missing: 'Wählen Sie einen Termin.' },
+};
 
 /** A person's email as a form asks for it: trimmed, lower-cased, with the form's messages. */
 export const personEmail = () =>
@@ -95,14 +146,20 @@ export const phone = () =>
   z
     .string({ error: 'Phone must be text (a JSON string).' })
     .trim()
-    .max(40, 'Shorten the phone number to at most 40 characters.')
-    .regex(/^[+0-9 ()\-./]*$/, 'Use digits, spaces and + ( ) - . / only in the phone number.')
+    .max(40, say('Shorten the phone number to at most 40 characters.', 'Kürzen Sie die Telefonnummer auf höchstens 40 Zeichen.'))
+    .regex(
+      /^[+0-9 ()\-./]*$/,
+      say(
+        'Use digits, spaces and + ( ) - . / only in the phone number.',
+        'Die Telefonnummer darf nur Ziffern, Leerzeichen und + ( ) - . / enthalten.',
+      ),
+    )
     .transform((v) => (v === '' ? null : v))
     .nullable()
     .optional()
     .meta({ examples: ['+49 30 1234567'] });
 
-/** `true`, the only consent there is. */
+/** `true`, the only consent there is; `missing` is said (words.ts) for a visitor. */
 export const consent = (missing: string) =>
   z.literal(true, {
     error: (issue) =>
@@ -111,7 +168,7 @@ export const consent = (missing: string) =>
         : 'Consent must be the JSON value true.',
   });
 
-/** Six digits as a string; anything else is `message`. */
+/** Six digits as a string; anything else is `message` (said in words.ts where a visitor types it). */
 export const pin = (message: string) =>
   z
     .string({ error: message })

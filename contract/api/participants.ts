@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { PERSON_TEXT, personEmail, phone, pin, returnUrl, text } from './fields.ts';
 import { named } from './registry.ts';
+import { say } from './words.ts';
 import { isoTime } from './common.ts';
 import { ParticipantOrder } from './checkout.ts';
 import { RegistrationStatus } from './registrations.ts';
 import { Widget } from './widget-keys.ts';
 
-const SIGN_IN_PIN = 'Enter the 6 digits of the PIN from the email.';
+const SIGN_IN_PIN = say('Enter the 6 digits of the PIN from the email.', 'Geben Sie die 6 Ziffern der PIN aus der E-Mail ein.');
 
 export const ParticipantLoginRequest = named(
   'ParticipantLoginRequest',

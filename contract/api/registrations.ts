@@ -1,19 +1,20 @@
 /** A registration from the registration widget (docs/widget-api.md, `POST /registrations`). */
 import { z } from 'zod';
-import { PERSON_TEXT, consent, personEmail, phone, text } from './fields.ts';
+import { CLASS_TEXT, PERSON_TEXT, consent, personEmail, phone, text } from './fields.ts';
 import { named } from './registry.ts';
+import { say } from './words.ts';
 import { isoTime } from './common.ts';
 import { ClassStatus } from './catalog.ts';
 
 export const RegistrationRequest = named(
   'RegistrationRequest',
   z.strictObject({
-    class_id: text({ label: 'The class', max: 100, missing: 'Choose a class.' }).meta({ examples: ['cls_web_2'] }),
+    class_id: text(CLASS_TEXT).meta({ examples: ['cls_web_2'] }),
     first_name: text(PERSON_TEXT.first_name).meta({ examples: ['Ada'] }),
     last_name: text(PERSON_TEXT.last_name).meta({ examples: ['Lovelace'] }),
     email: personEmail(),
     phone: phone(),
-    consent: consent('Agree to the terms to register.'),
+    consent: consent(say('Agree to the terms to register.', 'Stimmen Sie den Bedingungen zu, um sich anzumelden.')),
   }),
 );
 export type RegistrationRequest = z.input<typeof RegistrationRequest>;

@@ -8,6 +8,7 @@ import { isoTime } from '../core/ids.ts';
 import { queueEmail } from '../core/outbox.ts';
 import type { Limits, RateLimiter } from '../core/rate-limit.ts';
 import { Refusal } from '../core/refusal.ts';
+import { say } from '../../contract/api/words.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { addressChangedEmail, addressTakenEmail, changeAskedEmail, confirmAddressEmail } from './emails.ts';
 import { findParticipant, localeOf, participantAccount, upcomingRegistrations, type ParticipantRow } from './participants.ts';
@@ -34,6 +35,12 @@ import type { EmailChange } from '../../contract/api/participants.ts';
  * the participant has to switch to the other mailbox first.
  */
 export const EMAIL_CHANGE_TTL_MS = LINK_TTL_MS;
+
+/** What the participant reads beside the email field (contract/api/words.ts). */
+const EMAIL_TAKEN = say(
+  'Another participant already uses this email address: keep your address, or use another one.',
+  'Eine andere Person verwendet diese E-Mail-Adresse schon: Behalten Sie Ihre Adresse, oder verwenden Sie eine andere.',
+);
 
 /** The PINs of a participant's change of email, sent to the new address. */
 export const changePins = (p: ParticipantRow): Pins => ({
@@ -131,7 +138,7 @@ export async function applyEmailChange(
     .executeTakeFirst();
   if (taken) {
     throw new Refusal('conflict', 'email-taken', 'Another participant already uses this email address.', {
-      fields: { email: 'Another participant already uses this email address: keep your address, or use another one.' },
+      fields: { email: EMAIL_TAKEN },
     });
   }
   await usePin(tx, pin.id, now);

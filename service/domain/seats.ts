@@ -10,6 +10,18 @@ import { humanWait } from '../core/rate-limit.ts';
 import { Refusal, invalid } from '../core/refusal.ts';
 import type { Tx } from '../db/database.ts';
 import { classState, getClasses, type ClassState, type CompanyClassRow } from './classes.ts';
+import { say } from '../../contract/api/words.ts';
+
+// What a form's visitor reads of a class refused (contract/api/words.ts).
+const NO_SUCH_CLASS = say(
+  'There is no such class. Choose a class from the list (it may have been removed).',
+  'Diesen Termin gibt es nicht. Wählen Sie einen Termin aus der Liste (er wurde vielleicht entfernt).',
+);
+const STARTED = say(
+  'This class has already started. Choose an upcoming class.',
+  'Dieser Termin hat schon begonnen. Wählen Sie einen kommenden Termin.',
+);
+const FULL = say('This class is full. Choose another date.', 'Dieser Termin ist ausgebucht. Wählen Sie einen anderen.');
 
 export interface SeatDecision {
   cls: CompanyClassRow;
@@ -32,12 +44,10 @@ export async function bookableClasses(
   return opts.classIds.map((id, index) => {
     const cls = found.get(id);
     if (!cls || cls.company_id !== opts.companyId) {
-      throw invalid({
-        [field(index)]: 'There is no such class. Choose a class from the list (it may have been removed).',
-      });
+      throw invalid({ [field(index)]: NO_SUCH_CLASS });
     }
     if (cls.starts_at <= opts.now) {
-      throw invalid({ [field(index)]: 'This class has already started. Choose an upcoming class.' });
+      throw invalid({ [field(index)]: STARTED });
     }
     return cls;
   });
@@ -68,7 +78,7 @@ export function decideSeats(classes: readonly CompanyClassRow[], now: number, fi
         cls.waitlist === 1
           ? 'This class and its waitlist are full. Choose another date.'
           : 'This class is full and has no waitlist. Choose another date.',
-        { fields: { [field]: 'This class is full. Choose another date.' } },
+        { fields: { [field]: FULL } },
       );
     }
     const status = before.status === 'open' ? 'confirmed' : 'waitlisted';

@@ -8,6 +8,9 @@ export const error = (description: string): ResponseDoc => ({ description, schem
 
 export const IDEMPOTENCY_KEY = { $ref: '#/components/parameters/IdempotencyKey' };
 
+/** The language of a widget API write's emails and of the messages of a visitor's faults (http/locale.ts). */
+export const ACCEPT_LANGUAGE = { $ref: '#/components/parameters/AcceptLanguage' };
+
 export const REPLAYED_HEADERS = {
   'Idempotent-Replayed': { description: 'Always `true` here', schema: { type: 'string', const: 'true' } },
 };
@@ -43,7 +46,7 @@ export function widgetWrite<B extends BodySchema>(
 ): Pick<RouteSpec<B>, 'security' | 'parameters' | 'body' | 'responses'> {
   return {
     security: [{ widgetKey: [] }],
-    parameters: [IDEMPOTENCY_KEY],
+    parameters: [IDEMPOTENCY_KEY, ACCEPT_LANGUAGE],
     body,
     responses: {
       '201': { description: created, schema: answer },

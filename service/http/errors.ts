@@ -6,6 +6,7 @@
  * Anything else that escapes a handler is a bug and answers 500 `internal` (and is logged).
  */
 import { Refusal, invalid, newFieldErrors, type FieldErrors, type RefusalKind } from '../core/refusal.ts';
+import { inLocale, type AnswerLocale } from '../../contract/api/words.ts';
 
 export { newFieldErrors, type FieldErrors };
 
@@ -39,8 +40,10 @@ export class ApiError extends Error {
     this.extra = extra;
   }
 
-  toBody(): ErrorBody {
-    return errorBody(this.code, this.message, this.fields, this.extra);
+  /** The body, its messages in `locale` where they have its words (a visitor's: contract/api/words.ts). */
+  toBody(locale: AnswerLocale = 'en'): ErrorBody {
+    const fields = this.fields && Object.fromEntries(Object.entries(this.fields).map(([name, m]) => [name, inLocale(m, locale)]));
+    return errorBody(this.code, inLocale(this.message, locale), fields, this.extra);
   }
 }
 

@@ -134,6 +134,53 @@ export const dev = async <T = unknown>(path: string, body?: unknown, { strict = 
   return answer.status === 204 ? (undefined as T) : ((await answer.json()) as T);
 };
 
+/** The words of a form's own check (widgets/shared/form.ts and form.de.ts), as a visitor reads them. */
+export const FORM_WORDS = {
+  en: {
+    fillIn: 'Fill in this field.',
+    pickOne: 'Choose one from the list.',
+    tickBox: 'Tick the box to agree.',
+    line: 'Please correct the highlighted fields.',
+  },
+  de: {
+    fillIn: 'Füllen Sie dieses Feld aus.',
+    pickOne: 'Wählen Sie einen Eintrag aus der Liste.',
+    tickBox: 'Setzen Sie hier ein Häkchen, um zuzustimmen.',
+    line: 'Bitte korrigieren Sie die markierten Felder.',
+  },
+};
+
+/**
+ * What a visitor sees of a form's faults, all at once: each field named in `faults` (by its `name`,
+ * in the order of the form) marked `aria-invalid="true"` and in the colour of its message, described
+ * by its message, no other field marked, `line` above the button, and the focus on the first field
+ * at fault.
+ */
+export const expectFaults = async (el: Element, faults: Record<string, string>, line: string) => {
+  const root = el.shadowRoot!;
+  await until(() => root.activeElement?.getAttribute('aria-invalid') === 'true', 'the focus on a field at fault');
+  const marked = [...root.querySelectorAll<HTMLElement>('[aria-invalid="true"]')];
+  expect(
+    marked.map((control) => control.getAttribute('name')),
+    'the fields at fault',
+  ).to.deep.equal(Object.keys(faults));
+  for (const control of marked) {
+    const name = control.getAttribute('name')!;
+    const described = control
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => root.getElementById(id)?.textContent);
+    expect(described, `what describes ${name}`).to.include(faults[name]);
+    // Marked in the colour of its message too (a box to tick keeps the browser's own).
+    if (control.getAttribute('type') !== 'checkbox')
+      expect(getComputedStyle(control).borderTopColor, `${name}'s border`).to.equal(
+        getComputedStyle(root.getElementById(`${name}-error`)!).color,
+      );
+  }
+  expect(root.getElementById('form-error')!.textContent!.trim()).to.equal(line);
+  expect(root.activeElement, 'the focus').to.equal(marked[0]);
+};
+
 /** The hooks of Lit and of the base that a widget overrides: public in JavaScript, but no API of the widget. */
 const HOOKS = new Set([
   'connectedCallback',

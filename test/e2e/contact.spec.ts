@@ -1,4 +1,4 @@
-import { expect, SERVICE, serviceJson, SITE, test } from './support.ts';
+import { axeViolations, expect, flakyChunks, SERVICE, serviceJson, SITE, test } from './support.ts';
 
 interface Outbox {
   emails: { to: string; subject: string; text: string }[];
@@ -82,4 +82,65 @@ test('a quick person is not refused; the service going away keeps the form; a do
   const outbox = await serviceJson<Outbox>('/dev/outbox');
   expect(outbox.emails.filter((m) => m.text.includes(email))).toHaveLength(2);
   expect(outbox.emails.filter((m) => m.text.includes('prices for groups'))).toHaveLength(1);
+});
+
+test('a German page: every fault of the form in German beside its field, at once, the focus on the first; nothing typed is lost', async ({
+  watched: page,
+}) => {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${SITE}/contact-de.html`);
+    const widget = page.locator('service-contact');
+    await expect(page.locator('div[data-service-widget]')).toHaveAttribute('data-service-state', 'ready');
+    const name = widget.getByLabel('Name');
+    const email = widget.getByLabel('E-Mail');
+    const topic = widget.getByLabel('Thema');
+    const message = widget.getByRole('textbox', { name: 'Nachricht' });
+    const consent = widget.getByRole('checkbox');
+    await message.fill('Gibt es Rabatt für Studierende?');
+    // Empty fields: the widget's own check, not the browser's bubbles, and nothing is sent.
+    let writes = 0;
+    page.on('request', (request) => void (request.method() === 'POST' && writes++));
+    await widget.getByRole('button', { name: 'Nachricht senden' }).click();
+    for (const [field, says] of [
+      [name, 'Füllen Sie dieses Feld aus.'],
+      [email, 'Füllen Sie dieses Feld aus.'],
+      [topic, 'Wählen Sie einen Eintrag aus der Liste.'],
+      [consent, 'Setzen Sie hier ein Häkchen, um zuzustimmen.'],
+    ] as const) {
+      await expect(field).toHaveAttribute('aria-invalid', 'true');
+      await expect(field).toHaveAccessibleDescription(says);
+    }
+    await expect(message).toHaveAttribute('aria-invalid', 'false');
+    await expect(name).toBeFocused();
+    await expect(widget.getByRole('alert')).toHaveText('Bitte korrigieren Sie die markierten Felder.');
+    await expect(message).toHaveValue('Gibt es Rabatt für Studierende?');
+    expect(writes).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // What only the service's rules refuse: its words in German, every one at once.
+    await name.fill('42');
+    await email.fill('hedy@example');
+    await topic.selectOption('Programmes');
+    await message.fill('Rabatt?');
+    await consent.check();
+    await widget.getByRole('button', { name: 'Nachricht senden' }).click();
+    await expect(name).toHaveAccessibleDescription('„Name“ braucht mindestens einen Buchstaben.');
+    await expect(email).toHaveAccessibleDescription('Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.org.');
+    await expect(message).toHaveAccessibleDescription(/Schreiben Sie mindestens 10 Zeichen in Ihre Nachricht\.$/);
+    await expect(name).toBeFocused();
+    await expect(message).toHaveValue('Rabatt?');
+    await expect(consent).toBeChecked();
+    expect(await axeViolations(page)).toEqual([]);
+  }
+});
+
+test('a German page whose widget cannot be fetched: the loader says what to do in German', async ({ watched: page }) => {
+  page.expectConsoleErrors(1);
+  await flakyChunks(page, Infinity);
+  await page.goto(`${SITE}/contact-de.html`);
+  const div = page.locator('div[data-service-widget]');
+  await expect(div).toHaveAttribute('data-service-error', 'network');
+  await expect(div.getByRole('alert')).toHaveText('Laden fehlgeschlagen. Bitte Seite neu laden.');
+  await expect(div.getByRole('link', { name: 'hello@acme.example' })).toBeVisible();
 });

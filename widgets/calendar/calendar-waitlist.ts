@@ -9,12 +9,14 @@ import { css, html } from 'lit';
 import type { RegistrationCreatedDetail } from '../../contract/index.ts';
 import type { CalendarClass, CalendarResponse, RegistrationResponse } from '../../contract/api/index.ts';
 import { ServiceEvent, type ChunkHost } from '../shared/base.ts';
-import { consent, formDescribedBy, formError, FormState, formStyles, input } from '../shared/form.ts';
+import { consent, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
+import { formWordsDe } from '../shared/form.de.ts';
 import type { Locale } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
 
 const WORDS = {
   en: {
+    ...formWords,
     notice: 'This class is full. Join its waitlist: we email you when a seat frees up.',
     first_name: 'First name',
     last_name: 'Last name',
@@ -23,13 +25,12 @@ const WORDS = {
     join: 'Join waitlist',
     cancel: 'Cancel',
     sending: 'Sending…',
-    fixFields: 'Please correct the highlighted fields.',
-    kept: 'Your entries are kept.',
     joined: 'You are on the waitlist. We have sent a confirmation to {email}.',
     hasSeats: 'A seat is free again: cancel this and choose Book.',
     full: 'The waitlist filled up meanwhile. Please choose another date.',
   },
   de: {
+    ...formWordsDe,
     notice:
       'Dieser Termin ist ausgebucht. Tragen Sie sich auf die Warteliste ein: Wir schreiben Ihnen, sobald ein Platz frei wird.',
     first_name: 'Vorname',
@@ -39,8 +40,6 @@ const WORDS = {
     join: 'Auf die Warteliste',
     cancel: 'Abbrechen',
     sending: 'Wird gesendet …',
-    fixFields: 'Bitte korrigieren Sie die markierten Felder.',
-    kept: 'Ihre Eingaben bleiben erhalten.',
     joined: 'Sie stehen auf der Warteliste. Wir haben eine Bestätigung an {email} gesendet.',
     hasSeats: 'Es ist wieder ein Platz frei: Brechen Sie ab und wählen Sie „Buchen“.',
     full: 'Die Warteliste hat sich inzwischen gefüllt. Bitte wählen Sie einen anderen Termin.',
@@ -109,6 +108,7 @@ export class CalendarWaitlist {
       input(form, name, this.#t(name), { type, autocomplete, maxlength });
     const company = this.host.element.data!.widget.company.name;
     return html`<form
+      novalidate
       aria-label=${`${this.#t('join')}: ${cls.course_title}`}
       @submit=${(e: Event) => this.#submit(e, cls)}
       @input=${form.edit}
@@ -134,9 +134,9 @@ export class CalendarWaitlist {
   }
 
   async #submit(event: Event, cls: CalendarClass) {
-    event.preventDefault();
     const { element, api } = this.host;
     const form = this.#form;
+    if (!form.check(event)) return;
     const { first_name = '', last_name = '', email = '', consent: agreed } = form.values as Record<string, string>;
     const answer = await form.send(
       () =>

@@ -5,9 +5,11 @@ import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
 import {
   dev,
+  expectFaults,
   expectMinutesUntil,
   expectWholeItems,
   failOnWarnings,
+  FORM_WORDS,
   holdSeats,
   keyOf,
   ownMethods,
@@ -407,6 +409,45 @@ describe('service-calendar', () => {
       expect(emails[0]!.subject).to.match(/^On the waitlist/);
       await expect(el).to.be.accessible();
     });
+
+    for (const locale of ['en', 'de'] as const)
+      it(`checks its form itself (${locale}): what is left empty says what to do, at once, in the widget’s words, and so do the service’s faults; nothing typed is lost`, async () => {
+        const posts: string[] = [];
+        const counting: typeof fetch = (input, init) => {
+          if (init?.method === 'POST') posts.push(String(input));
+          return fetch(input, init);
+        };
+        const { el, card } = await mountWaitlist({ locale, fetch: counting });
+        card().querySelector<HTMLButtonElement>('button[part=button]')!.click();
+        await until(() => !!card().querySelector('form'), 'the form');
+        const form = card().querySelector('form')!;
+        const field = (name: string) => form.querySelector<HTMLInputElement>(`[name=${name}]`)!;
+        typeInto(field('first_name'), 'Grace');
+        form.querySelector<HTMLButtonElement>('button[part=button]')!.click();
+        const words = FORM_WORDS[locale];
+        await expectFaults(el, { last_name: words.fillIn, email: words.fillIn, consent: words.tickBox }, words.line);
+        expect(posts).to.have.length(0);
+        expect(field('first_name').value).to.equal('Grace');
+        await expect(el).to.be.accessible();
+        // What only the service's rules refuse comes back in the widget's language, beside its field.
+        typeInto(field('last_name'), 'Hopper');
+        typeInto(field('email'), 'grace@example');
+        typeInto(field('consent'), true);
+        form.querySelector<HTMLButtonElement>('button[part=button]')!.click();
+        await until(() => posts.length === 1 && !!el.shadowRoot!.getElementById('email-error'), 'the service’s fault');
+        await expectFaults(
+          el,
+          {
+            email:
+              locale === 'de'
+                ? 'Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.org.'
+                : 'Enter a valid email address, like name@example.org.',
+          },
+          words.line,
+        );
+        expect(field('last_name').value).to.equal('Hopper');
+        await expect(el).to.be.accessible();
+      });
 
     it('in German; “Cancel” closes the form, the focus back on its button', async () => {
       const { el, card } = await mountWaitlist({ locale: 'de' });

@@ -1,9 +1,11 @@
+import { formWordsDe } from '../shared/form.de.ts';
 import { sharedWordsDe } from '../shared/i18n.de.ts';
 import type { en } from './checkout-steps.ts';
 
 /** The checkout's later steps in German, a chunk of its own (see translator()). */
 const de: typeof en & typeof sharedWordsDe = {
   ...sharedWordsDe,
+  ...formWordsDe,
   back: 'Zurück zum Warenkorb',
   heading: 'Ihre Angaben',
   attendees: 'Wer nimmt an {course} teil?',
@@ -30,8 +32,6 @@ const de: typeof en & typeof sharedWordsDe = {
   order: 'Kostenpflichtig bestellen · {total}',
   pay: 'Weiter zur Zahlung · {total}',
   sending: 'Wird gesendet …',
-  fixFields: 'Bitte korrigieren Sie die markierten Felder.',
-  kept: 'Ihre Eingaben bleiben erhalten.',
   classFull:
     'Einige Termine wurden während Ihrer Bestellung ausgebucht, es wurde nichts gebucht. Ändern Sie die Plätze oder entfernen Sie die Termine und bestellen Sie erneut.',
   priceChanged: 'Die Preise haben sich geändert, es wurde nichts gebucht. Prüfen Sie die neue Summe und bestellen Sie erneut.',

@@ -12,7 +12,7 @@ import { ApiError } from '../shared/api.ts';
 import { ServiceEvent, toApiError, type ChunkHost } from '../shared/base.ts';
 import type { CartController } from '../shared/cart.ts';
 import type { FirstView } from '../shared/first-view.ts';
-import { consent, field, formDescribedBy, formError, FormState, formStyles, input } from '../shared/form.ts';
+import { consent, field, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
@@ -28,6 +28,7 @@ export class CheckoutCompletedEvent extends ServiceEvent<CheckoutCompletedDetail
 
 /** The steps' words; German is in checkout-steps.de.ts. */
 export const en = {
+  ...formWords,
   back: 'Back to the cart',
   heading: 'Your details',
   attendees: 'Who attends {course}?',
@@ -53,8 +54,6 @@ export const en = {
   order: 'Place order · {total}',
   pay: 'Continue to payment · {total}',
   sending: 'Sending…',
-  fixFields: 'Please correct the highlighted fields.',
-  kept: 'Your entries are kept.',
   classFull:
     'Some classes filled up while you were ordering, and nothing was booked. Change their seats or remove them, then order again.',
   priceChanged: 'The prices have changed, and nothing was booked. Check the new total, then order again.',
@@ -167,7 +166,7 @@ export class CheckoutSteps {
     const optional = { required: false };
     return html`<p><button class="link" @click=${() => host.showCart()}>← ${t(locale, 'back')}</button></p>
       <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
-      <form @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
+      <form novalidate @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
         ${host.cart.lines.map(
           (line) =>
             html`<fieldset>
@@ -249,10 +248,10 @@ export class CheckoutSteps {
   }
 
   #submit = async (event: Event) => {
-    event.preventDefault();
     const { host } = this;
     const locale = this.#locale;
     const form = this.#form;
+    if (!form.check(event)) return;
     const quote = host.quote();
     const { lines, voucher } = host.cart.cart;
     const value = (name: string) => ((form.values[name] as string | undefined) ?? '').trim();

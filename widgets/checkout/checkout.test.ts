@@ -5,7 +5,9 @@ import { readState, writeState } from '../shared/page-state.ts';
 import { writeSession } from '../shared/session.ts';
 import {
   dev,
+  expectFaults,
   expectMinutesUntil,
+  FORM_WORDS,
   expectWholeItems,
   failOnWarnings,
   holdSeats,
@@ -386,6 +388,66 @@ describe('service-checkout', () => {
     expect(attendee.getAttribute('aria-invalid')).to.equal('true');
     expect(el.shadowRoot!.getElementById('attendee.cls_web_2.0.last_name-error')!.textContent).to.contain('invisible characters');
     expect(el.shadowRoot!.activeElement).to.equal(attendee);
+    await expect(el).to.be.accessible();
+  });
+
+  for (const locale of ['en', 'de'] as const)
+    it(`checks the details itself (${locale}): every field left empty says what to do, at once, in the widget’s words; nothing is sent, nothing typed is lost`, async () => {
+      const fetcher = countingFetch();
+      const el = await mount({ classes: 'cls_web_2', locale, fetch: fetcher });
+      await toDetails(el, locale === 'de' ? 'Weiter' : 'Continue');
+      await fill(el, {
+        'attendee.cls_web_2.0.first_name': 'Grace',
+        'buyer.phone': '+49 30 1234567',
+        'buyer.organisation': 'Navy',
+      });
+      const sent = fetcher.calls.length;
+      $<HTMLButtonElement>(el, 'form > button[part=button]').click();
+      const { fillIn, pickOne, tickBox, line } = FORM_WORDS[locale];
+      await expectFaults(
+        el,
+        {
+          'attendee.cls_web_2.0.last_name': fillIn,
+          'buyer.first_name': fillIn,
+          'buyer.last_name': fillIn,
+          'buyer.email': fillIn,
+          'buyer.address.line1': fillIn,
+          'buyer.address.postal_code': fillIn,
+          'buyer.address.city': fillIn,
+          'buyer.address.country': pickOne,
+          consent: tickBox,
+        },
+        line,
+      );
+      expect(fetcher.calls.slice(sent)).to.deep.equal([]);
+      expect($<HTMLInputElement>(el, '[name="attendee.cls_web_2.0.first_name"]').value).to.equal('Grace');
+      expect($<HTMLInputElement>(el, '[name="buyer.organisation"]').value).to.equal('Navy');
+      await expect(el).to.be.accessible();
+    });
+
+  it('a German checkout shows the service’s faults in German, every one at once beside its field, and keeps the details', async () => {
+    const el = await mount({ classes: 'cls_web_2', locale: 'de' });
+    await toDetails(el, 'Weiter');
+    await fill(el, {
+      ...attendees('cls_web_2', ['Grace Hopper']),
+      ...BUYER(),
+      'buyer.email': 'ada@example',
+      'buyer.phone': 'ruf mich an',
+      'buyer.address.city': 'x'.repeat(101),
+    });
+    $<HTMLButtonElement>(el, 'form > button[part=button]').click();
+    await until(() => !!el.shadowRoot!.getElementById('buyer.email-error'), 'the service’s faults');
+    await expectFaults(
+      el,
+      {
+        'buyer.email': 'Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.org.',
+        'buyer.phone': 'Die Telefonnummer darf nur Ziffern, Leerzeichen und + ( ) - . / enthalten.',
+        'buyer.address.city': 'Kürzen Sie „Ort“ auf höchstens 100 Zeichen.',
+      },
+      'Bitte korrigieren Sie die markierten Felder.',
+    );
+    expect($<HTMLInputElement>(el, '[name="buyer.email"]').value).to.equal('ada@example');
+    expect($<HTMLInputElement>(el, '[name="attendee.cls_web_2.0.last_name"]').value).to.equal('Hopper');
     await expect(el).to.be.accessible();
   });
 

@@ -1,9 +1,11 @@
+import { formWordsDe } from '../shared/form.de.ts';
 import { sharedWordsDe } from '../shared/i18n.de.ts';
 import type { en } from './contact.ts';
 
 /** The contact widget's words in German, a chunk of its own (see translator()). */
 const de: typeof en & typeof sharedWordsDe = {
   ...sharedWordsDe,
+  ...formWordsDe,
   heading: 'Kontakt zu {company}',
   name: 'Name',
   email: 'E-Mail',
@@ -14,7 +16,6 @@ const de: typeof en & typeof sharedWordsDe = {
   consent: 'Ich bin einverstanden, dass {company} meine Angaben speichert, um meine Nachricht zu beantworten.',
   send: 'Nachricht senden',
   sending: 'Wird gesendet …',
-  fixFields: 'Bitte korrigieren Sie die markierten Felder.',
   tooFast: 'Das ging schnell! Bitte prüfen Sie Ihre Nachricht und senden Sie sie erneut.',
   kept: 'Ihre Nachricht bleibt erhalten.',
   sent: 'Vielen Dank – Ihre Nachricht wurde gesendet.',

@@ -1,7 +1,19 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { writeSession } from '../shared/session.ts';
-import { darkPage, dev, failOnWarnings, keyOf, ownMethods, service, settled, textOf, until } from '../../test/browser/support.ts';
+import {
+  darkPage,
+  dev,
+  expectFaults,
+  failOnWarnings,
+  FORM_WORDS,
+  keyOf,
+  ownMethods,
+  service,
+  settled,
+  textOf,
+  until,
+} from '../../test/browser/support.ts';
 import './contact.ts';
 import type { ContactSentEvent, ServiceContact } from './contact.ts';
 
@@ -184,14 +196,52 @@ describe('service-contact', () => {
     expect(valueOf(attributed, 'name')).to.equal('Ada Lovelace');
   });
 
-  it('lets the browser stop an empty form: nothing is sent', async () => {
-    const fetcher = spy();
-    const el = await settled(await mount({ fetch: fetcher }));
+  for (const locale of ['en', 'de'] as const)
+    it(`checks the form itself (${locale}): every field left empty says what to do, at once, in the widget’s words; nothing is sent, nothing typed is lost`, async () => {
+      const fetcher = spy();
+      const el = await settled(await mount({ fetch: fetcher, locale }));
+      await fill(el, { email: 'ada@example.org', message: 'Which programme suits a beginner?' });
+      submit(el);
+      const words = FORM_WORDS[locale];
+      await expectFaults(el, { name: words.fillIn, subject: words.pickOne, consent: words.tickBox }, words.line);
+      expect(fetcher.posts).to.have.length(0);
+      expect(valueOf(el, 'email')).to.equal('ada@example.org');
+      expect(valueOf(el, 'message')).to.equal('Which programme suits a beginner?');
+      await expect(el).to.be.accessible();
+      // A subject of its own, where the widget has no topics: a text field to fill in.
+      const plain = await settled(await mount({ fetch: spy({ widget: withoutTopics }), locale }));
+      submit(plain);
+      await expectFaults(
+        plain,
+        { name: words.fillIn, email: words.fillIn, subject: words.fillIn, message: words.fillIn, consent: words.tickBox },
+        words.line,
+      );
+      // The message's count still describes it, beside its fault.
+      expect($(plain, '#message').getAttribute('aria-describedby')!.split(' ')).to.include.members([
+        'message-hint',
+        'message-error',
+      ]);
+      await expect(plain).to.be.accessible();
+    });
+
+  it('a German widget shows the service’s faults in German, every one at once beside its field, and keeps the message', async () => {
+    const el = await settled(await mount({ locale: 'de' }));
+    await ageFormToken();
+    await fill(el, complete({ name: '42', email: 'ada@example', message: 'Zu kurz' }));
     submit(el);
-    await el.updateComplete;
-    expect(fetcher.posts).to.have.length(0);
-    expect($<HTMLInputElement>(el, '#name').validity.valueMissing).to.equal(true);
-    expect($<HTMLInputElement>(el, '#consent').validity.valueMissing).to.equal(true);
+    await until(() => !!el.shadowRoot!.querySelector('#name-error'), 'the service’s faults');
+    await expectFaults(
+      el,
+      {
+        name: '„Name“ braucht mindestens einen Buchstaben.',
+        email: 'Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.org.',
+        message: 'Schreiben Sie mindestens 10 Zeichen in Ihre Nachricht.',
+      },
+      'Bitte korrigieren Sie die markierten Felder.',
+    );
+    expect(valueOf(el, 'message')).to.equal('Zu kurz');
+    expect(valueOf(el, 'subject')).to.equal('Invoices');
+    await expect(el).to.be.accessible();
   });
 
   it('hides the honeypot from people: out of the Tab order and not announced', async () => {
@@ -216,7 +266,7 @@ describe('service-contact', () => {
   it('shows the service’s field errors next to their fields, keeps the contents and focuses the first', async () => {
     const el = await settled(await mount());
     await ageFormToken();
-    // Set by script, a short message passes the browser's minlength (it checks only what a person typed).
+    // A short message passes the form's own check (which asks for what is missing): the service's says it is short.
     const values = complete({ message: 'Too short' });
     await fill(el, values);
     submit(el);
@@ -254,11 +304,11 @@ describe('service-contact', () => {
     await expect(page).to.be.accessible();
   });
 
-  it('shows the service’s check of every field beside it, whatever got past the browser', async () => {
+  it('shows the service’s check of every field beside it, whatever got past the form’s own', async () => {
     const el = await settled(await mount());
     await ageFormToken();
     for (const [field, value, says] of [
-      ['name', '   ', /Enter your name/],
+      ['name', '1984', /needs at least one letter/],
       ['name', 'N'.repeat(201), /at most/],
       ['email', 'ada@localhost', /valid email address/],
       ['message', 'Too short', /at least 10 characters/],

@@ -3,7 +3,7 @@ import type { ContactSentDetail } from '../../contract/index.ts';
 import type { ContactMessageResponse, WidgetResponse } from '../../contract/api/index.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
-import { consent, field, formDescribedBy, formError, FormState, formStyles, input } from '../shared/form.ts';
+import { consent, field, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -26,6 +26,7 @@ const MAX = 5000;
 
 /** The widget's own words; German is in contact.de.ts. */
 export const en = {
+  ...formWords,
   heading: 'Contact {company}',
   name: 'Name',
   email: 'Email',
@@ -36,7 +37,6 @@ export const en = {
   consent: 'I agree that {company} stores my details to answer my message.',
   send: 'Send message',
   sending: 'Sending…',
-  fixFields: 'Please correct the highlighted fields.',
   tooFast: 'That was quick! Please check your message and send it again.',
   kept: 'Your message is kept.',
   sent: 'Thank you — your message has been sent.',
@@ -140,7 +140,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     const text = (name: 'name' | 'email' | 'subject', type: string, autocomplete: string, maxlength: number) =>
       input(form, name, t(locale, name), { type, autocomplete, maxlength, value: this.#value(name) });
     return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company })}</h2>
-      <form @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
+      <form novalidate @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
         <div class="row">${text('name', 'text', 'name', 100)} ${text('email', 'email', 'email', 254)}</div>
         ${
           topics.length
@@ -188,9 +188,8 @@ export class ServiceContact extends ServiceElement<WidgetData> {
   }
 
   #submit = async (event: Event) => {
-    // The browser's own validation has passed (the form has no `novalidate`); a double click lands here once.
-    event.preventDefault();
     const form = this.#form;
+    if (!form.check(event)) return;
     const subject = this.#value('subject');
     const body = {
       name: this.#value('name'),

@@ -1,7 +1,9 @@
+import { formWordsDe } from '../shared/form.de.ts';
 import type { en } from './profile-account.ts';
 
 /** The signed-in view's words in German, a chunk of its own. */
 const de: typeof en = {
+  ...formWordsDe,
   hello: 'Hallo {name}',
   logout: 'Abmelden',
   details: 'Ihre Angaben',
@@ -30,8 +32,6 @@ const de: typeof en = {
   pin: 'PIN',
   confirmEmail: 'Neue E-Mail-Adresse bestätigen',
   emailChanged: 'Ihre E-Mail-Adresse ist jetzt {email}.',
-  fixFields: 'Bitte korrigieren Sie die markierten Felder.',
-  kept: 'Ihre Eingaben bleiben erhalten.',
   'pin-wrong': 'Diese PIN stimmt nicht. Verbleibende Versuche: {left}.',
   'pin-expired': 'Diese PIN ist abgelaufen. Ändern Sie Ihre E-Mail-Adresse erneut, um eine neue zu erhalten.',
   'pin-used': 'Diese PIN wurde schon verwendet.',

@@ -9,7 +9,7 @@ import type { RegistrationCancelledDetail } from '../../contract/index.ts';
 import type { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
 import { FirstView, firstViewStyles } from '../shared/first-view.ts';
-import { formError, FormState, input } from '../shared/form.ts';
+import { formDescribedBy, formError, FormState, formWords, input } from '../shared/form.ts';
 import { dateFormat, formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import type { ProfileData, ProfileHost, ProfileRegistration } from './profile.ts';
@@ -24,6 +24,7 @@ export class RegistrationCancelledEvent extends ServiceEvent<RegistrationCancell
 
 /** The signed-in view's words; German is in profile-account.de.ts. */
 export const en = {
+  ...formWords,
   hello: 'Hello {name}',
   logout: 'Sign out',
   details: 'Your details',
@@ -52,8 +53,6 @@ export const en = {
   pin: 'PIN',
   confirmEmail: 'Confirm new email',
   emailChanged: 'Your email is now {email}.',
-  fixFields: 'Please correct the highlighted fields.',
-  kept: 'Your entries are kept.',
   'pin-wrong': 'That PIN is not right. Tries left: {left}.',
   'pin-expired': 'This PIN has expired. Change your email again for a new one.',
   'pin-used': 'This PIN has been used already.',
@@ -158,7 +157,7 @@ export class ProfileAccount {
   }
 
   #save = async (event: Event) => {
-    event.preventDefault();
+    if (!this.#form.check(event)) return;
     const { host } = this;
     const p = this.#data.participant!;
     const values = this.#form.values as Record<string, string | undefined>;
@@ -180,7 +179,7 @@ export class ProfileAccount {
 
   /** Confirms the waiting email change with the PIN sent to the new address. */
   #confirmEmail = async (event: Event) => {
-    event.preventDefault();
+    if (!this.#form.check(event)) return;
     const { host } = this;
     const pin = (((this.#form.values.pin as string | undefined) ?? '').match(/\d/g) ?? []).join('');
     host.say('');
@@ -308,7 +307,7 @@ export class ProfileAccount {
       <h3 id="details" tabindex="-1">${this.#t('details')}</h3>
       ${
         change && !this.#editing
-          ? html`<form class="notice" @submit=${this.#confirmEmail} @input=${form.edit}>
+          ? html`<form class="notice" novalidate @submit=${this.#confirmEmail} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
             <p>${this.#t('emailPending', { email: change.email, current: p.email })}</p>
             ${input(form, 'pin', this.#t('pin'), { autocomplete: 'one-time-code', maxlength: 12, inputmode: 'numeric' })}
             ${where === 'pin' ? line : nothing}
@@ -318,7 +317,7 @@ export class ProfileAccount {
       }
       ${
         this.#editing
-          ? html`<form @submit=${this.#save} @input=${form.edit}>
+          ? html`<form novalidate @submit=${this.#save} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
             <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
             <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
             ${line}

@@ -4,7 +4,7 @@
  */
 import { html, type TemplateResult } from 'lit';
 import type { ApiError } from '../shared/api.ts';
-import { formError, input } from '../shared/form.ts';
+import { formDescribedBy, formError, input } from '../shared/form.ts';
 import { translator } from '../shared/i18n.ts';
 import type { ProfileHost } from './profile.ts';
 
@@ -51,7 +51,7 @@ export class ProfilePin {
     return html`<h2 tabindex="-1" data-focus>${t(locale, 'checkEmail')}</h2>
       <p>${t(locale, 'pinSent', { email: host.email() })}</p>
       ${host.notice()}
-      <form @submit=${this.#verify} @input=${form.edit}>
+      <form novalidate @submit=${this.#verify} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
         ${input(form, 'pin', t(locale, 'pin'), { autocomplete: 'one-time-code', maxlength: 12, inputmode: 'numeric' })} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>${t(locale, 'signIn')}</button>
       </form>
@@ -69,9 +69,9 @@ export class ProfilePin {
   };
 
   #verify = async (event: Event) => {
-    event.preventDefault();
     const { host } = this;
     const form = host.form;
+    if (!form.check(event)) return;
     const pin = (((form.values.pin as string | undefined) ?? '').match(/\d/g) ?? []).join('');
     host.say('');
     this.#token ??= (

@@ -3,7 +3,9 @@ import { readSession, writeSession } from '../shared/session.ts';
 import {
   darkPage,
   dev,
+  expectFaults,
   failOnWarnings,
+  FORM_WORDS,
   keyOf,
   ownMethods,
   placeOrder,
@@ -467,6 +469,79 @@ describe('service-profile', () => {
     expect(calls.filter((c) => c === 'verify')).to.have.length(1);
   });
 
+  for (const locale of ['en', 'de'] as const)
+    it(`checks its sign-in itself (${locale}): an email or a PIN left empty says what to do in the widget’s words, and nothing is sent`, async () => {
+      const { fillIn, line } = FORM_WORDS[locale];
+      const posts: string[] = [];
+      const counting: typeof fetch = (input, init) => {
+        if (init?.method === 'POST') posts.push(new URL(String(input)).pathname.split('/').pop()!);
+        return fetch(input, init);
+      };
+      const el = await settled(await mount({ locale, fetch: counting }));
+      await type(el, 'email', '   ');
+      submit(el);
+      await expectFaults(el, { email: fillIn }, line);
+      expect(posts).to.deep.equal([]);
+      await expect(el).to.be.accessible();
+      // Anyone's email takes the PIN step.
+      await requestPin(el, `profile-${Date.now()}-${n++}@example.org`);
+      submit(el);
+      await expectFaults(el, { pin: fillIn }, line);
+      expect(posts).to.deep.equal(['login']);
+      await expect(el).to.be.accessible();
+    });
+
+  it('checks its details form itself, in English and German: what is left empty says what to do, nothing is sent, nothing typed is lost', async () => {
+    const email = await newParticipant();
+    const posts: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      if (init?.method === 'POST') posts.push(new URL(String(input)).pathname.split('/').pop()!);
+      return fetch(input, init);
+    };
+    const el = await settled(await mount({ fetch: counting }));
+    await signIn(el, email);
+    for (const [locale, edit, cancel] of [
+      ['en', 'Edit details', 'Cancel'],
+      ['de', 'Angaben ändern', 'Abbrechen'],
+    ] as const) {
+      // The page's language changes: the widget follows, still signed in.
+      el.locale = locale;
+      await until(() => !!buttonNamed(el, edit), `the signed-in view (${locale})`);
+      click(el, edit);
+      await el.updateComplete;
+      await type(el, 'first_name', '');
+      await type(el, 'email', ' ');
+      await type(el, 'phone', '+49 30 1234567');
+      const sent = posts.length;
+      submit(el);
+      const { fillIn, line } = FORM_WORDS[locale];
+      await expectFaults(el, { first_name: fillIn, email: fillIn }, line);
+      expect(posts).to.have.length(sent);
+      expect($<HTMLInputElement>(el, '#last_name').value).to.equal('Jackson');
+      expect($<HTMLInputElement>(el, '#phone').value).to.equal('+49 30 1234567');
+      await expect(el).to.be.accessible();
+      click(el, cancel);
+      await el.updateComplete;
+    }
+  });
+
+  it('a German profile shows the service’s faults in German beside their fields: the email, the PIN', async () => {
+    // Anyone's email takes the PIN step; a PIN of the wrong form is refused before it is looked up.
+    const email = `profile-${Date.now()}-${n++}@example.org`;
+    const el = await settled(await mount({ locale: 'de' }));
+    await type(el, 'email', 'mary@example');
+    submit(el);
+    await until(() => has(el, '#email-error'), 'the email’s fault');
+    await expectFaults(el, { email: 'Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.org.' }, FORM_WORDS.de.line);
+    expect($<HTMLInputElement>(el, '#email').value).to.equal('mary@example');
+    await expect(el).to.be.accessible();
+    await requestPin(el, email);
+    await enterPin(el, '12');
+    await until(() => has(el, '#pin-error'), 'the PIN’s fault');
+    await expectFaults(el, { pin: 'Geben Sie die 6 Ziffern der PIN aus der E-Mail ein.' }, FORM_WORDS.de.line);
+    await expect(el).to.be.accessible();
+  });
+
   it('clears a field’s error as soon as it is being corrected', async () => {
     const email = await newParticipant();
     const el = await settled(await mount());
@@ -634,14 +709,14 @@ describe('service-profile', () => {
     expect([...$(el, 'dd').querySelectorAll('bdi')].map((b) => b.textContent)).to.deep.equal(['Adam', 'Jackson']);
   });
 
-  it('shows the service’s check of every detail beside its field, whatever got past the browser', async () => {
+  it('shows the service’s check of every detail beside its field, whatever got past the form’s own', async () => {
     const email = await newParticipant();
     const el = await settled(await mount());
     await signIn(el, email);
     click(el, 'Edit details');
     await el.updateComplete;
     for (const [field, value, says] of [
-      ['first_name', '   ', /Enter your first name/],
+      ['first_name', '7', /needs at least one letter/],
       ['last_name', 'J'.repeat(101), /at most 100/],
       ['email', 'mary@localhost', /valid email address/],
     ] as const) {

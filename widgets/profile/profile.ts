@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { ProfileLoginDetail, ProfileLogoutDetail } from '../../contract/index.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define, toApiError, type ChunkHost } from '../shared/base.ts';
-import { formError, FormState, formStyles, input } from '../shared/form.ts';
+import { formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import type { ParticipantMeResponse, ParticipantRegistration } from '../../contract/api/index.ts';
 import { SessionController, type SessionChange } from '../shared/session.ts';
@@ -30,13 +30,12 @@ export class ProfileLogoutEvent extends ServiceEvent<ProfileLogoutDetail> {
 
 /** The email step's words; German is in profile.de.ts. The PIN step's and the signed-in view's are in their own chunks. */
 export const en = {
+  ...formWords,
   heading: 'Your account at {company}',
   intro: 'Sign in with your email address: we will send you a PIN.',
   email: 'Email',
   sendPin: 'Send PIN',
   'invalid-token': 'You have been signed out. Sign in again to see your account.',
-  fixFields: 'Please correct the highlighted fields.',
-  kept: 'Your entries are kept.',
 };
 
 export const t = translator(en, { de: () => import('./profile.de.ts') });
@@ -269,15 +268,19 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company })}</h2>
       <p>${t(locale, 'intro')}</p>
       ${this.#renderNotice()}
-      <form @submit=${this.#requestPin} @input=${form.edit}>
+      <form
+        novalidate
+        @submit=${(event: Event) => form.check(event) && this.#requestPin()}
+        @input=${form.edit}
+        aria-describedby=${formDescribedBy(form)}
+      >
         ${input(form, 'email', t(locale, 'email'), { type: 'email', autocomplete: 'email', maxlength: 254 })} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>${t(locale, 'sendPin')}</button>
       </form>`;
   }
 
   /** Sends the email a PIN (again, from the PIN step), then shows the PIN step with the focus in its field. */
-  #requestPin = async (event?: Event) => {
-    event?.preventDefault();
+  #requestPin = async () => {
     this.#pending = undefined;
     const form = this.#form;
     const email = ((form.values.email as string | undefined) ?? '').trim();

@@ -1,7 +1,9 @@
+import { formWordsDe } from '../shared/form.de.ts';
 import type { en } from './registration-form.ts';
 
 /** The registration form's words in German, a chunk of its own (see translator()). */
 const de: typeof en = {
+  ...formWordsDe,
   back: 'Zurück zu allen Programmen',
   formHeading: 'Anmeldung: {course}',
   waitlistNotice: 'Dieser Termin ist ausgebucht. Sie kommen auf die Warteliste und hören von uns, sobald ein Platz frei wird.',
@@ -13,11 +15,9 @@ const de: typeof en = {
   book: 'Anmelden',
   joinWaitlist: 'Auf die Warteliste',
   sending: 'Wird gesendet …',
-  fixFields: 'Bitte korrigieren Sie die markierten Felder.',
   classFull: 'Dieser Termin wurde gerade ausgebucht. Bitte wählen Sie einen anderen.',
   classHeld:
     'Die letzten Plätze dieses Termins sind für unbezahlte Bestellungen reserviert: Versuchen Sie es in {minutes} Min. erneut oder wählen Sie einen anderen Termin.',
-  kept: 'Ihre Eingaben bleiben erhalten.',
   confirmed: 'Sie sind angemeldet',
   waitlisted: 'Sie stehen auf der Warteliste',
   confirmation: 'Wir haben eine Bestätigung an {email} gesendet.',

@@ -6,7 +6,7 @@ import { html, nothing } from 'lit';
 import type { RegistrationCreatedDetail } from '../../contract/index.ts';
 import type { RegistrationResponse } from '../../contract/api/index.ts';
 import { ServiceEvent, type ChunkHost } from '../shared/base.ts';
-import { consent, formDescribedBy, formError, FormState, formStyles, input } from '../shared/form.ts';
+import { consent, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
 import { formatDateRange, minutesUntil } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
@@ -23,6 +23,7 @@ export type Registration = RegistrationResponse['registration'];
 
 /** The form's words; German is in registration-form.de.ts. */
 export const en = {
+  ...formWords,
   back: 'Back to all programmes',
   formHeading: 'Register for {course}',
   waitlistNotice: 'This class is full. You will join the waitlist and hear from us when a seat frees up.',
@@ -34,11 +35,9 @@ export const en = {
   book: 'Register',
   joinWaitlist: 'Join waitlist',
   sending: 'Sending…',
-  fixFields: 'Please correct the highlighted fields.',
   classFull: 'This class filled up while you were registering. Please choose another date.',
   classHeld:
     'The last seats of this class are held by orders waiting for payment: try again in {minutes} min, or choose another date.',
-  kept: 'Your entries are kept.',
   confirmed: 'You are registered',
   waitlisted: 'You are on the waitlist',
   confirmation: 'We have sent a confirmation to {email}.',
@@ -98,7 +97,12 @@ export class RegistrationForm {
       <h2 tabindex="-1" data-focus>${t(locale, 'formHeading', { course: course.title })}</h2>
       <p class="facts">${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location} · ${host.price(cls)}</p>
       ${cls.status === 'waitlist' ? html`<p class="notice">${t(locale, 'waitlistNotice')}</p>` : nothing}
-      <form @submit=${(e: Event) => this.#submit(e, course.id, cls)} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
+      <form
+        novalidate
+        @submit=${(e: Event) => this.#submit(e, course.id, cls)}
+        @input=${form.edit}
+        aria-describedby=${formDescribedBy(form)}
+      >
         <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
         <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
         ${consent(form, t(locale, 'consent', { company: host.element.data!.widget.company.name }))} ${formError(form)}
@@ -107,8 +111,7 @@ export class RegistrationForm {
   }
 
   async #submit(event: Event, course: string, cls: ClassInfo) {
-    // The browser's own validation has passed (the form has no `novalidate`); a double click lands here once.
-    event.preventDefault();
+    if (!this.#form.check(event)) return;
     const { host } = this;
     const { element } = host;
     const { first_name, last_name, email, phone = '', consent } = this.#form.values as Record<string, string>;

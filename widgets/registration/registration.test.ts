@@ -2,7 +2,9 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import {
   darkPage,
   dev,
+  expectFaults,
   expectMinutesUntil,
+  FORM_WORDS,
   failOnWarnings,
   expectWholeItems,
   fitted,
@@ -335,7 +337,7 @@ describe('service-registration', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('registers for a class: form, browser validation, one record however often it is clicked, event', async () => {
+  it('registers for a class: form, its own check, one record however often it is clicked, event', async () => {
     const posts: string[] = [];
     const counting: typeof fetch = (input, init) => {
       if (init?.method === 'POST') posts.push(String(input));
@@ -348,11 +350,19 @@ describe('service-registration', () => {
     expect(el.shadowRoot!.activeElement?.textContent).to.equal('Register for Web accessibility in practice');
     await expect(el).to.be.accessible();
 
-    // The browser's own validation stops an incomplete form: nothing is sent.
+    // The form's own check stops an incomplete form: nothing is sent.
     submit(el);
-    await el.updateComplete;
+    await expectFaults(
+      el,
+      {
+        first_name: 'Fill in this field.',
+        last_name: 'Fill in this field.',
+        email: 'Fill in this field.',
+        consent: 'Tick the box to agree.',
+      },
+      'Please correct the highlighted fields.',
+    );
     expect(posts).to.have.length(0);
-    expect($<HTMLInputElement>(el, '#first_name').validity.valueMissing).to.equal(true);
 
     const email = uniqueEmail();
     await fill(el, { first_name: 'Ada', last_name: 'Lovelace', email, phone: '+49 30 1234567', consent: true });
@@ -375,6 +385,53 @@ describe('service-registration', () => {
     // The service holds exactly one more registration.
     const fresh = await settled(await mount(keyOf('registration'), { course: 'crs_web' }));
     expect(Number(/Seats left: (\d+)/.exec(textOf(fresh))![1])).to.equal(seatsBefore - 1);
+  });
+
+  for (const locale of ['en', 'de'] as const)
+    it(`checks the form itself (${locale}): every field left empty says what to do, at once, in the widget’s words; nothing is sent, nothing typed is lost`, async () => {
+      const posts: string[] = [];
+      const counting: typeof fetch = (input, init) => {
+        if (init?.method === 'POST') posts.push(String(input));
+        return fetch(input, init);
+      };
+      const el = await settled(await mount(keyOf('registration'), { locale, fetch: counting, course: 'crs_open' }));
+      await choose(el, 'Open day: meet the trainers', locale === 'de' ? 'Anmelden' : 'Register');
+      // Blanks are no name; the phone is optional.
+      await fill(el, { first_name: 'Ada', last_name: '   ', phone: '+49 30 1234567' });
+      submit(el);
+      const words = FORM_WORDS[locale];
+      await expectFaults(el, { last_name: words.fillIn, email: words.fillIn, consent: words.tickBox }, words.line);
+      expect(posts).to.have.length(0);
+      expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Ada');
+      expect($<HTMLInputElement>(el, '#phone').value).to.equal('+49 30 1234567');
+      expect($<HTMLInputElement>(el, '#phone').getAttribute('aria-invalid')).to.equal('false');
+      await expect(el).to.be.accessible();
+      // Typing into a field takes its fault away; the others stay until the next send.
+      await fill(el, { last_name: 'Lovelace' });
+      expect(el.shadowRoot!.querySelector('#last_name-error')).to.equal(null);
+      expect($(el, '#email-error').textContent).to.equal(words.fillIn);
+    });
+
+  it('a German widget shows the service’s faults in German, every one at once beside its field, and keeps what was typed', async () => {
+    const el = await settled(await mount(keyOf('registration'), { locale: 'de', course: 'crs_open' }));
+    await choose(el, 'Open day: meet the trainers', 'Anmelden');
+    // What the form's own check lets pass, and the service's rules do not.
+    await fill(el, { first_name: '42', last_name: 'Lovelace', email: 'ada@example', phone: 'ruf mich an', consent: true });
+    submit(el);
+    await until(() => !!el.shadowRoot!.querySelector('#first_name-error'), 'the service’s faults');
+    await expectFaults(
+      el,
+      {
+        first_name: '„Vorname“ braucht mindestens einen Buchstaben.',
+        email: 'Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.org.',
+        phone: 'Die Telefonnummer darf nur Ziffern, Leerzeichen und + ( ) - . / enthalten.',
+      },
+      'Bitte korrigieren Sie die markierten Felder.',
+    );
+    expect($<HTMLInputElement>(el, '#first_name').value).to.equal('42');
+    expect($<HTMLInputElement>(el, '#email').value).to.equal('ada@example');
+    expect($<HTMLInputElement>(el, '#consent').checked).to.equal(true);
+    await expect(el).to.be.accessible();
   });
 
   it('shows the service’s field errors next to the fields and keeps what was typed', async () => {

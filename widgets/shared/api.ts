@@ -35,8 +35,11 @@ export interface ApiOptions {
   fetch?: typeof fetch;
   /** First back-off in ms before a retry; doubles each time (3 attempts in all). */
   backoff?: number;
-  /** The widget's language: sent with writes, so that their emails are in it. */
-  locale?: string;
+  /**
+   * The widget's language: sent with writes, so that their emails and the messages of a form's
+   * faults are in it.
+   */
+  locale: string;
 }
 
 export class WidgetApi {
@@ -52,7 +55,6 @@ export class WidgetApi {
     {
       params = {},
       body,
-      idempotencyKey,
       token,
       headers: extra,
       signal,
@@ -60,10 +62,9 @@ export class WidgetApi {
       params?: Record<string, string | undefined>;
       /** Makes the call a POST (`{}` for one without a body). */
       body?: unknown;
-      idempotencyKey?: string;
       /** The participant's token: sent as a header, never in the URL. */
       token?: string;
-      /** More headers (an order's token). */
+      /** More headers (an order's token, a form's `Idempotency-Key`). */
       headers?: Record<string, string>;
       signal?: AbortSignal;
     } = {},
@@ -71,10 +72,8 @@ export class WidgetApi {
     const { baseUrl, key, fetch = globalThis.fetch, backoff = 300, locale } = this.options;
     const url = new URL(`widget-api/v1/${path}`, baseUrl);
     for (const [name, value] of Object.entries({ key, ...params })) if (value) url.searchParams.set(name, value);
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', ...extra };
-    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Accept-Language': locale, ...extra };
     if (token) headers['X-Service-Token'] = token;
-    if (locale) headers['Accept-Language'] = locale;
     const init: RequestInit = body ? { method: 'POST', headers, body: JSON.stringify(body) } : { headers: extra };
     for (let attempt = 1; ; attempt++) {
       try {

@@ -1,9 +1,9 @@
 /**
- * What every form of the widgets shares: the state of a form (values, the service's field errors, the
- * line above the button, sending), labelled fields with their hint and error wired to
- * `aria-describedby`, the consent box, the form-error block, and their styles. A chunk of its own: a
- * widget without a form (video, map) never loads it, and the registration widget only once a class is
- * chosen.
+ * What every form of the widgets shares: the state of a form (values, the faults of its fields, the
+ * line above the button, sending), its check before sending, labelled fields with their hint and
+ * error wired to `aria-describedby`, the consent box, the form-error block, its words, and their
+ * styles. A chunk of its own: a widget without a form (video, map) never loads it, and the
+ * registration widget only once a class is chosen.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { ApiError, WidgetApi } from './api.ts';
@@ -12,19 +12,31 @@ import { newId } from './ids.ts';
 
 type Host = ServiceElement<unknown>;
 
-/** The words a form says itself, from the widget's translator. */
-export type FormWords = (key: 'fixFields' | 'kept') => string;
+/**
+ * The words a form says itself. Each widget with a form spreads them into its own words (and
+ * form.de.ts into its German), so that they come with the widget's language.
+ */
+export const formWords = {
+  fixFields: 'Please correct the highlighted fields.',
+  kept: 'Your entries are kept.',
+  fillIn: 'Fill in this field.',
+  pickOne: 'Choose one from the list.',
+  tickBox: 'Tick the box to agree.',
+};
+
+/** A form's words, from its widget's translator. */
+export type FormWords = (key: keyof typeof formWords) => string;
 
 /**
  * A form's state, kept for the host (which it updates: it needs none of the host's life cycle).
- * `send()` runs a call with the button disabled; on failure the service's field messages go beside
- * their fields, the line above the button says what to do, what was typed stays, and the focus goes
- * to the first field at fault.
+ * `check()` stops a form with a required field left empty; `send()` runs a call with the button
+ * disabled. Either way the faults go beside their fields, all at once, the line above the button
+ * says what to do, what was typed stays, and the focus goes to the first field at fault.
  */
 export class FormState {
   /** What was typed, by field name (a field not in here shows its default or prefill). */
   values: Record<string, string | boolean> = {};
-  /** The service's message for each field at fault. */
+  /** The message for each field at fault: the form's own (a required field left empty) or the service's. */
   errors: Record<string, string | undefined> = {};
   /** The line above the button (`#form-error`): what went wrong and what to do. */
   message = '';
@@ -45,7 +57,7 @@ export class FormState {
   async write<T>(api: WidgetApi, path: string, body: object, token?: string): Promise<T> {
     const payload = JSON.stringify([path, body]);
     if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
-    const answer = await api.request(path, { body, token, idempotencyKey: this.#submission.key });
+    const answer = await api.request(path, { body, token, headers: { 'Idempotency-Key': this.#submission.key } });
     this.#submission = undefined;
     return answer as T;
   }
@@ -61,6 +73,35 @@ export class FormState {
     this.values = { ...this.values, [name]: value };
     if (this.errors[name] != null) this.errors = { ...this.errors, [name]: undefined };
     this.host.requestUpdate();
+  }
+
+  /**
+   * The form's `@submit`, before anything is sent: true when it may be sent. The widget checks, not
+   * the browser (the forms are `novalidate`): the browser's bubbles speak its own language, show one
+   * field at a time, and mark none. Every required field left empty (or blank) is marked at once with
+   * what to do; the service's faults still shown stay, since their fields are unchanged. What else
+   * the service refuses comes back from it in the widget's language.
+   */
+  check(event: Event) {
+    event.preventDefault();
+    const errors: Record<string, string> = {};
+    for (const control of (event.target as HTMLFormElement).elements as unknown as HTMLInputElement[])
+      if (control.required && !(control.type === 'checkbox' ? control.checked : control.value.trim()))
+        errors[control.name] = this.words(
+          control.type === 'checkbox' ? 'tickBox' : control.localName === 'select' ? 'pickOne' : 'fillIn',
+        );
+    if (!Object.keys(errors).length) return true;
+    this.errors = { ...this.errors, ...errors };
+    void this.#fault(this.words('fixFields'));
+    return false;
+  }
+
+  /** Says `message` above the button, and takes the focus to the first field at fault. */
+  async #fault(message: string) {
+    this.message = message;
+    this.host.requestUpdate();
+    await this.host.updateComplete;
+    this.host.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }
 
   /** Empties the form (after a success), keeping `keep`. */
@@ -85,10 +126,7 @@ export class FormState {
       const error = toApiError(failure, this.host.resolvedLocale);
       const fields = Object.keys(error.fields).length;
       if (fields) this.errors = error.fields;
-      this.message = explain(error) ?? (fields ? this.words('fixFields') : `${error.shown} ${this.words('kept')}`);
-      this.host.requestUpdate();
-      await this.host.updateComplete;
-      this.host.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      await this.#fault(explain(error) ?? (fields ? this.words('fixFields') : `${error.shown} ${this.words('kept')}`));
       return undefined;
     } finally {
       this.sending = false;
@@ -105,7 +143,7 @@ export interface Wiring {
 
 /**
  * A labelled field: `control` draws the input, select or textarea with `id` and `name` = `name` and
- * the wiring; the hint (`#<name>-hint`) and the service's error (`#<name>-error`) describe it.
+ * the wiring; the hint (`#<name>-hint`) and its fault (`#<name>-error`) describe it.
  */
 export const field = (
   form: FormState,
@@ -206,7 +244,8 @@ export const formStyles = css`
   textarea {
     resize: vertical;
   }
-  [aria-invalid='true'] {
+  /* As specific as the base's field border (input:not([type=checkbox])), which it follows. */
+  :is(input, select, textarea)[aria-invalid='true'] {
     border-color: var(--_danger);
   }
   label {

@@ -6,6 +6,12 @@ import { Refusal } from '../../core/refusal.ts';
 import type { Tx } from '../../db/database.ts';
 import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
 import { CONTACT_MIN_FILL_MS, type ContactForm, type ContactMessageResponse } from '../../../contract/api/contact.ts';
+import { say } from '../../../contract/api/words.ts';
+
+const FORM_USED = say(
+  'This form has already sent a message: reload the form to write another.',
+  'Dieses Formular hat schon eine Nachricht gesendet: Laden Sie die Seite neu, um eine weitere zu schreiben.',
+);
 
 export interface ContactInput {
   name: string;
@@ -42,7 +48,7 @@ export async function createMessage(
       'conflict',
       'form-token-used',
       'This form has already sent a message: each message needs a new form token (the answer to a message, and each first render, carries one).',
-      { fields: { form_token: 'This form has already sent a message: reload the form to write another.' } },
+      { fields: { form_token: FORM_USED } },
     );
   }
   const wait = input.issuedAt + CONTACT_MIN_FILL_MS - now;

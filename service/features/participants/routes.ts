@@ -14,7 +14,7 @@ import { PIN_TTL_MS, invalidateToken, queueSignInEmail } from '../../domain/sign
 import { clientAddress } from '../../http/client-address.ts';
 import { requestLocale } from '../../http/locale.ts';
 import { idempotentAnswer, sendJson, type AppContext, type ServiceDeps } from '../../http/context.ts';
-import { IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
+import { ACCEPT_LANGUAGE, IDEMPOTENCY_KEY, REPLAYED_HEADERS, TOKEN_ERRORS, WIDGET_WRITE_ERRORS, error } from '../../http/docs.ts';
 import { SubApp } from '../../http/routes.ts';
 import {
   WIDGET_API_PREFIX,
@@ -88,6 +88,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       description:
         'The answer is the same whether or not the email belongs to a participant of the key’s company, and only a participant is emailed: a 6-digit PIN and a link, `return_url` with `key=<token>` added to its query. A new login replaces the previous PIN.',
       security: [{ widgetKey: [] }],
+      parameters: [ACCEPT_LANGUAGE],
       body: ParticipantLoginRequest,
       responses: {
         '202': { description: 'Accepted (an email went out if the email belongs to a participant)', schema: MessageResponse },
@@ -156,6 +157,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       operationId: 'participantVerify',
       summary: 'Exchange the emailed PIN for a participant token (profile keys)',
       security: [{ widgetKey: [] }],
+      parameters: [ACCEPT_LANGUAGE],
       body: ParticipantVerifyRequest,
       responses: {
         '200': { description: 'The PIN was right', schema: ParticipantTokenResponse },
@@ -226,7 +228,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       summary: 'Change the participant’s name, email or phone (idempotent)',
       description: `Only the fields sent change, each under the registration form’s rules; \`phone: null\` or \`""\` removes the phone. The participant’s upcoming registrations take the new details. A new \`email\` does not change at once: a 6-digit PIN (and, with \`return_url\`, a link whose \`key\` confirms and signs in) goes to the new address, valid ${minutes(EMAIL_CHANGE_TTL_MS)} minutes and 5 tries, and the old address is told; \`email_change\` names the change waiting. The answer is the same whether or not another participant uses the new address (only that mailbox learns it). A newer request replaces the older.`,
       security: TOKEN_SECURITY,
-      parameters: [IDEMPOTENCY_KEY],
+      parameters: [IDEMPOTENCY_KEY, ACCEPT_LANGUAGE],
       body: ParticipantProfileRequest,
       responses: {
         '200': {
@@ -274,6 +276,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       description:
         'The PIN judged like a sign-in PIN. Right: the new address becomes the participant’s, their tokens and upcoming registrations follow, sign-in PINs sent to the old address die, and the old address is told.',
       security: TOKEN_SECURITY,
+      parameters: [ACCEPT_LANGUAGE],
       body: ParticipantConfirmEmailRequest,
       responses: {
         '200': { description: 'The participant with the new address', schema: ParticipantResponse },
@@ -318,6 +321,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       parameters: [
         { name: 'id', in: 'path', required: true, description: 'The registration id', schema: { type: 'string' } },
         IDEMPOTENCY_KEY,
+        ACCEPT_LANGUAGE,
       ],
       responses: {
         '200': { description: 'Cancelled', headers: REPLAYED_HEADERS, schema: CancelResponse },
