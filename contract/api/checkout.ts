@@ -180,13 +180,18 @@ export const OrderItem = named(
         attendees: z
           .array(Attendee, { error: 'Send attendees: a name for each seat.' })
           .min(1, 'Give a name for each seat.')
-          .max(CHECKOUT_LIMITS.seats, `Book at most ${CHECKOUT_LIMITS.seats} seats per class in one order.`),
+          .max(CHECKOUT_LIMITS.seats, `Book at most ${CHECKOUT_LIMITS.seats} seats per class in one order.`)
+          .optional()
+          .meta({
+            description:
+              'A name for each seat. Required when the order costs something; in a free order, seats without names are booked in the buyer’s name',
+          }),
       },
       objectError(
         'Each item is an object like { "class_id": "cls_web_2", "seats": 1, "attendees": [{ "first_name", "last_name" }] }.',
       ),
     )
-    .refine((item) => item.attendees.length === item.seats, {
+    .refine((item) => !item.attendees || item.attendees.length === item.seats, {
       message: 'Give one name for each seat: as many attendees as seats.',
       path: ['attendees'],
     }),
@@ -253,9 +258,13 @@ export const Buyer = named(
       })
         .nullable()
         .optional(),
-      address: Address,
+      address: Address.nullable()
+        .optional()
+        .meta({ description: 'The billing address: required when the order costs something, none for a free order' }),
     },
-    objectError('Send buyer: an object with first_name, last_name, email and address (and phone, organisation if you like).'),
+    objectError(
+      'Send buyer: an object with first_name, last_name, email and, for an order that costs something, address (and phone, organisation if you like).',
+    ),
   ),
 );
 export type Buyer = z.input<typeof Buyer>;

@@ -30,6 +30,13 @@ export const RegistrationResponse = named(
       class_id: z.string(),
       status: RegistrationStatus,
       created_at: isoTime(),
+      cancel_until: isoTime().meta({
+        description:
+          'Until when the participant may cancel the place themselves, signed in (the profile widget): 24 hours before the class starts',
+      }),
+      calendar_url: z
+        .string()
+        .meta({ format: 'uri', description: 'The class as an iCalendar file (`.ics`), for “add to calendar”' }),
     }),
     class: z.object({ id: z.string(), seats_left: z.int().min(0), status: ClassStatus }),
   }),

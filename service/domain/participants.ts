@@ -10,6 +10,12 @@ import type { Participant } from '../../contract/api/participants.ts';
 
 export type ParticipantRow = Omit<Tables['participants'], 'created_at' | 'locale'>;
 
+/**
+ * A participant may cancel their own place (in their account, the profile widget) until this long
+ * before its class starts; the registration's answer says until when.
+ */
+export const CANCEL_BEFORE_MS = 24 * 60 * 60 * 1000;
+
 export const PARTICIPANT_COLUMNS = ['id', 'company_id', 'email', 'first_name', 'last_name', 'phone'] as const;
 
 export function findParticipant(db: Db, companyId: number, email: string): Promise<ParticipantRow | undefined> {

@@ -373,10 +373,10 @@ describe('GET /widget-api/v1/calendar.ics', () => {
     assert.ok(zone.children.some((o) => o.name === 'STANDARD' && prop(o, 'TZOFFSETTO')![1] === '-0600'));
   });
 
-  test('takes calendar and checkout keys; the classes must be the company’s, at most 20', async () => {
+  test('takes calendar, checkout and registration keys; the classes must be the company’s, at most 20', async () => {
     const cases: [string, Record<string, string>, number, string][] = [
       ['classes=cls_web_1', {}, 400, 'missing-key'],
-      ['key=wk_demo_registration&classes=cls_web_1', {}, 403, 'type-mismatch'],
+      ['key=wk_demo_contact&classes=cls_web_1', {}, 403, 'type-mismatch'],
       ['key=wk_demo_calendar&classes=cls_web_1', { Origin: FOREIGN_PAGE }, 403, 'origin-not-allowed'],
       ['key=wk_demo_calendar', {}, 422, 'validation'],
       ['key=wk_demo_calendar&classes=cls_web_1,cls_nope', {}, 422, 'validation'],
@@ -390,6 +390,8 @@ describe('GET /widget-api/v1/calendar.ics', () => {
       assert.equal(body.error.code, code, query);
       if (status === 422) assert.ok(body.error.fields.classes.length > 20, body.error.fields.classes);
     }
+    for (const key of ['wk_demo_checkout', 'wk_demo_registration'])
+      assert.equal((await ics(`key=${key}&classes=cls_web_1`)).status, 200, key);
     const local = await ics('key=wk_demo_calendar&classes=cls_web_past,cls_web_1,cls_web_1', { Origin: LOCAL_PAGE });
     assert.equal(local.status, 200);
     assert.equal(local.headers.get('access-control-allow-origin'), LOCAL_PAGE);

@@ -183,6 +183,43 @@ describe('POST /widget-api/v1/orders', () => {
     assert.match((await svc.outbox(BUYER.email))[0].text, /Nothing to pay/);
   });
 
+  test('a free order asks for no billing address and no names: its seats are booked in the buyer’s name; a paid order needs both', async () => {
+    const { address: _address, ...buyer } = { ...BUYER, email: 'free.buyer@example.org' };
+    const free = {
+      items: [{ class_id: 'cls_open_1', seats: 2 }],
+      buyer,
+      expected_total: eur(0),
+      consent: true,
+    };
+    const res = await order(free);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.order.status, 'confirmed');
+    assert.deepEqual(res.body.order.items[0].attendees, [
+      { first_name: 'Ada', last_name: 'Lovelace' },
+      { first_name: 'Ada', last_name: 'Lovelace' },
+    ]);
+    assert.deepEqual(
+      await svc.rows('SELECT first_name, last_name, email FROM registrations WHERE order_id = ?', res.body.order.id),
+      Array.from({ length: 2 }, () => ({ first_name: 'Ada', last_name: 'Lovelace', email: 'free.buyer@example.org' })),
+    );
+    assert.match((await svc.outbox('free.buyer@example.org'))[0].text, /Seats: 2 \(Ada Lovelace, Ada Lovelace\)/);
+
+    // A class that costs something: the address and a name per seat are asked for, each named.
+    const before = await stored();
+    const paid = await order({
+      ...free,
+      items: [{ class_id: 'cls_web_2', seats: 1 }],
+      expected_total: undefined,
+      payment_method: 'invoice',
+    });
+    assert.equal(paid.status, 422);
+    assert.deepEqual(paid.body.error.fields, {
+      'buyer.address': 'Send the billing address (line1, postal_code, city, country): the order costs €390.00.',
+      'items.0.attendees': 'Send attendees: a name for each seat.',
+    });
+    assert.deepEqual(await stored(), before);
+  });
+
   test('lines with fewer seats left than ordered: 409 class-full naming each, and nothing is booked', async () => {
     const items = [
       { class_id: 'cls_web_2', seats: 1 },

@@ -55,6 +55,14 @@ describe('POST /widget-api/v1/registrations', () => {
     assert.equal(registration.status, 'confirmed');
     assert.ok(!Number.isNaN(Date.parse(registration.created_at)));
     assert.deepEqual(cls, { id: seed.classes.five_seats_left, seats_left: 4, status: 'open' });
+    // Until when the participant may cancel it (24 hours before the class), and the class's calendar
+    // file, which takes the registration widget's key as a plain link.
+    const { starts_at } = await seatsOf(seed.classes.five_seats_left);
+    assert.equal(Date.parse(starts_at) - Date.parse(registration.cancel_until), 24 * 3600_000);
+    const file = await fetch(registration.calendar_url);
+    assert.equal(file.status, 200);
+    assert.match(file.headers.get('content-type')!, /^text\/calendar/);
+    assert.equal((await file.text()).match(/BEGIN:VEVENT/g)!.length, 1);
     assert.equal(res.headers.get('access-control-allow-origin'), LOCAL_PAGE);
     assert.equal(res.headers.get('idempotent-replayed'), null);
 

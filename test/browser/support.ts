@@ -4,6 +4,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
+import type { Order } from '../../contract/api/index.ts';
 import type { LoadState, ServiceElement } from '../../widgets/shared/base.ts';
 
 interface Seed {
@@ -241,8 +242,8 @@ export const expectLoadingState = async <T extends ServiceElement<unknown>>(
 /**
  * An order placed straight through the widget API (another visitor, or a participant whose profile a
  * test reads), in the service at `baseUrl`: its `order` and the `token` that may cancel it. By
- * invoice, or by card: then it holds its seats while it waits for its payment. Its attendees are the
- * buyer, or the names given.
+ * invoice, or by card: then it holds its seats (and its voucher's use) while it waits for its
+ * payment. Its attendees are the buyer, or the names given.
  */
 export const placeOrder = async (
   classId: string,
@@ -252,11 +253,13 @@ export const placeOrder = async (
     attendees,
     paymentMethod = 'invoice',
     baseUrl = service.url,
+    voucher,
   }: {
     buyer?: { first_name: string; last_name: string; email: string };
     attendees?: { first_name: string; last_name: string }[];
     paymentMethod?: 'invoice' | 'card';
     baseUrl?: string;
+    voucher?: string;
   } = {},
 ) => {
   const { first_name, last_name } = buyer;
@@ -269,23 +272,25 @@ export const placeOrder = async (
       ],
       buyer: { ...buyer, address: { line1: 'Am Markt 1', postal_code: '20095', city: 'Hamburg', country: 'DE' } },
       payment_method: paymentMethod,
+      voucher,
       ...(paymentMethod === 'card' ? { return_url: location.href } : {}),
       consent: true,
     }),
   });
   if (answer.status !== 201) throw new Error(`The order answered ${answer.status}: ${await answer.text()}`);
-  return (await answer.json()) as { order: { id: string; number: string }; token: string };
+  return (await answer.json()) as { order: Order; token: string };
 };
 
 /**
  * Another visitor's card order that holds `seats` of a class while it waits for its payment (in the
  * service at `baseUrl`); `release()` cancels it, so that its seats are free again at once.
  */
-export const holdSeats = async (classId: string, seats: number, baseUrl = service.url) => {
+export const holdSeats = async (classId: string, seats: number, baseUrl = service.url, voucher?: string) => {
   const { order, token } = await placeOrder(classId, seats, {
     buyer: { first_name: 'Held', last_name: 'Seat', email: 'held.seat@example.org' },
     paymentMethod: 'card',
     baseUrl,
+    voucher,
   });
   return {
     release: async () => {

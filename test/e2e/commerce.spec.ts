@@ -125,7 +125,7 @@ test('a visitor books a class in the calendar and orders it with a voucher, by k
   await expect(checkout.getByLabel('Voucher code')).toBeFocused();
   await page.keyboard.type('welcome10');
   await page.keyboard.press('Enter');
-  await expect(checkout.getByText('Discount', { exact: true })).toBeVisible();
+  await expect(checkout.getByText('Discount (WELCOME10)', { exact: true })).toBeVisible();
   const total = Math.round(2 * cls.price.amount * 0.9);
   const totalText = `€${(total / 100).toLocaleString('en', { minimumFractionDigits: 2 })}`;
   await expect(checkout.locator('.total')).toContainText(totalText);
@@ -164,12 +164,16 @@ test('a visitor books a class in the calendar and orders it with a voucher, by k
   await expect(checkout.getByRole('heading', { name: `Thank you! Your order ${detail.number} is placed.` })).toBeFocused();
   expect(detail.items).toEqual([{ class: cls.id, course: cls.course_id, seats: 2 }]);
   expect(detail.total).toEqual({ amount: total, currency: 'EUR' });
+  // What was booked, for whom, what it cost with its discount, and how it is paid.
+  await expect(checkout.locator('.done .line')).toContainText('2 seats: Grace Hopper, Alan Turing');
+  await expect(checkout.getByText('Discount (WELCOME10)')).toBeVisible();
+  await expect(checkout.getByText(`You will receive an invoice for ${totalText} by email.`)).toBeVisible();
 
   // The service holds it: the seats are taken, the buyer is emailed, the calendar file is the class's.
   expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 2);
   const [mail] = await emailsTo(email);
   expect(mail!.subject).toBe(`Order ${detail.number} confirmed: Acme Academy`);
-  const ics = await fetch((await checkout.getByRole('link', { name: 'Add to calendar (.ics)' }).getAttribute('href')) as string);
+  const ics = await fetch((await checkout.getByRole('link', { name: 'Add to calendar' }).getAttribute('href')) as string);
   expect(ics.headers.get('content-type')).toContain('text/calendar');
   const file = await ics.text();
   expect(file).toContain(`SUMMARY:${cls.course_title}`);
@@ -178,43 +182,85 @@ test('a visitor books a class in the calendar and orders it with a voucher, by k
   await expect(calendar.getByText('In your cart')).toHaveCount(0);
 });
 
-test('card: the provider’s page, cancelled there (the cart kept), then paid: confirmed on return', async ({ watched: page }) => {
-  const { cls } = await firstBookable();
-  await withCart(page, [{ class_id: cls.id, seats: 1 }]);
-  await page.goto(`${SITE}/shop.html`);
-  const checkout = page.locator('service-checkout');
-  await checkout.getByRole('button', { name: 'Continue' }).click();
-  const email = uniqueEmail('card');
-  await fillDetails(checkout, email, { [cls.id]: ['Grace Hopper'] });
-  await checkout.getByRole('radio', { name: /Card/ }).check();
-  await checkout.getByRole('button', { name: /^Continue to payment/ }).click();
+for (const width of [1280, 375]) {
+  test(`card at ${width} px: the provider’s page, cancelled there (the cart kept), then paid: back at the top of the page, the whole confirmation in view`, async ({
+    watched: page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    const { cls } = await firstBookable();
+    await withCart(page, [{ class_id: cls.id, seats: 1 }]);
+    // Each page's layout shifts, from its first paint.
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+      Object.assign(window, { shifts });
+    });
+    await page.goto(`${SITE}/shop.html`);
+    const checkout = page.locator('service-checkout');
+    await checkout.getByRole('button', { name: 'Have a voucher code?' }).click();
+    await checkout.getByLabel('Voucher code').fill('welcome10');
+    await checkout.getByRole('button', { name: 'Apply' }).click();
+    await expect(checkout.locator('.totals')).toContainText('Discount');
+    await checkout.getByRole('button', { name: 'Continue' }).click();
+    const email = uniqueEmail('card');
+    await fillDetails(checkout, email, { [cls.id]: ['Grace Hopper'] });
+    await checkout.getByRole('radio', { name: /Card/ }).check();
+    await checkout.getByRole('button', { name: /^Continue to payment/ }).click();
 
-  // The provider's page, on the service's public URL: cancel.
-  await expect(page).toHaveURL(/\/dev\/pay\/pay_[\w-]+$/);
-  await expect(page.getByRole('button', { name: /Pay/ })).toBeVisible();
-  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1); // held while the visitor pays
-  await page.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page).toHaveURL(`${SITE}/shop.html`);
-  await expect(checkout.getByText('The payment was cancelled and nothing was charged.')).toBeVisible();
-  await expect(checkout.getByRole('heading', { name: cls.course_title })).toBeVisible();
-  expect(await seatsLeft(cls.id)).toBe(cls.seats_left);
+    // The provider's page, on the service's public URL: cancel.
+    await expect(page).toHaveURL(/\/dev\/pay\/pay_[\w-]+$/);
+    await expect(page.getByRole('button', { name: /Pay/ })).toBeVisible();
+    expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1); // held while the visitor pays
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page).toHaveURL(`${SITE}/shop.html`);
+    await expect(checkout.getByText('The payment was cancelled and nothing was charged.')).toBeVisible();
+    await expect(checkout.getByRole('heading', { name: cls.course_title })).toBeVisible();
+    expect(await seatsLeft(cls.id)).toBe(cls.seats_left);
 
-  // Again, and pay.
-  await checkout.getByRole('button', { name: 'Continue' }).click();
-  await expect(checkout.locator('[name="buyer.email"]')).toHaveValue(email); // nothing typed lost
-  await checkout.getByRole('radio', { name: /Card/ }).check();
-  await checkout.getByRole('checkbox', { name: /I agree/ }).check();
-  await checkout.getByRole('button', { name: /^Continue to payment/ }).click();
-  await expect(page).toHaveURL(/\/dev\/pay\/pay_[\w-]+$/);
-  await page.getByRole('button', { name: /Pay/ }).click();
-  await expect(page).toHaveURL(`${SITE}/shop.html`);
-  await expect(checkout.getByRole('heading', { name: /^Thank you! Your order A-\d+ is placed\.$/ })).toBeVisible();
-  await expect(checkout.getByText('Paid.')).toBeVisible();
-  expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1);
-  expect((await emailsTo(email)).length).toBe(1);
-  await page.reload();
-  await expect(checkout.getByText('Your cart is empty.')).toBeVisible();
-});
+    // Again, and pay.
+    await checkout.getByRole('button', { name: 'Continue' }).click();
+    await expect(checkout.locator('[name="buyer.email"]')).toHaveValue(email); // nothing typed lost
+    await checkout.getByRole('radio', { name: /Card/ }).check();
+    await checkout.getByRole('checkbox', { name: /I agree/ }).check();
+    await checkout.getByRole('button', { name: /^Continue to payment/ }).click();
+    await expect(page).toHaveURL(/\/dev\/pay\/pay_[\w-]+$/);
+    await page.getByRole('button', { name: /Pay/ }).click();
+    await expect(page).toHaveURL(`${SITE}/shop.html`);
+
+    // The page comes back at its top; the thank-you is brought into view with the focus on it.
+    const heading = checkout.getByRole('heading', { name: /^Thank you! Your order A-\d+ is placed\.$/ });
+    await expect(heading).toBeFocused();
+    await expect(heading).toBeInViewport();
+    expect(await page.evaluate(() => scrollY)).toBeGreaterThan(0);
+    // Its number whole on one line, at either width.
+    await expect(heading.locator('.nowrap')).toHaveText(/^A-\d+$/);
+    expect(await heading.locator('.nowrap').evaluate((el) => el.getClientRects().length)).toBe(1);
+    // Nothing below it was in view: it shows whole, and every part of it is there to see.
+    const paid = Math.round(cls.price.amount * 0.9);
+    const paidText = `€${(paid / 100).toLocaleString('en', { minimumFractionDigits: 2 })}`;
+    await expect(checkout.getByText(`Paid by card: ${paidText}.`)).toBeVisible();
+    await expect(checkout.getByText(`We have sent the confirmation to ${email}.`)).toBeVisible();
+    await expect(checkout.locator('.done .line')).toContainText('1 seat: Grace Hopper');
+    await expect(checkout.getByText('Discount (WELCOME10)')).toBeVisible();
+    await expect(checkout.locator('.done .total')).toContainText(paidText);
+    await expect(checkout.getByText(/^To change or cancel the order, contact Acme Academy and quote A-\d+\.$/)).toBeVisible();
+    await expect(checkout.getByRole('link', { name: 'Add to calendar' })).toBeVisible();
+    await expect(checkout.getByRole('button', { name: 'Show the whole order' })).toBeHidden();
+    // Shown whole, it moved nothing the visitor saw (nothing below it was in view).
+    const shift = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0));
+    expect(shift).toBeLessThan(0.01);
+    // No blank space below it: the confirmation ends where the widget does.
+    const [widget, done] = await Promise.all([checkout.boundingBox(), checkout.locator('.done').boundingBox()]);
+    expect(Math.abs(widget!.y + widget!.height - (done!.y + done!.height))).toBeLessThan(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await seatsLeft(cls.id)).toBe(cls.seats_left - 1);
+    expect((await emailsTo(email)).length).toBe(1);
+    await page.reload();
+    await expect(checkout.getByText('Your cart is empty.')).toBeVisible();
+  });
+}
 
 test('back from the provider’s page without paying: by keyboard, the payment is cancelled and the cart can be ordered again', async ({
   watched: page,

@@ -122,8 +122,9 @@ test('the confirmation after the payment page, of an order of several classes, f
     console.log(`checkout confirmation of 4 classes, ${width}px: CLS ${cls.toFixed(4)}, height ${Math.round(height)}`);
     expect(cls).toBeLessThan(0.01);
     expect(Math.round(height)).toBe(RESERVED_HEIGHT.checkout);
-    // The rest on the visitor's asking.
-    await widget.getByRole('button', { name: 'Show all 4 classes' }).click();
+    // The page below it is in view: it is held, the rest on the visitor's asking.
+    await widget.getByRole('button', { name: 'Show the whole order' }).click();
     await expect(widget.getByRole('listitem')).toHaveCount(4);
+    await expect(widget.getByText(/^To change or cancel the order/)).toBeVisible();
   }
 });

@@ -22,14 +22,17 @@ export const stepsStyles = css`
     margin: 0.125rem 0 0;
     padding: 0;
   }
-  .done {
-    display: grid;
-    gap: 0.75rem;
+  /* A free order's billing address is not asked for (its typing is kept). */
+  fieldset[hidden] {
+    display: none;
   }
-  /* Held to the reserved space, the confirmation's classes give way (the rest on asking). */
+  .done .fill {
+    display: grid;
+    gap: 1rem;
+    align-content: start;
+  }
+  /* Held to the reserved space, the confirmation's details give way (the rest on asking). */
   .first .done {
-    display: flex;
-    flex-direction: column;
     flex: 1 1 0;
     min-height: 0;
   }

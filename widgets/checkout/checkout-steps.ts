@@ -4,19 +4,20 @@
  * reads the cart. What the visitor typed is kept in the page's cart while they pay on the provider's
  * page, so that a cancelled payment does not ask for it again.
  */
-import { html, nothing } from 'lit';
+import { html, nothing, type ReactiveController } from 'lit';
 import { COUNTRIES } from '../../contract/countries.ts';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
 import type { Order, OrderReadResponse, OrderRequest, OrderResponse, QuoteResponse } from '../../contract/api/index.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceEvent, toApiError, type ChunkHost } from '../shared/base.ts';
 import type { CartController } from '../shared/cart.ts';
+import { askSignIn, doneStyles } from '../shared/done.ts';
 import type { FirstView } from '../shared/first-view.ts';
 import { consent, field, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
-import type { CheckoutData } from './checkout.ts';
+import type { CheckoutData, Totals } from './checkout.ts';
 import { stepsStyles } from './checkout-steps.styles.ts';
 
 /** Fired when an order is placed (and paid, where it is paid on the provider's page). */
@@ -53,22 +54,28 @@ export const en = {
   consent: 'I agree that {company} stores my details to handle this order, and to its terms.',
   order: 'Place order · {total}',
   pay: 'Continue to payment · {total}',
+  orderFree: 'Place free order',
+  freeNote: 'Nothing to pay: we need only your name and email, and the seats are booked in your name.',
   sending: 'Sending…',
   classFull:
     'Some classes filled up while you were ordering, and nothing was booked. Change their seats or remove them, then order again.',
   priceChanged: 'The prices have changed, and nothing was booked. Check the new total, then order again.',
+  voucherRefused: 'Your voucher can no longer be used, and nothing was booked. Check the new total, then order again.',
   thanks: 'Thank you! Your order {number} is placed.',
-  sent: 'We have sent a confirmation to {email}.',
-  due_invoice: 'You will receive an invoice.',
-  due_on_site: 'Please pay at the venue.',
-  paid: 'Paid.',
-  seats: 'Seats: {count}',
-  total: 'Total: {total}',
-  ics: 'Add to calendar (.ics)',
+  sent: 'We have sent the confirmation to {email}.',
+  due_invoice: 'You will receive an invoice for {total} by email.',
+  due_on_site: 'Please pay {total} at the venue, before the class starts.',
+  paid: 'Paid by card: {total}.',
+  none: 'Nothing to pay.',
+  seatsFor: '{count} seats: {names}',
+  'seatsFor.one': '1 seat: {names}',
+  ics: 'Add to calendar',
+  manage: 'To change or cancel the order, contact {company} and quote {number}.',
+  account: 'See it in your account',
   cancelled: 'The payment was cancelled and nothing was charged. Your cart is kept: try again or choose another way to pay.',
   unpaid: 'Your payment is not complete yet.',
   toPayment: 'Continue to payment',
-  more: 'Show all {count} classes',
+  whole: 'Show the whole order',
   changeOrder: 'Cancel this payment and change the order',
   lost: 'We could not find the order you came back from. Your cart is kept: order again, or look for our confirmation email if you paid.',
 };
@@ -97,6 +104,8 @@ export interface StepsHost extends ChunkHost<CheckoutData> {
   view: FirstView;
   /** The service's quote of the cart, which the details are shown with. */
   quote(): QuoteResponse;
+  /** What a cart or an order costs, as the cart shows it, its discount named by `code`. */
+  totals(o: Totals, code?: string | null): unknown;
   /** Says a line above the cart: what became of the order the visitor came back from. */
   notice(line: unknown): void;
   /** The order is placed: the confirmation shows. */
@@ -116,7 +125,12 @@ export class CheckoutSteps {
     this.#form = new FormState(element, (key) => t(element.resolvedLocale, key));
     this.#session = new SessionController(element);
     const root = element.shadowRoot!;
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!, stepsStyles.styleSheet!];
+    root.adoptedStyleSheets = [
+      ...root.adoptedStyleSheets,
+      formStyles.styleSheet!,
+      doneStyles.styleSheet!,
+      stepsStyles.styleSheet!,
+    ];
   }
 
   /** The widget's language. */
@@ -145,12 +159,10 @@ export class CheckoutSteps {
 
   /**
    * The step's view. The confirmation may be the widget's first view (back from the provider's page):
-   * held to the reserved space then, its classes giving way, the rest on asking.
+   * held to the reserved space then, the order's details giving way, the rest on asking.
    */
   render(step: string) {
-    return step === 'done'
-      ? this.host.view.render(this.#renderDone(), t(this.#locale, 'more', { count: this.#order!.items.length }))
-      : this.#renderDetails();
+    return step === 'done' ? this.host.view.render(this.#renderDone()) : this.#renderDetails();
   }
 
   #renderDetails() {
@@ -161,13 +173,16 @@ export class CheckoutSteps {
     const total = formatMoney(locale, quote.total);
     const methods = quote.payment_methods;
     const method = (form.values.payment_method as string) || methods[0]?.id;
+    // A free order asks only for the buyer: no billing address, and its seats are theirs.
+    const free = !quote.total.amount;
     const text = (name: string, label: string, autocomplete = 'off', options = {}) =>
       input(form, name, label, { autocomplete, ...options });
     const optional = { required: false };
     return html`<p><button class="link" @click=${() => host.showCart()}>← ${t(locale, 'back')}</button></p>
       <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
       <form novalidate @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
-        ${host.cart.lines.map(
+        ${free ? html`<p class="notice">${t(locale, 'freeNote')}</p>` : nothing}
+        ${(free ? [] : host.cart.lines).map(
           (line) =>
             html`<fieldset>
               <legend>
@@ -197,7 +212,7 @@ export class CheckoutSteps {
           </div>
           ${text('buyer.organisation', t(locale, 'organisation'), 'organization', { maxlength: 200, ...optional })}
         </fieldset>
-        <fieldset>
+        <fieldset ?disabled=${free} ?hidden=${free}>
           <legend>${t(locale, 'address')}</legend>
           ${text('buyer.address.line1', t(locale, 'line1'), 'address-line1', { maxlength: 200 })}
           ${text('buyer.address.line2', t(locale, 'line2'), 'address-line2', { maxlength: 200, ...optional })}
@@ -242,7 +257,13 @@ export class CheckoutSteps {
         }
         ${consent(form, t(locale, 'consent', { company: host.element.data!.widget.company.name }))} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>
-          ${form.sending ? t(locale, 'sending') : t(locale, methods.find((m) => m.id === method)?.kind === 'redirect' ? 'pay' : 'order', { total })}
+          ${
+            form.sending
+              ? t(locale, 'sending')
+              : t(locale, free ? 'orderFree' : methods.find((m) => m.id === method)?.kind === 'redirect' ? 'pay' : 'order', {
+                  total,
+                })
+          }
         </button>
       </form>`;
   }
@@ -257,14 +278,18 @@ export class CheckoutSteps {
     const value = (name: string) => ((form.values[name] as string | undefined) ?? '').trim();
     // Optional text left empty is left out (the service refuses an empty one).
     const given = (name: string) => value(name) || undefined;
+    // A free order sends neither names nor an address: its seats are the buyer's.
+    const free = !quote.total.amount;
     const body: OrderRequest = {
       items: lines.map(({ class_id, seats }) => ({
         class_id,
         seats,
-        attendees: Array.from({ length: seats }, (_, j) => ({
-          first_name: value(attendee(class_id, j, 'first_name')),
-          last_name: value(attendee(class_id, j, 'last_name')),
-        })),
+        attendees: free
+          ? undefined
+          : Array.from({ length: seats }, (_, j) => ({
+              first_name: value(attendee(class_id, j, 'first_name')),
+              last_name: value(attendee(class_id, j, 'last_name')),
+            })),
       })),
       buyer: {
         first_name: value('buyer.first_name'),
@@ -272,13 +297,15 @@ export class CheckoutSteps {
         email: value('buyer.email'),
         phone: given('buyer.phone'),
         organisation: given('buyer.organisation'),
-        address: {
-          line1: value('buyer.address.line1'),
-          line2: given('buyer.address.line2'),
-          postal_code: value('buyer.address.postal_code'),
-          city: value('buyer.address.city'),
-          country: (form.values['buyer.address.country'] as string) ?? '',
-        },
+        address: free
+          ? undefined
+          : {
+              line1: value('buyer.address.line1'),
+              line2: given('buyer.address.line2'),
+              postal_code: value('buyer.address.postal_code'),
+              city: value('buyer.address.city'),
+              country: (form.values['buyer.address.country'] as string) ?? '',
+            },
       },
       // Only a voucher the quote applied: one it refused or did not check is no part of the order the visitor saw.
       voucher: quote.voucher?.status === 'applied' ? (voucher ?? null) : null,
@@ -300,9 +327,15 @@ export class CheckoutSteps {
             return [line ? `attendee.${line.class_id}.${rest}` : name, message];
           }),
         );
-        // The cart changed under the visitor: back to it, where the quote shows what and why.
-        if (error.code === 'class-full' || error.code === 'price-changed') {
-          host.showCart(t(locale, error.code === 'class-full' ? 'classFull' : 'priceChanged'));
+        // The cart changed under the visitor (seats taken, prices, a voucher used up or expired meanwhile):
+        // back to it, where the quote shows what and why.
+        const changed = error.fields.voucher
+          ? 'voucherRefused'
+          : error.code === 'class-full'
+            ? 'classFull'
+            : error.code === 'price-changed' && 'priceChanged';
+        if (changed) {
+          host.showCart(t(locale, changed));
           return ' ';
         }
         // Faults of what is not in this form (the voucher, a class) are said above the button.
@@ -344,7 +377,7 @@ export class CheckoutSteps {
       return;
     }
     const locale = this.#locale;
-    if (order.status === 'confirmed') return this.#done(order);
+    if (order.status === 'confirmed') return this.#done(order, true);
     if (order.status === 'cancelled') {
       host.cart.set({ order: undefined });
       host.notice(t(locale, 'cancelled'));
@@ -382,14 +415,35 @@ export class CheckoutSteps {
     await host.showCart(t(locale, 'cancelled'));
   }
 
-  /** The order is placed (and paid): the confirmation shows, the cart empties and the page is told. */
-  #done(order: Order) {
+  /**
+   * The order is placed (and paid): the confirmation shows, the cart empties and the page is told.
+   * `back` from the provider's page, the page opened at its top: the confirmation is the widget's
+   * first view, brought into view with the focus on its heading once it shows. It shows whole when
+   * nothing below the widget is in view (growing then moves nothing the visitor sees); else it is
+   * held to the reserved space, the rest on asking.
+   */
+  #done(order: Order, back?: boolean) {
     const { host } = this;
+    const { element } = host;
     this.#order = order;
     this.#form.reset();
     host.cart.clear();
     host.done();
-    host.element.dispatchEvent(
+    if (back) {
+      // The loader shows the element once it is ready: until then its div holds the space.
+      const space = element.hidden ? element.parentElement! : element;
+      if (space.getBoundingClientRect().bottom >= innerHeight) host.view.all = true;
+      const arrived: ReactiveController = {
+        hostUpdated() {
+          if (element.loadState !== 'ready') return;
+          element.removeController(arrived);
+          element.scrollIntoView({ block: 'start' });
+          element.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus({ preventScroll: true });
+        },
+      };
+      element.addController(arrived);
+    }
+    element.dispatchEvent(
       new CheckoutCompletedEvent({
         id: order.id,
         number: order.number,
@@ -399,27 +453,57 @@ export class CheckoutSteps {
     );
   }
 
+  /**
+   * The confirmation: the order's number, how it is paid and where the email went; what was booked
+   * (each class, when, where, its seats and for whom, its price) and what it cost with its discount;
+   * how to change or cancel it; the calendar file, and the participant's account when the page has one.
+   */
   #renderDone() {
+    const { host } = this;
     const locale = this.#locale;
     const order = this.#order!;
     const { payment } = order;
-    const paid = payment.status === 'paid' ? 'paid' : `due_${payment.method}`;
-    return html`<div class="done" role="status">
-      <h2 tabindex="-1" data-focus>${t(locale, 'thanks', { number: order.number })}</h2>
-      <p>${t(locale, 'sent', { email: order.buyer.email })}</p>
-      ${paid in en && payment.status !== 'none' ? html`<p>${t(locale, paid as 'paid')}</p>` : nothing}
-      <ul class="lines fill">
-        ${order.items.map(
-          (item) =>
-            html`<li>
-              <strong>${item.course_title}</strong><br />
-              ${formatDateRange(locale, item.starts_at, item.ends_at, item.timezone)} · ${item.location} ·
-              ${t(locale, 'seats', { count: item.seats })}
-            </li>`,
-        )}
-      </ul>
-      <p>${t(locale, 'total', { total: formatMoney(locale, order.total) })}</p>
-      <p><a class="link" href=${order.calendar_url} download>${t(locale, 'ics')}</a></p>
+    const paid = payment.status === 'paid' ? 'paid' : payment.status === 'none' ? 'none' : `due_${payment.method}`;
+    // The number stays whole on a phone (it wraps at its hyphen otherwise).
+    const [before, after] = t(locale, 'thanks', { number: '\u0000' }).split('\u0000');
+    return html`<div class="done">
+      <h2 tabindex="-1" data-focus>${before}<span class="nowrap">${order.number}</span>${after}</h2>
+      <p>
+        ${paid in en ? html`${t(locale, paid as 'paid', { total: formatMoney(locale, order.total) })} ` : nothing}
+        ${t(locale, 'sent', { email: order.buyer.email })}
+      </p>
+      <div class="fill">
+        <ul class="lines">
+          ${order.items.map(
+            (item) =>
+              html`<li class="line">
+                <h3>${item.course_title}</h3>
+                <p>${formatDateRange(locale, item.starts_at, item.ends_at, item.timezone)} · ${item.location}</p>
+                <p class="seats">
+                  <bdi>
+                    ${t(locale, 'seatsFor', {
+                      count: item.seats,
+                      // A free order's seats are the buyer's: their name once.
+                      names: [...new Set(item.attendees.map((a) => `${a.first_name} ${a.last_name}`))].join(', '),
+                    })}
+                  </bdi>
+                  <span class="amount">${order.total.amount ? formatMoney(locale, item.total) : t(locale, 'free')}</span>
+                </p>
+              </li>`,
+          )}
+        </ul>
+        ${order.total.amount ? host.totals(order, order.voucher) : nothing}
+        <p>${t(locale, 'manage', { company: host.element.data!.widget.company.name, number: order.number })}</p>
+      </div>
+      <div class="actions">
+        <a class="button" href=${order.calendar_url} download>${t(locale, 'ics')}</a>
+        ${
+          askSignIn(this.#session, false)
+            ? html`<button class="secondary" @click=${() => askSignIn(this.#session, true)}>${t(locale, 'account')}</button>`
+            : nothing
+        }
+        ${host.view.more(t(locale, 'whole'))}
+      </div>
     </div>`;
   }
 }

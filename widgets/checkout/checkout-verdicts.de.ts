@@ -4,11 +4,11 @@ import type { en } from './checkout-verdicts.ts';
 const de: typeof en = {
   fixCart: 'Ändern oder entfernen Sie die markierten Termine, um fortzufahren.',
   'voucher.applied': 'Gutschein {code} eingelöst: Den Rabatt sehen Sie unten.',
-  'voucher.unknown': 'Es gibt keinen Gutschein {code}: Bitte prüfen Sie den Code.',
+  'voucher.unknown': 'Es gibt keinen Gutschein {code}: Bitte prüfen Sie den Code. Sie können ohne ihn bestellen.',
   'voucher.invalid': 'Ein Gutscheincode besteht nur aus Buchstaben, Ziffern und Bindestrichen: Bitte prüfen Sie den Code.',
-  'voucher.expired': 'Der Gutschein {code} ist abgelaufen.',
-  'voucher.used-up': 'Der Gutschein {code} ist bereits aufgebraucht.',
-  'voucher.not-applicable': 'Der Gutschein {code} gilt nicht für die Termine in Ihrem Warenkorb.',
+  'voucher.expired': 'Der Gutschein {code} ist abgelaufen. Sie können ohne ihn bestellen.',
+  'voucher.used-up': 'Der Gutschein {code} ist bereits aufgebraucht. Sie können ohne ihn bestellen.',
+  'voucher.not-applicable': 'Der Gutschein {code} gilt nicht für die Termine in Ihrem Warenkorb. Sie können ohne ihn bestellen.',
   'voucher.not-checked':
     'Von Ihrer Verbindung aus wurden zu viele falsche Codes versucht: {code} wurde nicht geprüft. Versuchen Sie es in {minutes} Min. erneut oder fahren Sie ohne Gutschein fort.',
   'problem.unknown-class': 'Dieser Termin wird nicht mehr angeboten: Bitte entfernen Sie ihn aus dem Warenkorb.',

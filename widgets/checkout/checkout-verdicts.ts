@@ -9,11 +9,11 @@ import { translator } from '../shared/i18n.ts';
 export const en = {
   fixCart: 'Change or remove the marked classes to continue.',
   'voucher.applied': 'Voucher {code} applied: see the discount below.',
-  'voucher.unknown': 'There is no voucher {code}: check the code.',
+  'voucher.unknown': 'There is no voucher {code}: check the code. You can order without it.',
   'voucher.invalid': 'A voucher code has letters, digits and hyphens only: check the code.',
-  'voucher.expired': 'The voucher {code} has expired.',
-  'voucher.used-up': 'The voucher {code} has been used up.',
-  'voucher.not-applicable': 'The voucher {code} does not apply to the classes in your cart.',
+  'voucher.expired': 'The voucher {code} has expired. You can order without it.',
+  'voucher.used-up': 'The voucher {code} has been used up. You can order without it.',
+  'voucher.not-applicable': 'The voucher {code} does not apply to the classes in your cart. You can order without it.',
   'voucher.not-checked':
     'Too many wrong codes were tried from your connection: {code} was not checked. Try again in {minutes} min, or go on without it.',
   'problem.unknown-class': 'This class is no longer offered: remove it from the cart.',

@@ -44,18 +44,22 @@ export const checkoutStyles = css`
   .hint {
     font-size: 0.875rem;
   }
+  /* Its amounts in one column with the lines' (inside their border and padding). */
   .totals {
     display: grid;
     gap: 0.25rem;
     margin: 0;
+    padding: 0 calc(1rem + 1px);
   }
   .totals div {
     display: flex;
     justify-content: space-between;
     gap: 1rem;
   }
+  /* An amount never breaks (at its minus, on a narrow phone). */
   dd {
     margin: 0;
+    white-space: nowrap;
   }
   .total {
     font-weight: 700;

@@ -248,10 +248,10 @@ describe('service-checkout', () => {
     expect($(el, '#voucher').getAttribute('aria-describedby')).to.equal('voucher-result');
     await expect(el).to.be.accessible();
     for (const [code, says] of [
-      ['NOPE123', /^There is no voucher NOPE123: check the code\.$/],
-      ['SPRING25', /^The voucher SPRING25 has expired\.$/],
-      ['FIRST50', /^The voucher FIRST50 has been used up\.$/],
-      ['TEAM20', /^The voucher TEAM20 does not apply to the classes in your cart\.$/],
+      ['NOPE123', /^There is no voucher NOPE123: check the code\. You can order without it\.$/],
+      ['SPRING25', /^The voucher SPRING25 has expired\. You can order without it\.$/],
+      ['FIRST50', /^The voucher FIRST50 has been used up\. You can order without it\.$/],
+      ['TEAM20', /^The voucher TEAM20 does not apply to the classes in your cart\. You can order without it\.$/],
     ] as const) {
       result = await apply(code);
       expect(result.classList.contains('error'), code).to.equal(true);
@@ -260,6 +260,116 @@ describe('service-checkout', () => {
     }
     await expect(el).to.be.accessible();
   });
+
+  it('a voucher the cart says does not apply is not sent: the order goes without it, as the cart said', async () => {
+    const bodies: { voucher?: string | null }[] = [];
+    const fetcher: typeof fetch = (input, init) => {
+      if (String(input).includes('/orders')) bodies.push(JSON.parse(String(init!.body)));
+      return fetch(input, init);
+    };
+    writeState('cart', service.url, COMPANY, { lines: [{ class_id: 'cls_web_2', seats: 1 }], voucher: 'TEAM20' });
+    const el = await mount({ fetch: fetcher });
+    await quoted(el);
+    expect($(el, '#voucher-result').textContent!.trim()).to.equal(
+      'The voucher TEAM20 does not apply to the classes in your cart. You can order without it.',
+    );
+    await toDetails(el);
+    await fill(el, { ...attendees('cls_web_2', ['Grace Hopper']), ...BUYER() });
+    const completed = oneEvent(el, 'service-checkout-completed');
+    button(el, /^Place order · €390\.00$/).click();
+    expect((await completed).detail.total).to.deep.equal({ amount: 39000, currency: 'EUR' });
+    expect(bodies.map((b) => b.voucher)).to.deep.equal([null]);
+  });
+
+  it('a voucher used up while the visitor types their details: back to the cart, told why, nothing booked, then ordered without it', async () => {
+    writeState('cart', service.url, COMPANY, { lines: [{ class_id: 'cls_web_2', seats: 1 }], voucher: 'THANKS15' });
+    const el = await mount();
+    await quoted(el);
+    expect(quoteOf(el)!.voucher!.status).to.equal('applied');
+    await toDetails(el);
+    const buyer = BUYER();
+    await fill(el, { ...attendees('cls_web_2', ['Grace Hopper']), ...buyer });
+    // Another visitor's order takes its one use meanwhile (until it is given back, below).
+    const other = await holdSeats('cls_web_1', 1, service.url, 'THANKS15');
+    try {
+      button(el, /^Place order/).click();
+      await until(() => textOf(el).includes('Your voucher can no longer be used, and nothing was booked.'));
+      await quoted(el);
+      expect($(el, '#voucher-result').textContent!.trim()).to.equal(
+        'The voucher THANKS15 has been used up. You can order without it.',
+      );
+      expect($(el, '.total').textContent).to.contain('€390.00');
+      expect(await emailsTo(buyer['buyer.email'])).to.have.length(0);
+      await expect(el).to.be.accessible();
+      // On without it, nothing typed lost.
+      await toDetails(el);
+      expect($<HTMLInputElement>(el, '[name="buyer.email"]').value).to.equal(buyer['buyer.email']);
+      const completed = oneEvent(el, 'service-checkout-completed');
+      button(el, /^Place order · €390\.00$/).click();
+      expect((await completed).detail.total).to.deep.equal({ amount: 39000, currency: 'EUR' });
+    } finally {
+      await other.release();
+    }
+  });
+
+  for (const [locale, words] of [
+    [
+      'en',
+      {
+        next: 'Continue',
+        note: 'Nothing to pay: we need only your name and email, and the seats are booked in your name.',
+        order: 'Place free order',
+        none: 'Nothing to pay.',
+        seats: '2 seats: Ada Lovelace',
+        free: 'Free',
+      },
+    ],
+    [
+      'de',
+      {
+        next: 'Weiter',
+        note: 'Es ist nichts zu bezahlen: Wir brauchen nur Ihren Namen und Ihre E-Mail-Adresse, die Plätze werden auf Ihren Namen gebucht.',
+        order: 'Kostenlos bestellen',
+        none: 'Es ist nichts zu bezahlen.',
+        seats: '2 Plätze: Ada Lovelace',
+        free: 'Kostenlos',
+      },
+    ],
+  ] as const) {
+    it(`(${locale}) a free order asks only for the buyer: no billing address, no name per seat, no payment`, async () => {
+      const el = await mount({ classes: 'cls_open_1', locale });
+      const seats = $<HTMLSelectElement>(el, '#s-cls_open_1');
+      seats.value = '2';
+      seats.dispatchEvent(new Event('change'));
+      await until(() => quoteOf(el)?.items[0]?.seats === 2);
+      await toDetails(el, words.next);
+      expect(textOf(el)).to.contain(words.note);
+      // What is asked: the buyer (and their consent), nothing else that a person must fill in.
+      const asked = $$<HTMLInputElement>(el, 'input[required], select[required]')
+        .filter((field) => field.getClientRects().length)
+        .map((field) => field.name);
+      expect(asked).to.deep.equal(['buyer.first_name', 'buyer.last_name', 'buyer.email', 'consent']);
+      expect($$(el, 'input[type=radio]')).to.have.length(0);
+      await expect(el).to.be.accessible();
+      const { consent: _consent, ...buyer } = BUYER();
+      await fill(el, {
+        'buyer.first_name': 'Ada',
+        'buyer.last_name': 'Lovelace',
+        'buyer.email': buyer['buyer.email'],
+        consent: true,
+      });
+      const completed = oneEvent(el, 'service-checkout-completed');
+      button(el, words.order).click();
+      expect((await completed).detail.total).to.deep.equal({ amount: 0, currency: 'EUR' });
+      await el.updateComplete;
+      const done = $(el, '.done').textContent!.replace(/\s+/g, ' ');
+      expect(done).to.contain(words.none);
+      expect(done).to.contain(words.seats);
+      expect($(el, '.done .amount').textContent).to.equal(words.free);
+      expect($(el, '.done .totals')).to.equal(null);
+      await expect(el).to.be.accessible();
+    });
+  }
 
   it('places an order: attendees, buyer, invoice; confirmation with the number and the calendar file; the page told; the cart empty', async () => {
     const el = await mount({ classes: 'cls_data_2' });
@@ -289,12 +399,111 @@ describe('service-checkout', () => {
     await el.updateComplete;
     const text = textOf(el);
     expect(text).to.contain(`Thank you! Your order ${detail.number} is placed.`);
-    expect(text).to.contain(`We have sent a confirmation to ${buyer['buyer.email']}.`);
-    expect(text).to.contain('You will receive an invoice.');
-    expect($<HTMLAnchorElement>(el, 'a[download]').href).to.contain('calendar.ics?key=wk_demo_checkout&classes=cls_data_2');
+    expect(text).to.contain(`We have sent the confirmation to ${buyer['buyer.email']}.`);
+    expect(text).to.contain('You will receive an invoice for €298.00 by email.');
+    // What was booked, for whom, what it cost; how to change it.
+    expect($(el, '.done .line').textContent!.replace(/\s+/g, ' ')).to.contain('2 seats: Grace Hopper, Alan Turing €298.00');
+    expect($(el, '.done .total').textContent).to.contain('€298.00');
+    expect(text).to.contain(`To change or cancel the order, contact Acme Academy and quote ${detail.number}.`);
+    const ics = $<HTMLAnchorElement>(el, 'a[download]');
+    expect(ics.textContent!.trim()).to.equal('Add to calendar');
+    expect(ics.href).to.contain('calendar.ics?key=wk_demo_checkout&classes=cls_data_2');
     expect(el.shadowRoot!.activeElement).to.equal($(el, 'h2'));
     expect(cart()?.lines ?? []).to.deep.equal([]);
     expect(await emailsTo(buyer['buyer.email'])).to.have.length(1);
+    await expect(el).to.be.accessible();
+  });
+
+  for (const [locale, words] of [
+    [
+      'en',
+      {
+        paid: 'Paid by card: €351.00.',
+        discount: 'Discount (WELCOME10)',
+        seats: '1 seat: Grace Hopper',
+        thanks: 'Thank you! Your order {number} is placed.',
+      },
+    ],
+    [
+      'de',
+      {
+        paid: 'Mit Karte bezahlt: 351,00 €.',
+        discount: 'Rabatt (WELCOME10)',
+        seats: '1 Platz: Grace Hopper',
+        thanks: 'Vielen Dank! Ihre Bestellung {number} ist aufgegeben.',
+      },
+    ],
+  ] as const) {
+    for (const width of [1280, 375]) {
+      it(`(${locale}, ${width} px) back from the provider’s page paid: the whole confirmation, in view with the focus on its heading`, async () => {
+        const { order, token } = await placeOrder('cls_web_2', 1, {
+          paymentMethod: 'card',
+          voucher: 'WELCOME10',
+          attendees: [{ first_name: 'Grace', last_name: 'Hopper' }],
+          buyer: { first_name: 'Ada', last_name: 'Lovelace', email: `paid-${Date.now()}-${n++}@example.org` },
+        });
+        // Paid on the provider's page (its form's post, through the test server: same-origin there).
+        const paid = await fetch(`/dev/pay/${order.payment.redirect_url!.split('/').pop()}/pay`, { method: 'POST' });
+        expect(paid.ok).to.equal(true);
+        writeState('cart', service.url, COMPANY, {
+          lines: [{ class_id: 'cls_web_2', seats: 1 }],
+          order: { id: order.id, token },
+        });
+        // The page opens at its top, the checkout far below it.
+        const above = document.body.appendChild(document.createElement('div'));
+        above.style.height = '3000px';
+        try {
+          const el = document.body.appendChild(
+            Object.assign(document.createElement('service-checkout'), { key: KEY, baseUrl: service.url, locale }),
+          );
+          await reserve(await settled(el), width, 420);
+          const heading = $(el, '.done h2');
+          await until(() => el.shadowRoot!.activeElement === heading, 'the heading focused');
+          const { top, bottom } = heading.getBoundingClientRect();
+          expect(top).to.be.at.least(0);
+          expect(bottom).to.be.at.most(innerHeight);
+          expect(heading.textContent!.replace(/\s+/g, ' ').trim()).to.equal(words.thanks.replace('{number}', order.number));
+          // Its number on one line, however narrow.
+          expect($(el, '.done h2 .nowrap').getClientRects()).to.have.length(1);
+          // Nothing below it was in view: it shows whole (how it was paid, the discount, every line).
+          const text = $(el, '.done').textContent!.replace(/\s+/g, ' ');
+          for (const said of [words.paid, words.discount, words.seats]) expect(text).to.contain(said);
+          expect($(el, '.done .more')?.hidden ?? true).to.equal(true);
+          expect(el.getBoundingClientRect().bottom - $(el, '.done').getBoundingClientRect().bottom).to.be.below(1);
+          await expect(el).to.be.accessible();
+          el.remove();
+        } finally {
+          above.remove();
+        }
+      });
+    }
+  }
+
+  it('at 320 px with a long email address: nothing overflows, and no amount breaks', async () => {
+    const email = `maximiliane.schwarzenberger.${Date.now()}@example.org`;
+    const el = await mount({ classes: 'cls_web_2' });
+    // A 320 px phone, less a page's margins.
+    await reserve(el, 304, 420);
+    button(el, 'Have a voucher code?').click();
+    await el.updateComplete;
+    $<HTMLInputElement>(el, '#voucher').value = 'WELCOME10';
+    button(el, 'Apply').click();
+    await until(() => quoteOf(el)?.voucher?.status === 'applied');
+    await toDetails(el);
+    await fill(el, { ...attendees('cls_web_2', ['Grace Hopper']), ...BUYER(), 'buyer.email': email });
+    const completed = oneEvent(el, 'service-checkout-completed');
+    button(el, /^Place order/).click();
+    await completed;
+    await el.updateComplete;
+    expect(textOf(el)).to.contain(email);
+    const done = $(el, '.done');
+    expect(done.scrollWidth).to.be.at.most(done.clientWidth);
+    // Each amount on one line: its text's boxes all on one.
+    for (const amount of $$(el, '.done dd, .done .amount')) {
+      const text = document.createRange();
+      text.selectNodeContents(amount);
+      expect(new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size, amount.textContent!).to.equal(1);
+    }
     await expect(el).to.be.accessible();
   });
 
@@ -644,7 +853,9 @@ describe('service-checkout', () => {
     button(el, 'Einlösen').click();
     await until(() => quoteOf(el)?.voucher?.code === 'NOPE');
     await el.updateComplete;
-    expect($(el, '#voucher-result').textContent!.trim()).to.equal('Es gibt keinen Gutschein NOPE: Bitte prüfen Sie den Code.');
+    expect($(el, '#voucher-result').textContent!.trim()).to.equal(
+      'Es gibt keinen Gutschein NOPE: Bitte prüfen Sie den Code. Sie können ohne ihn bestellen.',
+    );
     $<HTMLInputElement>(el, '#voucher').value = 'straße';
     button(el, 'Einlösen').click();
     await until(() => textOf(el).includes('Ein Gutscheincode besteht nur aus Buchstaben, Ziffern und Bindestrichen'));

@@ -14,6 +14,9 @@ export interface CheckoutData {
   widget: Widget;
 }
 
+/** What a cart or an order costs. */
+export type Totals = Pick<QuoteResponse, 'subtotal' | 'discount' | 'tax' | 'total' | 'tax_rate' | 'prices_include_tax'>;
+
 /**
  * The cart's words; German is in checkout.de.ts. The later steps' are in their own chunk, and so are
  * the words of the service's verdicts on a cart (checkout-verdicts.ts).
@@ -192,6 +195,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
       cart: this.#cart,
       view: this.#view,
       quote: () => this._quote!,
+      totals: (o, code) => this.#totals(o, code),
       notice: (line) => (this._notice = line),
       done: () => (this._step = 'done'),
       // Back to the cart (from the details), with a line that says why.
@@ -221,9 +225,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     const quote = this._quote;
     const lines = this.#cart.lines;
     const failed = this._failed;
-    const money = (m: Money) => formatMoney(locale, m);
-    const row = (label: string, amount: Money, cls = '') =>
-      html`<div class=${cls}><dt>${label}</dt><dd>${money(amount)}</dd></div>`;
     return this.#view.render(
       html`<div>
           <h2 tabindex="-1" data-focus>${t(locale, 'heading')}</h2>
@@ -273,16 +274,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                   : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
               }
                 ${failed ? this.#renderFailed(locale, failed) : nothing}
-                ${
-                  quote
-                    ? html`<dl class="totals">
-                        ${row(t(locale, 'subtotal'), quote.subtotal)}
-                        ${quote.discount.amount ? row(t(locale, 'discount'), { ...quote.discount, amount: -quote.discount.amount }) : nothing}
-                        ${row(t(locale, quote.prices_include_tax ? 'taxIncluded' : 'taxAdded', { rate: quote.tax_rate.toLocaleString(locale) }), quote.tax)}
-                        ${row(t(locale, 'total'), quote.total, 'total')}
-                      </dl>`
-                    : nothing
-                }
+                ${quote ? this.#totals(quote, quote.voucher?.code) : nothing}
                 <div role="status">${quote && !quote.orderable ? html`<p class="error">${this.#verdicts!(locale, 'fixCart')}</p>` : nothing}</div>
                 <button
                   part="button"
@@ -295,6 +287,19 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         }`,
       t(locale, 'more', { count: lines.length }),
     );
+  }
+
+  /** What a cart or an order costs, its discount named by its voucher (the steps' confirmation shows an order's so). */
+  #totals(o: Totals, code?: string | null) {
+    const locale = this.resolvedLocale;
+    const row = (label: string, amount: Money, cls = '') =>
+      html`<div class=${cls}><dt>${label}</dt><dd>${formatMoney(locale, amount)}</dd></div>`;
+    return html`<dl class="totals">
+      ${row(t(locale, 'subtotal'), o.subtotal)}
+      ${o.discount.amount ? row(`${t(locale, 'discount')} (${code})`, { ...o.discount, amount: -o.discount.amount }) : nothing}
+      ${row(t(locale, o.prices_include_tax ? 'taxIncluded' : 'taxAdded', { rate: o.tax_rate.toLocaleString(locale) }), o.tax)}
+      ${row(t(locale, 'total'), o.total, 'total')}
+    </dl>`;
   }
 
   /** A quote that failed: try again if the service could not be reached, else the service's words (a cart it refuses). */

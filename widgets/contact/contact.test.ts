@@ -9,6 +9,7 @@ import {
   FORM_WORDS,
   keyOf,
   ownMethods,
+  reserve,
   service,
   settled,
   textOf,
@@ -441,6 +442,67 @@ describe('service-contact', () => {
     await again;
     expect(fetcher.posts).to.have.length(2);
     expect(fetcher.posts[1]!.body.form_token).to.be.a('string').and.not.equal(post!.body.form_token);
+  });
+
+  for (const [locale, words] of [
+    [
+      'en',
+      {
+        heading: 'Thank you — your message has been sent.',
+        reply: 'We’ll reply to {email}.',
+        topic: 'Topic',
+        message: 'Message',
+      },
+    ],
+    [
+      'de',
+      {
+        heading: 'Vielen Dank – Ihre Nachricht wurde gesendet.',
+        reply: 'Wir antworten an {email}.',
+        topic: 'Thema',
+        message: 'Nachricht',
+      },
+    ],
+  ] as const) {
+    for (const width of [1280, 375]) {
+      it(`(${locale}, ${width} px) confirms what was sent, where the answer goes, and fills the form's space to its foot`, async () => {
+        const el = await reserve(await settled(await mount({ locale })), width, 624);
+        await ageFormToken();
+        const values = complete({ message: 'Which programme suits a beginner?\nI would like to start in spring.' });
+        await fill(el, values);
+        const sent = oneEvent(el, 'service-contact-sent');
+        submit(el);
+        await sent;
+        await el.updateComplete;
+        expect(el.shadowRoot!.activeElement).to.equal($(el, '.done h2'));
+        expect($(el, '.done h2').textContent).to.equal(words.heading);
+        expect(textOf(el)).to.contain(words.reply.replace('{email}', values.email));
+        // What was sent, as typed (no copy is emailed to the visitor).
+        expect([...$$(el, '.sent dt')].map((dt) => dt.textContent)).to.deep.equal([words.topic, words.message]);
+        expect([...$$(el, '.sent dd')].map((dd) => dd.textContent)).to.deep.equal(['Invoices', values.message]);
+        // No blank box below: the message takes the space, the next message's button at the foot.
+        const host = el.getBoundingClientRect();
+        expect(Math.round(host.height)).to.equal(624);
+        const another = $(el, '.done .actions button').getBoundingClientRect();
+        expect(host.bottom - another.bottom).to.be.within(0, 24);
+        expect($(el, '.message dd').getBoundingClientRect().bottom).to.be.above(another.top - 40);
+        await expect(el).to.be.accessible();
+      });
+    }
+  }
+
+  it('a long email address breaks rather than overflows the confirmation at 320 px', async () => {
+    const el = await reserve(await settled(await mount()), 320, 624);
+    await ageFormToken();
+    const email = `maximiliane.schwarzenberger.${Date.now()}@example.org`;
+    await fill(el, complete({ email }));
+    const sent = oneEvent(el, 'service-contact-sent');
+    submit(el);
+    await sent;
+    await el.updateComplete;
+    expect(textOf(el)).to.contain(email);
+    const done = $(el, '.done');
+    expect(done.scrollWidth).to.be.at.most(done.clientWidth);
   });
 
   it('sends a text subject without a topic when the widget has no topics', async () => {

@@ -48,6 +48,9 @@ export const en = {
 
 const t = translator(en, { de: () => import('./contact.de.ts') });
 
+/** The confirmation's view: a chunk of its own, fetched while a message is sent. */
+const sentChunk = () => import('./contact-sent.ts');
+
 /**
  * @tagname service-contact
  * @summary A contact form to the company: name, email, subject or topic, message and consent.
@@ -75,7 +78,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     prefillSubject: { attribute: 'prefill-subject' },
     prefillTopic: { attribute: 'prefill-topic' },
     prefillMessage: { attribute: 'prefill-message' },
-    _sentTo: { state: true },
+    _sent: { state: true },
   };
 
   /** Fills the name field (`data-service-prefill-name` on a placeholder). */
@@ -89,10 +92,11 @@ export class ServiceContact extends ServiceElement<WidgetData> {
   /** Fills the message field. */
   prefillMessage = '';
 
-  /** The address the last message was sent from: the confirmation shows while set. */
-  private _sentTo?: string;
+  /** The last message sent: its confirmation shows while set. */
+  private _sent?: { email: string; subject: string; message: string };
   #form = new FormState(this, (key) => t(this.resolvedLocale, key));
   #session = new SessionController(this);
+  #sentView?: ReturnType<Awaited<ReturnType<typeof sentChunk>>['sentView']>;
 
   protected override loadWords(locale: Locale) {
     return t.load(locale);
@@ -103,7 +107,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
   }
 
   protected override step() {
-    return this._sentTo ? 'sent' : 'form';
+    return this._sent ? 'sent' : 'form';
   }
 
   get #topics() {
@@ -127,7 +131,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
   }
 
   override render() {
-    return this.renderState((data) => (this._sentTo ? this.#renderSent(this._sentTo) : this.#renderForm(data)));
+    return this.renderState((data) => (this._sent ? this.#renderSent(this._sent) : this.#renderForm(data)));
   }
 
   #renderForm(data: WidgetData) {
@@ -213,6 +217,10 @@ export class ServiceContact extends ServiceElement<WidgetData> {
         return send(false);
       }
     };
+    const view = sentChunk().then(
+      ({ sentView }) => (this.#sentView ??= sentView(this.shadowRoot!)),
+      () => {},
+    );
     const answer = await form.send(
       () => send(true),
       (error) => {
@@ -226,17 +234,31 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     // the same sender and a blank subject and message.
     this.data = { ...this.data!, form: answer.form };
     form.reset({ name: body.name, email: body.email });
-    this._sentTo = body.email;
+    await view;
+    this._sent = body;
     this.dispatchEvent(new ContactSentEvent({ id: answer.message.id }));
   };
 
-  #renderSent(email: string) {
+  /** The confirmation: where the answer goes, and what was sent (no copy is emailed), filling the form's space. */
+  #renderSent({ email, subject, message }: NonNullable<typeof this._sent>) {
     const locale = this.resolvedLocale;
-    return html`<div class="done" role="status">
-      <h2 tabindex="-1" data-focus>${t(locale, 'sent')}</h2>
-      <p>${t(locale, 'reply', { email })}</p>
-      <p><button part="button" class="secondary" @click=${() => (this._sentTo = undefined)}>${t(locale, 'another')}</button></p>
-    </div>`;
+    const head = html`<h2 tabindex="-1" data-focus>${t(locale, 'sent')}</h2>
+      <p>${t(locale, 'reply', { email })}</p>`;
+    const another = html`<button part="button" class="secondary" @click=${() => (this._sent = undefined)}>
+      ${t(locale, 'another')}
+    </button>`;
+    // Without its chunk (the connection dropped once the message had gone), the lines that matter.
+    return this.#sentView
+      ? this.#sentView(
+          head,
+          [
+            [t(locale, this.#topics.length ? 'topic' : 'subject'), subject],
+            [t(locale, 'message'), message],
+          ],
+          another,
+        )
+      : html`${head}
+          <p>${another}</p>`;
   }
 }
 

@@ -6,8 +6,9 @@ import { html, nothing } from 'lit';
 import type { RegistrationCreatedDetail } from '../../contract/index.ts';
 import type { RegistrationResponse } from '../../contract/api/index.ts';
 import { ServiceEvent, type ChunkHost } from '../shared/base.ts';
+import { askSignIn, doneStyles } from '../shared/done.ts';
 import { consent, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
-import { formatDateRange, minutesUntil } from '../shared/format.ts';
+import { dateFormat, formatDateRange, minutesUntil } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
 import type { Chosen, ClassInfo, WidgetData } from './registration.ts';
@@ -41,6 +42,12 @@ export const en = {
   confirmed: 'You are registered',
   waitlisted: 'You are on the waitlist',
   confirmation: 'We have sent a confirmation to {email}.',
+  freed: 'We will email you as soon as a place frees up.',
+  addToCalendar: 'Add to calendar',
+  cancelUntil: 'Can’t make it? You can cancel your place until {date} in your account on this site, signed in with this email.',
+  leaveUntil: 'You can leave the waitlist until {date} in your account on this site, signed in with this email.',
+  tooLate: 'Can’t make it? Please tell {company}.',
+  signIn: 'Sign in to your account',
 };
 
 const t = translator(en, { de: () => import('./registration-form.de.ts') });
@@ -57,8 +64,8 @@ export interface FormHost extends Pick<ChunkHost<WidgetData>, 'element' | 'api'>
 export class RegistrationForm {
   #form: FormState;
   #session: SessionController;
-  /** The registration made, and the email it was made with. */
-  #done?: { registration: Registration; email: string };
+  /** The registration made, and the name and email it was made with. */
+  #done?: { registration: Registration; email: string; name: string };
 
   constructor(private readonly host: FormHost) {
     const { element } = host;
@@ -66,7 +73,7 @@ export class RegistrationForm {
     this.#session = new SessionController(element);
     // The form's styles join the widget's once the form is needed.
     const root = element.shadowRoot!;
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!];
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!, doneStyles.styleSheet!];
   }
 
   /** Opens the form: its words loaded, a participant signed in on the page filling an untouched form. */
@@ -145,7 +152,7 @@ export class RegistrationForm {
     if (!answer) return;
     const { registration } = answer;
     Object.assign(cls, answer.class);
-    this.#done = { registration, email };
+    this.#done = { registration, email, name: `${first_name} ${last_name}` };
     this.#form.reset();
     element.requestUpdate();
     element.dispatchEvent(
@@ -153,14 +160,59 @@ export class RegistrationForm {
     );
   }
 
+  /**
+   * The confirmation: what was booked (the class, when, where, for whom, its price), where the email
+   * went, the calendar file, and how to cancel: in the participant's account (the profile widget,
+   * shown from here when the page has one) until the service's time for it, else by telling the company.
+   */
   #renderDone({ course, cls }: Chosen) {
-    const locale = this.host.element.resolvedLocale;
-    const { registration, email } = this.#done!;
-    return html`<div class="done" role="status">
+    const { element } = this.host;
+    const locale = element.resolvedLocale;
+    const { registration, email, name } = this.#done!;
+    const waitlisted = registration.status === 'waitlisted';
+    const until = registration.cancel_until;
+    // By the service's clock (the visitor's may be wrong): the class may start within the day.
+    const cancellable = until && Date.parse(until) > Date.parse(registration.created_at);
+    const date =
+      until &&
+      dateFormat(locale, {
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZone: cls.timezone,
+        timeZoneName: 'short',
+      }).format(new Date(until));
+    const offered = cancellable && askSignIn(this.#session, false);
+    return html`<div class="done">
       <h2 tabindex="-1" data-focus>${t(locale, registration.status)}</h2>
-      <p>${course.title} · ${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location}</p>
-      <p>${t(locale, 'confirmation', { email })}</p>
-      <p><button part="button" class="secondary" @click=${() => this.host.back()}>${t(locale, 'back')}</button></p>
+      <p>${t(locale, 'confirmation', { email })}${waitlisted ? html` ${t(locale, 'freed')}` : nothing}</p>
+      <div class="card">
+        <h3>${course.title}</h3>
+        <p>${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location}</p>
+        <p><bdi>${name}</bdi> · ${this.host.price(cls)}</p>
+      </div>
+      <p>
+        ${
+          cancellable
+            ? t(locale, waitlisted ? 'leaveUntil' : 'cancelUntil', { date: date! })
+            : t(locale, 'tooLate', { company: element.data!.widget.company.name })
+        }
+      </p>
+      <p class="actions">
+        ${
+          registration.calendar_url && !waitlisted
+            ? html`<a class="button" href=${registration.calendar_url} download>${t(locale, 'addToCalendar')}</a>`
+            : nothing
+        }
+        ${
+          offered
+            ? html`<button class="secondary" @click=${() => askSignIn(this.#session, true)}>${t(locale, 'signIn')}</button>`
+            : nothing
+        }
+        <button part="button" class="secondary" @click=${() => this.host.back()}>${t(locale, 'back')}</button>
+      </p>
     </div>`;
   }
 }

@@ -19,6 +19,8 @@ import {
 } from '../../test/browser/support.ts';
 import './registration.ts';
 import '../checkout/checkout.ts';
+import '../profile/profile.ts';
+import { dateFormat, formatDateRange } from '../shared/format.ts';
 import type { ServiceRegistration } from './registration.ts';
 import type { RegistrationCreatedEvent } from './registration-form.ts';
 import { writeSession } from '../shared/session.ts';
@@ -515,6 +517,10 @@ describe('service-registration', () => {
     expect((await created).detail.status).to.equal('waitlisted');
     await el.updateComplete;
     expect(textOf(el)).to.contain('You are on the waitlist');
+    // No seat yet: when they hear, and how to leave the waitlist; no class for the calendar.
+    expect(textOf(el)).to.contain('We will email you as soon as a place frees up.');
+    expect($(el, '.done').textContent).to.match(/You can leave the waitlist until .+ in your account on this site/);
+    expect(el.shadowRoot!.querySelector('.done a[download]')).to.equal(null);
     await expect(el).to.be.accessible();
   });
 
@@ -612,6 +618,133 @@ describe('service-registration, returning and refusing', () => {
     expect($(el, '#form-error').textContent).to.contain('This class has already started: choose another date.');
     expect($<HTMLInputElement>(el, '#first_name').value).to.equal('Dorothy');
     await expect(el).to.be.accessible();
+  });
+});
+
+describe('service-registration’s confirmation', () => {
+  const WORDS = {
+    en: {
+      register: 'Register',
+      heading: 'You are registered',
+      sent: 'We have sent a confirmation to {email}.',
+      calendar: 'Add to calendar',
+      cancel: 'Can’t make it? You can cancel your place until {date} in your account on this site, signed in with this email.',
+      back: 'Back to all programmes',
+      free: 'Free',
+    },
+    de: {
+      register: 'Anmelden',
+      heading: 'Sie sind angemeldet',
+      sent: 'Wir haben eine Bestätigung an {email} gesendet.',
+      calendar: 'Zum Kalender hinzufügen',
+      cancel:
+        'Sie können doch nicht? Bis {date} stornieren Sie Ihren Platz in Ihrem Konto auf dieser Website, angemeldet mit dieser E-Mail-Adresse.',
+      back: 'Zurück zu allen Programmen',
+      free: 'Kostenlos',
+    },
+  };
+
+  /** Registers Ada for the open day (free, with seats for every test) in a widget of `locale`. */
+  const register = async (el: ServiceRegistration, locale: 'en' | 'de' = 'en') => {
+    await choose(el, 'Open day: meet the trainers', WORDS[locale].register);
+    const email = uniqueEmail();
+    await fill(el, { first_name: 'Ada', last_name: 'Lovelace', email, consent: true });
+    const created = oneEvent(el, 'service-registration-created');
+    submit(el);
+    await created;
+    await el.updateComplete;
+    return email;
+  };
+
+  for (const locale of ['en', 'de'] as const) {
+    for (const width of [1280, 375]) {
+      it(`(${locale}, ${width} px) says what was booked, where the email went, the calendar file and until when to cancel; it fills the widget’s space`, async () => {
+        const words = WORDS[locale];
+        const el = await reserve(await settled(await mount(keyOf('registration'), { locale, course: 'crs_open' })), width, 420);
+        const cls = el.data!.courses[0]!.classes[0]!;
+        const email = await register(el, locale);
+        expect(el.shadowRoot!.activeElement).to.equal($(el, '.done h2'));
+        expect($(el, '.done h2').textContent).to.equal(words.heading);
+        const text = textOf(el);
+        expect(text).to.contain(words.sent.replace('{email}', email));
+        // What was booked: the class, when, where, for whom, and its price.
+        const card = $(el, '.done .card').textContent!.replace(/\s+/g, ' ');
+        for (const fact of [
+          'Open day: meet the trainers',
+          formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone),
+          cls.location,
+          'Ada Lovelace',
+          words.free,
+        ])
+          expect(card).to.contain(fact);
+        // Until when to cancel: a day before the class, in the venue's time.
+        const until = dateFormat(locale, {
+          weekday: 'short',
+          day: 'numeric',
+          month: 'short',
+          hour: 'numeric',
+          minute: '2-digit',
+          timeZone: cls.timezone,
+          timeZoneName: 'short',
+        }).format(Date.parse(cls.starts_at) - 24 * 3600_000);
+        expect(text).to.contain(words.cancel.replace('{date}', until));
+        // The class's calendar file, as a plain link of the service.
+        const link = $<HTMLAnchorElement>(el, '.done a[download]');
+        expect(link.textContent!.trim()).to.equal(words.calendar);
+        const file = await fetch(link.href);
+        expect(file.headers.get('content-type')).to.contain('text/calendar');
+        expect(await file.text()).to.contain('SUMMARY:Open day: meet the trainers');
+        // No blank box: the confirmation fills the widget to its foot, its way back at the end.
+        const host = el.getBoundingClientRect();
+        expect(host.height).to.be.at.least(420);
+        expect(host.bottom - $(el, '.done').getBoundingClientRect().bottom).to.be.below(1);
+        expect(buttonNamed(el, words.back)[0]!.getBoundingClientRect().bottom).to.be.at.most(host.bottom);
+        await expect(el).to.be.accessible();
+      });
+    }
+  }
+
+  it('a long email address breaks rather than overflows at 320 px', async () => {
+    const el = await reserve(await settled(await mount(keyOf('registration'), { course: 'crs_open' })), 320, 420);
+    await choose(el, 'Open day: meet the trainers');
+    const email = `maximiliane.schwarzenberger.${Date.now()}@example.org`;
+    await fill(el, { first_name: 'Maximiliane', last_name: 'Mustermann', email, consent: true });
+    const created = oneEvent(el, 'service-registration-created');
+    submit(el);
+    await created;
+    await el.updateComplete;
+    expect(textOf(el)).to.contain(email);
+    const done = $(el, '.done');
+    expect(done.scrollWidth).to.be.at.most(done.clientWidth);
+    expect(el.scrollWidth).to.be.at.most(320);
+  });
+
+  it('with a profile on the page, it offers the sign-in to the account where the place is cancelled', async () => {
+    const profile = Object.assign(document.createElement('service-profile'), {
+      key: keyOf('profile'),
+      baseUrl: service.url,
+      locale: 'en',
+    });
+    document.body.append(profile);
+    try {
+      await settled(profile);
+      const el = await settled(await mount(keyOf('registration'), { course: 'crs_open' }));
+      await register(el);
+      const signIn = buttonNamed(el, 'Sign in to your account')[0]!;
+      await expect(el).to.be.accessible();
+      signIn.click();
+      // The profile's sign-in, with the focus in its email field.
+      expect(profile.shadowRoot!.activeElement?.getAttribute('type')).to.equal('email');
+    } finally {
+      profile.remove();
+    }
+  });
+
+  it('without a profile on the page, it says where to cancel and offers no sign-in', async () => {
+    const el = await settled(await mount(keyOf('registration'), { course: 'crs_open' }));
+    await register(el);
+    expect(textOf(el)).to.contain('in your account on this site, signed in with this email.');
+    expect(buttonNamed(el, 'Sign in to your account')).to.have.length(0);
   });
 });
 

@@ -85,8 +85,13 @@ export class FormState {
   check(event: Event) {
     event.preventDefault();
     const errors: Record<string, string> = {};
+    // A disabled control (in a fieldset not asked for now) is not checked, as the browser's check does not.
     for (const control of (event.target as HTMLFormElement).elements as unknown as HTMLInputElement[])
-      if (control.required && !(control.type === 'checkbox' ? control.checked : control.value.trim()))
+      if (
+        control.required &&
+        !control.matches(':disabled') &&
+        !(control.type === 'checkbox' ? control.checked : control.value.trim())
+      )
         errors[control.name] = this.words(
           control.type === 'checkbox' ? 'tickBox' : control.localName === 'select' ? 'pickOne' : 'fillIn',
         );

@@ -66,11 +66,11 @@ async function icsKey(deps: ServiceDeps, c: AppContext): Promise<WidgetKeyRow> {
   // An order's link keeps working after its widget's key was rotated: the file holds nothing personal.
   const key = await lookupKey(deps.store.db, c, { anyRetired: true });
   if (c.req.header('origin') !== undefined) checkOrigin(c, key);
-  if (key.type !== 'calendar' && key.type !== 'checkout') {
+  if (!['calendar', 'checkout', 'registration'].includes(key.type)) {
     throw new ApiError(
       403,
       'type-mismatch',
-      `This key belongs to a ${key.type} widget: the calendar file takes the key of a calendar or checkout widget.`,
+      `This key belongs to a ${key.type} widget: the calendar file takes the key of a calendar, checkout or registration widget.`,
     );
   }
   checkEnabled(key);
@@ -179,7 +179,7 @@ export function calendarRoutes(deps: ServiceDeps): SubApp[] {
       path: `${WIDGET_API_PREFIX}/calendar.ics`,
       tags: ['Widget API'],
       operationId: 'calendarFile',
-      summary: 'Some classes as an iCalendar file (calendar and checkout keys)',
+      summary: 'Some classes as an iCalendar file (calendar, checkout and registration keys)',
       description: `For “add to calendar”: one VEVENT per class (SUMMARY the programme, LOCATION the place, a UID stable per class), its DTSTART and DTEND in the venue’s time zone (\`TZID\`) with a VTIMEZONE for each zone, derived from the platform’s time zone data. It holds nothing personal, so it needs no token and works as a plain link: a request without \`Origin\` (a navigation, a download) is not origin-checked. At most ${CALENDAR_LIMITS.icsClasses} classes of the key’s company, past ones too.`,
       security: [{ widgetKey: [] }],
       parameters: [

@@ -135,7 +135,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * started (invalid, `items.N.class_id`), the rate limit (`countAttempt`), several currencies (invalid),
  * too few seats in any line (a conflict, `class-full` with `lines`), the voucher (invalid,
  * `fields.voucher`), the total (a conflict, `price-changed`), the payment method and its
- * `return_url` (invalid). Then it books.
+ * `return_url` (invalid), a paid order's billing address and attendees (invalid). Then it books.
  */
 export async function placeOrder(
   tx: Tx,
@@ -241,9 +241,24 @@ export async function placeOrder(
       return_url: 'Send return_url, the page that holds the widget: the payment page sends the buyer back there.',
     });
   }
+  const { buyer } = input;
+  // An order that costs something is billed: it needs the billing address and whom each seat is for.
+  // A free one asks neither: its seats without names are the buyer's.
+  if (total.amount > 0) {
+    const fields = newFieldErrors();
+    if (!buyer.address) {
+      fields['buyer.address'] =
+        `Send the billing address (line1, postal_code, city, country): the order costs ${formatMoney(total.amount, total.currency)}.`;
+    }
+    input.items.forEach((item, index) => {
+      if (!item.attendees) fields[`items.${index}.attendees`] = 'Send attendees: a name for each seat.';
+    });
+    if (Object.keys(fields).length > 0) throw invalid(fields);
+  }
+  const attendeesOf = (item: OrderInput['items'][number]) =>
+    item.attendees ?? Array.from({ length: item.seats }, () => ({ first_name: buyer.first_name, last_name: buyer.last_name }));
 
   // The buyer is the company's participant of that email; an anonymous form never rewrites a profile.
-  const { buyer } = input;
   const participantId = await participantFor(tx, now, company.id, { ...buyer, phone: buyer.phone ?? null, locale: ctx.locale });
 
   if (priced.voucher) {
@@ -283,11 +298,12 @@ export async function placeOrder(
       buyer_email: buyer.email,
       buyer_phone: buyer.phone ?? null,
       buyer_organisation: buyer.organisation ?? null,
-      address_line1: buyer.address.line1,
-      address_line2: buyer.address.line2 ?? null,
-      postal_code: buyer.address.postal_code,
-      city: buyer.address.city,
-      country: buyer.address.country,
+      // A free order has no billing address: empty.
+      address_line1: buyer.address?.line1 ?? '',
+      address_line2: buyer.address?.line2 ?? null,
+      postal_code: buyer.address?.postal_code ?? '',
+      city: buyer.address?.city ?? '',
+      country: buyer.address?.country ?? '',
       voucher_id: priced.voucher?.id ?? null,
       voucher_code: priced.voucher?.code ?? null,
       currency: priced.currency,
@@ -323,14 +339,14 @@ export async function placeOrder(
         unit_price: line.unit_price.amount,
         discount: line.discount.amount,
         total: line.total.amount,
-        attendees: JSON.stringify(item.attendees.map((a) => ({ first_name: a.first_name, last_name: a.last_name }))),
+        attendees: JSON.stringify(attendeesOf(item).map((a) => ({ first_name: a.first_name, last_name: a.last_name }))),
       })
       .execute();
     // One registration per seat, named after its attendee; the buyer's email reaches them.
     await tx
       .insertInto('registrations')
       .values(
-        item.attendees.map((a) => ({
+        attendeesOf(item).map((a) => ({
           id: randomId('reg'),
           class_id: item.class_id,
           participant_id: participantId,

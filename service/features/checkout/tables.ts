@@ -39,6 +39,7 @@ export interface CheckoutTables {
     buyer_email: string;
     buyer_phone: string | null;
     buyer_organisation: string | null;
+    /** The billing address; empty ('') for a free order, which is asked none. */
     address_line1: string;
     address_line2: string | null;
     postal_code: string;

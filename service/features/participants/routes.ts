@@ -9,7 +9,7 @@ import { sha256Hex } from '../../core/ids.ts';
 import { pinChecks } from '../../core/rate-limit.ts';
 import { EMAIL_CHANGE_TTL_MS, confirmEmailChangeByPin, pendingEmailChange } from '../../domain/email-change.ts';
 import { participantOrders } from '../../domain/orders.ts';
-import { publicParticipant, rememberLocale, type ParticipantRow } from '../../domain/participants.ts';
+import { CANCEL_BEFORE_MS, publicParticipant, rememberLocale, type ParticipantRow } from '../../domain/participants.ts';
 import { PIN_TTL_MS, invalidateToken, queueSignInEmail } from '../../domain/sign-in.ts';
 import { clientAddress } from '../../http/client-address.ts';
 import { requestLocale } from '../../http/locale.ts';
@@ -37,7 +37,7 @@ import {
   ParticipantVerifyRequest,
 } from '../../../contract/api/participants.ts';
 import { startSignIn, verifySignInPin } from './sign-in.ts';
-import { CANCEL_BEFORE_MS, cancelRegistration, participantRegistrations, updateProfile } from './store.ts';
+import { cancelRegistration, participantRegistrations, updateProfile } from './store.ts';
 
 export const P = `${WIDGET_API_PREFIX}/participant`;
 const TOKEN_SECURITY = [{ widgetKey: [], participantToken: [] }];

@@ -10,13 +10,16 @@ import type { Db, Tx } from '../../db/database.ts';
 import { pendingEmailChange, requestEmailChange } from '../../domain/email-change.ts';
 import { cancelledEmail } from '../../domain/emails.ts';
 import type { MailLocale } from '../../domain/format.ts';
-import { PARTICIPANT_COLUMNS, publicParticipant, upcomingRegistrations, type ParticipantRow } from '../../domain/participants.ts';
+import {
+  CANCEL_BEFORE_MS,
+  PARTICIPANT_COLUMNS,
+  publicParticipant,
+  upcomingRegistrations,
+  type ParticipantRow,
+} from '../../domain/participants.ts';
 import { promoteWaitlist } from '../../domain/waitlist.ts';
 import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
 import type { CancelResponse, ParticipantRegistration, ParticipantResponse } from '../../../contract/api/participants.ts';
-
-/** A registration can be cancelled until this long before its class starts. */
-export const CANCEL_BEFORE_MS = 24 * 60 * 60 * 1000;
 
 export async function participantRegistrations(db: Db, p: ParticipantRow, now: number): Promise<ParticipantRegistration[]> {
   const rows = await db

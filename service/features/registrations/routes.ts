@@ -24,7 +24,7 @@ export function registrationRoutes(deps: ServiceDeps): SubApp[] {
       operationId: 'createRegistration',
       summary: 'Register a participant for a class (idempotent)',
       description:
-        "One transaction decides the seat: concurrent registrations never overbook. A full class waitlists when its waitlist has room, else 409 `class-full` (for everyone, booked or not). A calendar widget's key joins waitlists only: a class with a seat free answers it 409 `class-has-seats` (a seat is ordered through the checkout). An email that already holds a place in the class gets the answer a new registration would get (its existing registration’s id), no second record, and an email that says it was already registered: the answer tells nobody who is booked. The same `Idempotency-Key` with the same body answers the first registration again (200, `Idempotent-Replayed: true`); with another body 409 `idempotency-key-reused`. The participant is emailed a confirmation (at most 5 an hour to one address). Rate-limited per client address and per key.",
+        "One transaction decides the seat: concurrent registrations never overbook. A full class waitlists when its waitlist has room, else 409 `class-full` (for everyone, booked or not). A calendar widget's key joins waitlists only: a class with a seat free answers it 409 `class-has-seats` (a seat is ordered through the checkout). An email that already holds a place in the class gets the answer a new registration would get (its existing registration’s id), no second record, and an email that says it was already registered: the answer tells nobody who is booked. The same `Idempotency-Key` with the same body answers the first registration again (200, `Idempotent-Replayed: true`); with another body 409 `idempotency-key-reused`. The participant is emailed a confirmation (at most 5 an hour to one address). The answer says until when the participant may cancel the place themselves (`cancel_until`) and links the class’s calendar file (`calendar_url`). Rate-limited per client address and per key.",
       ...widgetWrite(RegistrationRequest, RegistrationResponse, 'Registered', {
         '409': error('`class-full`, `class-has-seats`, `idempotency-key-reused`'),
         '429': 'RateLimited',
@@ -52,6 +52,7 @@ export function registrationRoutes(deps: ServiceDeps): SubApp[] {
               limits: deps.limits,
               countAttempt,
               seats: seatGuard(deps.limiter, deps.limits, key.company_id, clientAddress(c, deps.trustProxy)),
+              publicUrl: deps.publicUrl,
             },
           ),
       });

@@ -10,7 +10,8 @@ import type { Tx } from '../../db/database.ts';
 import type { Answer } from '../../core/idempotency.ts';
 import { registrationEmail } from '../../domain/emails.ts';
 import type { MailLocale } from '../../domain/format.ts';
-import { participantFor } from '../../domain/participants.ts';
+import { calendarFileUrl } from '../../domain/links.ts';
+import { CANCEL_BEFORE_MS, participantFor } from '../../domain/participants.ts';
 import { bookableClasses, decideSeats } from '../../domain/seats.ts';
 import type { WidgetKeyRow } from '../../domain/widget-keys.ts';
 import type { RegistrationResponse } from '../../../contract/api/registrations.ts';
@@ -36,7 +37,7 @@ export async function createRegistration(
   now: number,
   key: WidgetKeyRow,
   input: RegistrationInput,
-  deps: { limiter: RateLimiter; limits: Limits; countAttempt: () => Promise<void>; seats: SeatGuard },
+  deps: { limiter: RateLimiter; limits: Limits; countAttempt: () => Promise<void>; seats: SeatGuard; publicUrl: string },
 ): Promise<Answer<RegistrationResponse>> {
   const [cls] = await bookableClasses(tx, { companyId: key.company_id, classIds: [input.class_id], now });
   await deps.countAttempt();
@@ -55,7 +56,15 @@ export async function createRegistration(
   const answer = (id: string): Answer<RegistrationResponse> => ({
     status: 201,
     body: {
-      registration: { id, course_id: cls!.course_id, class_id: cls!.id, status, created_at: isoTime(now) },
+      registration: {
+        id,
+        course_id: cls!.course_id,
+        class_id: cls!.id,
+        status,
+        created_at: isoTime(now),
+        cancel_until: isoTime(cls!.starts_at - CANCEL_BEFORE_MS),
+        calendar_url: calendarFileUrl(deps.publicUrl, key.key, [cls!.id]),
+      },
       class: { id: cls!.id, seats_left: after.seats_left, status: after.status },
     },
   });
