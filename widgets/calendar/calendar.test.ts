@@ -4,6 +4,9 @@ import type { CalendarResponse } from '../../contract/api/index.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
 import {
+  backdrop,
+  contrast,
+  darkPage,
   dev,
   expectFaults,
   expectMinutesUntil,
@@ -13,6 +16,7 @@ import {
   holdSeats,
   keyOf,
   ownMethods,
+  paint,
   reserve,
   service,
   settled,
@@ -142,6 +146,23 @@ describe('service-calendar', () => {
     expect(label).to.match(new RegExp(`, ${held} class(es)?$`));
     expect(textOf(el)).to.contain(first.course_title);
     await expect(el).to.be.accessible();
+  });
+
+  it('reads well on a dark page: the chosen day’s frame, the view shown and every focus ring keep their contrast', async () => {
+    const page = await darkPage(
+      html`<div style="width: 760px"><service-calendar key=${KEY} base-url=${service.url} locale="en"></service-calendar></div>`,
+    );
+    const el = await settled(page.querySelector('service-calendar')!);
+    // The chosen day is framed inside in the link colour (3:1 against the page at least); its focus
+    // ring stays its own, which accessible() checks on every Tab stop.
+    const chosen = el.shadowRoot!.querySelector<HTMLElement>('[aria-selected=true]')!;
+    const frame = getComputedStyle(chosen).boxShadow.replace(/\s-?[\d.]+px.*$/, '');
+    expect(contrast(paint(frame), backdrop(chosen)), frame).to.be.at.least(3);
+    await expect(page).to.be.accessible();
+    button(el, 'List').click();
+    await el.updateComplete;
+    expect(button(el, 'List').getAttribute('aria-pressed')).to.equal('true');
+    await expect(page).to.be.accessible();
   });
 
   it('shows a day’s classes with the venue’s time named, the visitor’s own time, place, lecturer, price and seats', async () => {

@@ -276,9 +276,9 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
             </select>
           </div>`
         : nothing;
-    const viewButton = (view: 'month' | 'list') =>
-      // The visitor's choice: the view is no longer held to its reserved space.
-      html`<button class="secondary" aria-pressed=${list === (view === 'list')} @click=${() => ((this.#view.all = true), (this._view = view))}>
+    const viewButton = (view: 'month' | 'list', pressed = list === (view === 'list')) =>
+      // The visitor's choice: the view is no longer held to its reserved space. The view shown is a filled button.
+      html`<button class=${pressed ? '' : 'secondary'} aria-pressed=${pressed} @click=${() => ((this.#view.all = true), (this._view = view))}>
         ${t(locale, view)}
       </button>`;
     return this.#view.render(

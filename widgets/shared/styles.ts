@@ -96,6 +96,12 @@ export const baseStyles = css`
     outline: 3px solid var(--_link);
     outline-offset: 2px;
   }
+  /* A filled button's ring is inside it, in its text's colour: its fill is known, the page around it
+     is not (the link colour mixed with its white text's, which was 2.9:1 on a light page). */
+  button:not(.secondary, .link):focus-visible {
+    outline-color: var(--service-on-accent, #fff);
+    outline-offset: -5px;
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;
