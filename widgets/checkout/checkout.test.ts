@@ -167,9 +167,9 @@ describe('service-checkout', () => {
     expect(text).to.contain('€62.27'); // 390.00 × 19 / 119
     expect($(el, '.total').textContent).to.contain('€390.00');
     expect(cart()!.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([['cls_web_2', 1]]);
-    // The class's time in its venue's zone, named.
+    // The class's time in its venue's zone, named by its offset (as in every widget).
     const { starts_at, timezone } = quoteOf(el)!.items[0]!;
-    const zone = new Intl.DateTimeFormat('en', { timeZone: timezone!, timeZoneName: 'short' })
+    const zone = new Intl.DateTimeFormat('en', { timeZone: timezone!, timeZoneName: 'shortOffset' })
       .formatToParts(new Date(starts_at!))
       .find((part) => part.type === 'timeZoneName')!.value;
     expect($(el, '.line p').textContent).to.contain(zone);
