@@ -27,6 +27,8 @@ export const baseStyles = css`
     word-spacing: normal;
     white-space: normal;
     text-shadow: none;
+    /* A long email address or word breaks rather than overflow a phone's width. */
+    overflow-wrap: anywhere;
   }
   :host([hidden]) {
     display: none;
