@@ -78,9 +78,10 @@ describe('loader v1', () => {
     const ready = oneEvent(div, 'service-widget-ready');
     (await fixture(html`<section></section>`)).append(div);
     await new Promise(requestAnimationFrame);
-    // While loading: the owner's link is still there and the space is reserved.
+    // While loading: the owner's link is still there, shown in place of the widget, and the space is reserved.
     expect(div.dataset.serviceState).to.equal('loading');
     expect(div.querySelector('a')).to.not.equal(null);
+    expect(div.querySelector('service-registration')?.hidden ?? true).to.equal(true);
     expect(div.getBoundingClientRect().height).to.be.at.least(400);
     const { detail } = await ready;
     expect(detail).to.deep.equal({ type: 'registration' });
@@ -91,6 +92,31 @@ describe('loader v1', () => {
     expect(el.getAttribute('base-url')).to.equal(service.url);
     expect(el.shadowRoot!.textContent).to.contain('Acme Academy');
     expect(errors).to.have.length(0);
+  });
+
+  it('shows a widget loading in its reserved space, announced, when the div holds nothing of the owner’s', async () => {
+    const div = document.createElement('div');
+    div.dataset.serviceWidget = 'registration';
+    div.dataset.serviceId = keyOf('registration');
+    // The element as the loader adds it, before its data can have come.
+    const added = new Promise<HTMLElement>((resolve) =>
+      new MutationObserver((_, observer) => {
+        const el = div.querySelector<HTMLElement>('service-registration');
+        if (!el) return;
+        observer.disconnect();
+        resolve(el);
+      }).observe(div, { childList: true }),
+    );
+    const ready = oneEvent(div, 'service-widget-ready');
+    (await fixture(html`<section></section>`)).append(div);
+    const el = (await added) as HTMLElement & { updateComplete: Promise<boolean>; loadState: string };
+    await el.updateComplete;
+    expect(el.loadState).to.equal('loading');
+    // Shown (a hidden widget's "Loading…" reaches no screen reader), in the space reserved.
+    expect(el.hidden).to.equal(false);
+    expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal('Loading…');
+    expect(el.getBoundingClientRect().height).to.be.at.least(400);
+    await ready;
   });
 
   it('passes data-service-* options to the widget, live', async () => {

@@ -160,7 +160,9 @@ const install = (): ServiceWidgets => {
         p.options = Widget.observedAttributes;
         el.setAttribute('base-url', new URL('../../', handler.src).href);
         for (const { name } of div.attributes) forward(p, name);
-        el.hidden = true;
+        // Its loading state (a skeleton, and "Loading…" for a screen reader) shows in the space
+        // reserved; the owner's own content in the div, if any, shows instead until the widget is ready.
+        el.hidden = !!div.firstChild;
         // Its first view fits its own min-height: the div's, as it is now and as it changes.
         el.style.minHeight = 'inherit';
         el.addEventListener('service-state', ({ detail: { state, code, message } }) => {

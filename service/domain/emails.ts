@@ -15,8 +15,7 @@ interface ClassFacts {
   location: string;
 }
 
-const when = (cls: ClassFacts, locale: MailLocale) =>
-  `${formatClassStart(cls.starts_at, cls.timezone, locale)} (${cls.timezone})`;
+const when = (cls: ClassFacts, locale: MailLocale) => formatClassStart(cls.starts_at, cls.timezone, locale);
 const mail = (locale: MailLocale, fromName: string, email: Omit<Email, 'locale' | 'fromName'>): Email => ({
   ...email,
   locale,

@@ -9,7 +9,13 @@ export function formatMoney(amount: number, currency: string, locale: MailLocale
   return new Intl.NumberFormat(TAG[locale], { style: 'currency', currency }).format(amount / 100);
 }
 
-/** A class's start in the venue's time zone ("Monday, 1 December 2026 at 10:00"; "Dienstag, 1. Dezember 2026 um 10:00"). */
+/**
+ * A class's start in the venue's time zone, the zone named by its offset as the widgets name it
+ * ("Tuesday, 1 December 2026 at 10:00 GMT+1"; "Dienstag, 1. Dezember 2026 um 10:00 GMT+1").
+ */
 export function formatClassStart(startsAt: number, timezone: string, locale: MailLocale = 'en'): string {
-  return new Intl.DateTimeFormat(TAG[locale], { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(startsAt);
+  const zone = new Intl.DateTimeFormat(TAG[locale], { timeZone: timezone, timeZoneName: 'shortOffset' })
+    .formatToParts(startsAt)
+    .find((part) => part.type === 'timeZoneName')!.value;
+  return `${new Intl.DateTimeFormat(TAG[locale], { dateStyle: 'full', timeStyle: 'short', timeZone: timezone }).format(startsAt)} ${zone}`;
 }

@@ -146,7 +146,14 @@ describe('POST /widget-api/v1/orders', () => {
     const local = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(
       Date.parse(start),
     );
-    assert.ok(mail.text.includes(`${local} (Europe/Berlin)`), 'the class’s time at its venue');
+    const zone = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', timeZoneName: 'shortOffset' })
+      .formatToParts(Date.parse(start))
+      .find((part) => part.type === 'timeZoneName')!.value;
+    assert.match(zone, /^GMT\+[12]$/);
+    assert.ok(
+      mail.text.includes(`When:  ${local} ${zone}`),
+      'the class’s time at its venue, its zone named as the widgets name it',
+    );
     assert.match(mail.text, /Seats: 2 \(Grace Hopper, Alan Turing\)/);
     // 87300 × 19 / 119 = 13938.66…
     assert.match(mail.text, /Total: €873\.00, including 19 % VAT of €139\.39/);

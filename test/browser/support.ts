@@ -2,7 +2,7 @@
  * What the browser tests share: the reference service the test runner started (its URL and seed),
  * a guard that fails a test on any Lit development warning, and small waits on widget state (`settled`, `until`).
  */
-import { expect, fixture, html } from '@open-wc/testing';
+import { chai, expect, fixture, html } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import type { Order } from '../../contract/api/index.ts';
 import type { LoadState, ServiceElement } from '../../widgets/shared/base.ts';
@@ -219,7 +219,8 @@ export const darkPage = async (widget: TemplateResult) => {
 /**
  * The loading state of every widget: mounts it (through `mount`, given a fetch that holds the
  * service's answers back) and checks the skeleton, its reserved space, the announcement and
- * accessibility; then lets the answers through and checks the widget settles ready.
+ * accessibility; then lets the answers through and checks the widget settles ready, the skeleton and
+ * the announcement's region gone.
  */
 export const expectLoadingState = async <T extends ServiceElement<unknown>>(
   mount: (fetcher: typeof fetch) => Promise<T>,
@@ -228,15 +229,17 @@ export const expectLoadingState = async <T extends ServiceElement<unknown>>(
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const el = await mount((input, init) => gate.then(() => fetch(input, init)));
-  const base = () => el.shadowRoot!.querySelector('[part=base]')!;
-  expect(base().getAttribute('aria-busy')).to.equal('true');
   expect(el.shadowRoot!.querySelectorAll('.skeleton')).to.have.length(skeletons);
   expect(el.getBoundingClientRect().height).to.be.greaterThan(minHeight);
-  expect(textOf(el)).to.contain('Loading');
+  // Announced, in no part marked busy (whose changes a screen reader may hold back).
+  const status = el.shadowRoot!.querySelector('[role=status]')!;
+  expect(status.textContent).to.equal('Loading…');
+  expect(!!status.closest('[aria-busy=true]'), 'in a part marked busy').to.equal(false);
   await expect(el).to.be.accessible();
   release();
   await settled(el);
-  expect(base().getAttribute('aria-busy')).to.equal('false');
+  expect(el.shadowRoot!.querySelectorAll('.skeleton').length, 'skeletons once ready').to.equal(0);
+  expect(status.isConnected, 'no region of its own once ready').to.equal(false);
 };
 
 /**
@@ -330,3 +333,197 @@ export const participantToken = async (email: string, key = 'wk_demo_profile') =
   if (!verified.ok) throw new Error(`No sign-in for ${email}: ${await verified.text()}`);
   return ((await verified.json()) as { token: string }).token;
 };
+
+export type Rgba = [r: number, g: number, b: number, a: number];
+
+/**
+ * A CSS colour as the browser paints it (any syntax it computes: `rgb()`, `color(srgb …)`, with
+ * alpha); what is no colour (`none`) paints nothing.
+ */
+export const paint = (() => {
+  const context = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
+  return (color: string): Rgba => {
+    context.clearRect(0, 0, 1, 1);
+    context.fillStyle = 'transparent';
+    context.fillStyle = color;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = context.getImageData(0, 0, 1, 1).data;
+    return [r!, g!, b!, a! / 255];
+  };
+})();
+
+/** `top` painted over an opaque `bottom`. */
+export const over = (top: Rgba, bottom: Rgba): Rgba =>
+  [0, 1, 2].map((i) => top[i]! * top[3] + bottom[i]! * (1 - top[3])).concat(1) as Rgba;
+
+const luminance = ([r, g, b]: Rgba) =>
+  [r, g, b]
+    .map((c) => c / 255)
+    .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+
+/** The WCAG contrast ratio of two colours (`a` over `b` where it lets `b` through). */
+export const contrast = (a: Rgba, b: Rgba) => {
+  a = over(a, b);
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+};
+
+/** The element a node is drawn in: its slot, its parent, or the host of its shadow root. */
+const drawnIn = (node: Element) =>
+  node.assignedSlot ?? node.parentElement ?? ((node.parentNode as ShadowRoot | null)?.host as Element | undefined) ?? null;
+
+/** The opaque colour behind an element's content: its background over its ancestors' (the page's canvas white). */
+export const backdrop = (el: Element): Rgba => {
+  const layers: Rgba[] = [];
+  for (let node: Element | null = el; node && layers.at(-1)?.[3] !== 1; node = drawnIn(node)) {
+    const color = paint(getComputedStyle(node).backgroundColor);
+    if (color[3]) layers.push(color);
+  }
+  return layers.reduceRight<Rgba>((below, layer) => over(layer, below), [255, 255, 255, 1]);
+};
+
+const deepActive = () => {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active as HTMLElement | null;
+};
+
+const nameOf = (el: Element) =>
+  `<${el.localName}${el.id ? '#' + el.id : ''}> "${(el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
+
+/** What of an element's look a focus indicator may change. */
+const look = (el: Element) => {
+  const s = getComputedStyle(el);
+  return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.outlineOffset, s.boxShadow, s.backgroundColor, s.borderColor].join(
+    ' ',
+  );
+};
+
+/** An element and the elements it is drawn in, up to its widget's host. */
+const drawnWithin = (el: Element) => {
+  const chain = [el];
+  while (!chain.at(-1)!.shadowRoot && drawnIn(chain.at(-1)!)) chain.push(drawnIn(chain.at(-1)!)!);
+  return chain;
+};
+
+/**
+ * What is wrong with the focus indicator of an element that has just taken the focus, if anything
+ * (`unfocused`: the looks of it and the elements it is drawn in before, `drawnWithin`): no
+ * `:focus-visible`, no change of look, no ring (an outline of it, or of a box around it: a map's
+ * ring is its box's), a ring cut by a box around it that clips, or a ring of less than `min` (3:1,
+ * WCAG 1.4.11) against the colours beside it: the page behind the ringed element for a ring around
+ * it, its own background for a ring inside it.
+ */
+export const focusRing = (el: HTMLElement, unfocused: string[], min = 3): string | undefined => {
+  if (!el.matches(':focus-visible')) return 'shows no focus (:focus-visible does not match)';
+  const chain = drawnWithin(el);
+  const changed = chain.filter((node, i) => look(node) !== unfocused[i]);
+  if (!changed.length) return 'looks the same with and without the focus';
+  const ringed = changed.find((node) => {
+    const s = getComputedStyle(node);
+    return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+  });
+  if (!ringed) return 'has no focus ring (outline)';
+  const s = getComputedStyle(ringed);
+  const width = parseFloat(s.outlineWidth);
+  const offset = parseFloat(s.outlineOffset);
+  const ring = paint(s.outlineColor);
+  const behind = backdrop(drawnIn(ringed)!);
+  // Beside the ring: the page behind the element (around it, and in the gap of an offset), its own
+  // background (a ring drawn inside it, or touching it).
+  const beside = offset > 0 ? [behind] : offset + width <= 0 ? [backdrop(ringed)] : [backdrop(ringed), behind];
+  const ratio = Math.min(...beside.map((color) => contrast(over(ring, color), color)));
+  if (ratio < min)
+    return `has a ring of ${ratio.toFixed(2)}:1 (${s.outlineColor} beside ${beside.map((c) => `rgb(${c.slice(0, 3).join(' ')})`).join(' and ')})`;
+  // Cut by a box that clips its overflow (the element itself inside it: one scrolled out is not shown).
+  const out = Math.max(0, offset + width);
+  const box = ringed.getBoundingClientRect();
+  for (const node of drawnWithin(ringed).slice(1)) {
+    const style = getComputedStyle(node);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const r = node.getBoundingClientRect();
+    const [top, right, bottom, left] = ['top', 'right', 'bottom', 'left'].map((side) =>
+      parseFloat(style.getPropertyValue(`border-${side}-width`)),
+    ) as [number, number, number, number];
+    const clip = { top: r.top + top, right: r.right - right, bottom: r.bottom - bottom, left: r.left + left };
+    const within = (grow: number) =>
+      box.top - grow >= clip.top - 0.5 &&
+      box.bottom + grow <= clip.bottom + 0.5 &&
+      box.left - grow >= clip.left - 0.5 &&
+      box.right + grow <= clip.right + 0.5;
+    if (within(0) && !within(out)) return `has its ring cut by ${nameOf(node)} (overflow ${style.overflowX} ${style.overflowY})`;
+  }
+  return undefined;
+};
+
+/** What takes the focus in a shadow root: its Tab stops, and the headings and lines a widget moves the focus to. */
+const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex^="-"]), [data-focus]';
+
+/**
+ * The focus rings of every widget in `root` (a widget, or a page holding widgets): each element that
+ * takes the focus (a Tab stop, or a heading the widget moves the focus to) is focused in turn, and
+ * its ring must show, be whole and keep 3:1 against what lies beside it (`focusRing`). The focus goes
+ * back where it was. Every `to.be.accessible()` checks it too (below), on whatever page the test
+ * mounted its widget: a light one, or a dark one (`darkPage`).
+ */
+export const expectFocusRings = (root: Element) => {
+  const widgets = [root, ...root.querySelectorAll('*')].filter((el) => el.shadowRoot);
+  const before = deepActive();
+  const faults: string[] = [];
+  try {
+    for (const widget of widgets)
+      for (const el of widget.shadowRoot!.querySelectorAll<HTMLElement>(FOCUSABLE)) {
+        if ((el as HTMLButtonElement).disabled || !el.checkVisibility({ visibilityProperty: true }) || el.closest('[inert]'))
+          continue;
+        const { width, height } = el.getBoundingClientRect();
+        if (width <= 1 || height <= 1) continue;
+        if (el === deepActive()) el.blur();
+        const unfocused = drawnWithin(el).map(look);
+        // Focused as by Tab (a list that scrolls brings it into view), and then scrolled back.
+        const scrolled = [...drawnWithin(el), document.scrollingElement!].map(
+          (node) => [node, node.scrollTop, node.scrollLeft] as const,
+        );
+        el.focus();
+        const fault = focusRing(el, unfocused);
+        for (const [node, top, left] of scrolled) Object.assign(node, { scrollTop: top, scrollLeft: left });
+        if (fault) faults.push(`${nameOf(el)} ${fault}`);
+      }
+  } finally {
+    if (before && before !== document.body) before.focus({ preventScroll: true });
+    else deepActive()?.blur();
+  }
+  expect(faults, `Focus rings:\n${faults.join('\n')}`).to.deep.equal([]);
+};
+
+/**
+ * Every target of a pointer in the widgets of `root` (a button, a link, a field, a Tab stop) is at
+ * least 24 × 24 px (WCAG 2.5.8), but for a link inside a sentence, which the criterion leaves out.
+ */
+export const expectTargetSizes = (root: Element) => {
+  const small: string[] = [];
+  for (const widget of [root, ...root.querySelectorAll('*')].filter((el) => el.shadowRoot))
+    for (const el of widget.shadowRoot!.querySelectorAll<HTMLElement>(FOCUSABLE)) {
+      if (el.matches('[data-focus], [tabindex^="-"]') || !el.checkVisibility({ visibilityProperty: true })) continue;
+      const { width, height } = el.getBoundingClientRect();
+      if (width <= 1 || height <= 1) continue;
+      const inSentence =
+        getComputedStyle(el).display === 'inline' && el.parentElement!.textContent!.trim() !== el.textContent!.trim();
+      if (!inSentence && (width < 23.5 || height < 23.5)) small.push(`${nameOf(el)} ${width.toFixed(0)} × ${height.toFixed(0)}`);
+    }
+  expect(small, `Targets under 24 × 24 px:\n${small.join('\n')}`).to.deep.equal([]);
+};
+
+// `to.be.accessible()` is axe's, and then the focus rings' (expectFocusRings) and the targets'
+// sizes (expectTargetSizes): every state a test checks with axe has them checked too.
+chai.Assertion.overwriteMethod(
+  'accessible',
+  (axe: (...args: unknown[]) => Promise<void>) =>
+    async function (this: Chai.AssertionStatic, ...args: unknown[]) {
+      await axe.apply(this, args);
+      if (chai.util.flag(this, 'negate')) return;
+      const root = chai.util.flag(this, 'object') as Element;
+      expectFocusRings(root);
+      expectTargetSizes(root);
+    },
+);

@@ -66,7 +66,7 @@ test('the places as a list, then a map whose markers agree with it; markers and 
   // The tiles came (the service's plain tile), the attribution is the key's, and nothing of Leaflet's styles reached the page.
   await expect(widget.locator('.leaflet-tile-loaded').first()).toBeVisible();
   await expect(widget.getByText('Leaflet · Plain tiles of the reference service')).toBeVisible();
-  await expect(widget.getByRole('status')).toHaveCount(0);
+  await expect(widget.getByRole('status')).toHaveText('');
   expect(
     await page.evaluate(() => ({
       sheets: document.styleSheets.length,
@@ -124,7 +124,7 @@ test('the places as a list, then a map whose markers agree with it; markers and 
   await expectMarkersInPlace(widget);
   // A tile given up is no tile that failed: the map does not say its tiles could not load.
   await expect(widget.locator('.leaflet-tile-loaded').first()).toBeVisible();
-  await expect(widget.getByRole('status')).toHaveCount(0);
+  await expect(widget.getByRole('status')).toHaveText('');
 
   // A place chosen in the list: its marker stands out and its popup opens; the focus stays in the list.
   const vienna = list.getByRole('button', { name: 'Acme Vienna' });

@@ -25,10 +25,6 @@ export const calendarStyles = css`
     display: flex;
     gap: 0.25rem;
   }
-  [aria-pressed='true'] {
-    background: var(--_accent);
-    color: var(--service-on-accent, #fff);
-  }
   .nav {
     align-items: center;
     gap: 0.5rem;
@@ -86,9 +82,9 @@ export const calendarStyles = css`
   [aria-current] {
     font-weight: 700;
   }
+  /* The chosen day is framed inside, in the link colour: its focus ring stays its own. */
   [aria-selected='true'] {
-    outline: 2px solid var(--_accent);
-    outline-offset: -2px;
+    box-shadow: inset 0 0 0 2px var(--_link);
   }
   .fill,
   .classes,
@@ -105,6 +101,10 @@ export const calendarStyles = css`
   }
   h4 {
     margin: 0;
+  }
+  /* Room for its button's ring in the held list, which clips. */
+  .fill .more {
+    padding: 0.375rem;
   }
   .class button {
     justify-self: start;

@@ -4,6 +4,9 @@ import type { CalendarResponse } from '../../contract/api/index.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import type { Cart } from '../shared/cart.ts';
 import {
+  backdrop,
+  contrast,
+  darkPage,
   dev,
   expectFaults,
   expectMinutesUntil,
@@ -13,6 +16,7 @@ import {
   holdSeats,
   keyOf,
   ownMethods,
+  paint,
   reserve,
   service,
   settled,
@@ -144,6 +148,23 @@ describe('service-calendar', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('reads well on a dark page: the chosen day’s frame, the view shown and every focus ring keep their contrast', async () => {
+    const page = await darkPage(
+      html`<div style="width: 760px"><service-calendar key=${KEY} base-url=${service.url} locale="en"></service-calendar></div>`,
+    );
+    const el = await settled(page.querySelector('service-calendar')!);
+    // The chosen day is framed inside in the link colour (3:1 against the page at least); its focus
+    // ring stays its own, which accessible() checks on every Tab stop.
+    const chosen = el.shadowRoot!.querySelector<HTMLElement>('[aria-selected=true]')!;
+    const frame = getComputedStyle(chosen).boxShadow.replace(/\s-?[\d.]+px.*$/, '');
+    expect(contrast(paint(frame), backdrop(chosen)), frame).to.be.at.least(3);
+    await expect(page).to.be.accessible();
+    button(el, 'List').click();
+    await el.updateComplete;
+    expect(button(el, 'List').getAttribute('aria-pressed')).to.equal('true');
+    await expect(page).to.be.accessible();
+  });
+
   it('shows a day’s classes with the venue’s time named, the visitor’s own time, place, lecturer, price and seats', async () => {
     const expected = await firstMonthWithClasses();
     const el = await mountWithClasses();
@@ -151,12 +172,18 @@ describe('service-calendar', () => {
     cell(el, cls.local_date).click();
     await el.updateComplete;
     const text = textOf(el);
-    const city = cls.timezone.split('/').pop()!;
-    expect(text).to.contain(`${city} time`);
+    // The venue's time, its zone named by its offset as in every widget ("GMT+1"), then the visitor's own.
+    const zone = (timeZone?: string) =>
+      new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'shortOffset' })
+        .formatToParts(new Date(cls.starts_at))
+        .find((part) => part.type === 'timeZoneName')!.value;
+    const times = (timeZone?: string) =>
+      `${new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit', timeZone }).formatRange(new Date(cls.starts_at), new Date(cls.ends_at))} ${zone(timeZone)}`;
+    expect(text).to.contain(times(cls.timezone));
+    expect(text).not.to.match(/ time\b(?!:)/);
     expect(text).to.contain(cls.location);
     if (cls.lecturers.length) expect(text).to.contain(`with ${cls.lecturers[0]!.name}`);
-    const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (own !== cls.timezone) expect(text).to.contain('your time)');
+    if (zone() !== zone(cls.timezone)) expect(text).to.contain(`(your time: ${times()})`);
     expect(text).to.match(/Seats left: \d+|Full/);
   });
 
@@ -580,7 +607,7 @@ describe('service-calendar', () => {
     expect(button(el, 'Nächster Monat')).not.to.equal(undefined);
     expect(button(el, 'Heute')).not.to.equal(undefined);
     await expect(el).to.be.accessible();
-    // A class's time names its venue's city as the place's own time: "Ortszeit Berlin".
+    // A class's time names its venue's zone as in English ("GMT+1", never "MEZ"), and the visitor's own.
     // (At a month with classes, reached in English: the month of today has none late in a month.)
     const withClasses = await mountWithClasses();
     withClasses.locale = 'de';
@@ -590,7 +617,11 @@ describe('service-calendar', () => {
     const cls = withClasses.data!.classes[0]!;
     cell(withClasses, cls.local_date).click();
     await withClasses.updateComplete;
-    expect(textOf(withClasses)).to.contain(`, Ortszeit ${cls.timezone.split('/').pop()!.replace(/_/g, ' ')}`);
+    const zone = new Intl.DateTimeFormat('en', { timeZone: cls.timezone, timeZoneName: 'shortOffset' })
+      .formatToParts(new Date(cls.starts_at))
+      .find((part) => part.type === 'timeZoneName')!.value;
+    expect(textOf(withClasses)).to.contain(` Uhr ${zone}`);
+    expect(textOf(withClasses)).not.to.match(/MEZ|MESZ|Ortszeit/);
   });
 
   it('shows a class already in the page’s cart as such (a reload)', async () => {

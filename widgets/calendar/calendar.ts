@@ -3,7 +3,7 @@ import type { ClassSelectedDetail } from '../../contract/index.ts';
 import type { CalendarClass, CalendarDay, CalendarResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
 import { FirstView, firstViewStyles } from '../shared/first-view.ts';
-import { dateFormat, formatMoney, seatsText } from '../shared/format.ts';
+import { dateFormat, formatDateRange, formatMoney, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { calendarStyles } from './calendar.styles.ts';
@@ -31,8 +31,7 @@ export const en = {
   showMonth: 'Show {month}',
   noUpcoming: 'No upcoming classes match.',
   failed: 'The classes of {month} could not be loaded.',
-  venueTime: '{time}, {city} time',
-  yourTime: '({time} your time)',
+  yourTime: '(your time: {time})',
   with: 'with {names}',
   seatsLeft: 'Seats left: {count}',
   waitlist: 'Full – waitlist open',
@@ -276,9 +275,9 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
             </select>
           </div>`
         : nothing;
-    const viewButton = (view: 'month' | 'list') =>
-      // The visitor's choice: the view is no longer held to its reserved space.
-      html`<button class="secondary" aria-pressed=${list === (view === 'list')} @click=${() => ((this.#view.all = true), (this._view = view))}>
+    const viewButton = (view: 'month' | 'list', pressed = list === (view === 'list')) =>
+      // The visitor's choice: the view is no longer held to its reserved space. The view shown is a filled button.
+      html`<button class=${pressed ? '' : 'secondary'} aria-pressed=${pressed} @click=${() => ((this.#view.all = true), (this._view = view))}>
         ${t(locale, view)}
       </button>`;
     return this.#view.render(
@@ -448,14 +447,12 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     </li>`;
   }
 
-  /** "9:00–16:00, Berlin time", and the visitor's own time where it differs. */
+  /** "9:00 – 16:00 GMT+1" (the venue's time, named as every widget names it), and the visitor's own where it differs. */
   #times(locale: Locale, { starts_at, ends_at, timezone }: CalendarClass) {
-    const range = (timeZone?: string) =>
-      dateFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone }).formatRange(new Date(starts_at), new Date(ends_at));
+    const range = (timeZone?: string) => formatDateRange(locale, starts_at, ends_at, timeZone, { hour: 'numeric' });
     const venue = range(timezone);
     const own = range();
-    const city = timezone.split('/').pop()!.replace(/_/g, ' ');
-    return `${t(locale, 'venueTime', { time: venue, city })}${own === venue ? '' : ' ' + t(locale, 'yourTime', { time: own })}`;
+    return own === venue ? venue : `${venue} ${t(locale, 'yourTime', { time: own })}`;
   }
 
   async #book(cls: CalendarClass) {

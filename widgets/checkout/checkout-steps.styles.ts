@@ -18,8 +18,8 @@ export const stepsStyles = css`
      styles give text inputs their height and padding; a radio takes none of them). */
   .methods input {
     min-height: 0;
-    height: 1.25rem;
-    margin: 0.125rem 0 0;
+    height: 1.5rem;
+    margin: 0;
     padding: 0;
   }
   /* A free order's billing address is not asked for (its typing is kept). */

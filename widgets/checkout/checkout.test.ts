@@ -4,6 +4,7 @@ import type { Cart } from '../shared/cart.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import { writeSession } from '../shared/session.ts';
 import {
+  darkPage,
   dev,
   expectFaults,
   expectMinutesUntil,
@@ -166,9 +167,9 @@ describe('service-checkout', () => {
     expect(text).to.contain('€62.27'); // 390.00 × 19 / 119
     expect($(el, '.total').textContent).to.contain('€390.00');
     expect(cart()!.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([['cls_web_2', 1]]);
-    // The class's time in its venue's zone, named.
+    // The class's time in its venue's zone, named by its offset (as in every widget).
     const { starts_at, timezone } = quoteOf(el)!.items[0]!;
-    const zone = new Intl.DateTimeFormat('en', { timeZone: timezone!, timeZoneName: 'short' })
+    const zone = new Intl.DateTimeFormat('en', { timeZone: timezone!, timeZoneName: 'shortOffset' })
       .formatToParts(new Date(starts_at!))
       .find((part) => part.type === 'timeZoneName')!.value;
     expect($(el, '.line p').textContent).to.contain(zone);
@@ -383,11 +384,12 @@ describe('service-checkout', () => {
     const buyer = BUYER();
     await fill(el, { ...attendees('cls_data_2', ['Grace Hopper', 'Alan Turing']), ...buyer });
     expect((el.shadowRoot!.querySelector('#pm-invoice') as HTMLInputElement).checked).to.equal(true);
-    // Each payment method's radio sits beside its label's first line, the size of a box to tick.
+    // Each payment method's radio sits beside its label's first line, the size of a box to tick: at
+    // least 24 × 24 px (WCAG 2.5.8), no taller than a line.
     for (const radio of el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')) {
       const box = radio.getBoundingClientRect();
       const label = el.shadowRoot!.querySelector(`label[for="${radio.id}"]`)!.getBoundingClientRect();
-      expect(box.height, radio.id).to.be.below(24);
+      expect([box.width, box.height], radio.id).to.deep.equal([24, 24]);
       expect(Math.abs(box.top - label.top), radio.id).to.be.below(6);
     }
     const completed = oneEvent(el, 'service-checkout-completed');
@@ -574,6 +576,17 @@ describe('service-checkout', () => {
     button(el, /^Place order/).click();
     await completed;
     expect(await emailsTo(buyer['buyer.email'])).to.have.length(1);
+  });
+
+  it('reads well on a dark page: the cart, the details and their focus rings keep their contrast', async () => {
+    const page = await darkPage(
+      html`<service-checkout key=${KEY} base-url=${service.url} locale="en" classes="cls_web_2"></service-checkout>`,
+    );
+    const el = await settled(page.querySelector('service-checkout')!);
+    await quoted(el);
+    await expect(page).to.be.accessible();
+    await toDetails(el);
+    await expect(page).to.be.accessible();
   });
 
   it('marks the fields the service refuses, each with its message', async () => {

@@ -23,4 +23,8 @@ export const contactStyles = css`
   #message-hint {
     align-self: end;
   }
+  /* As wide as its words, as in every form (a column's item stretches). */
+  form > button {
+    align-self: start;
+  }
 `;

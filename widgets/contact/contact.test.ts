@@ -114,6 +114,13 @@ describe('service-contact', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('sends its message with a button as wide as its words, as every form does', async () => {
+    const el = await settled(await mount());
+    const button = $(el, 'form > button[part=button]').getBoundingClientRect();
+    expect(button.width).to.be.below($(el, 'form').getBoundingClientRect().width / 2);
+    expect(button.left).to.equal($(el, 'form').getBoundingClientRect().left);
+  });
+
   it('has a subject text field when the widget has no topics', async () => {
     const el = await settled(await mount({ fetch: spy({ widget: withoutTopics }) }));
     expect(el.shadowRoot!.querySelector('select')).to.equal(null);

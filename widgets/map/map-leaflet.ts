@@ -30,11 +30,19 @@ export interface MapHost {
  * element Leaflet positions (with `transform`), so its look is drawn by a pin inside it: a rotation
  * or a scale on the marker itself would move it off its place. The pin is a square turned about its
  * square corner, which is the point: it stands centred above the point.
+ *
+ * Focus rings (kept whole, 3:1 beside them): a marker's is drawn on the map, a light surface on a
+ * light or dark page (Leaflet's grey, the tiles), so its colour is mixed with dark text, as on a
+ * light page. The map's own is drawn around its box, which clips what lies outside the map. A
+ * popup's content keeps 6 px of Leaflet's margins (13px 24px 13px 20px) as its padding: room for its
+ * heading's and links' rings inside the content's box, which clips when it scrolls (a popup taller
+ * than the map). The close button, at the popup's corner, rings inside.
  */
 const OWN_CSS = `
 .marker {
   background: none;
   border: 0;
+  color: #333;
 }
 .pin {
   position: absolute;
@@ -58,9 +66,20 @@ const OWN_CSS = `
   outline: 3px solid var(--_link);
   outline-offset: 2px;
 }
+.map:focus-visible {
+  outline: none;
+}
+.map-box:has(> .map:focus-visible) {
+  outline: 3px solid var(--_link);
+  outline-offset: 2px;
+}
+.leaflet-popup-content {
+  margin: 7px 18px 7px 14px;
+}
 .popup {
   display: grid;
   gap: 0.25rem;
+  padding: 6px;
 }
 .popup .classes {
   font-size: 0.8125rem;
@@ -70,6 +89,9 @@ const OWN_CSS = `
 }
 .popup h3:focus-visible {
   outline: 3px solid var(--_link);
+}
+.leaflet-popup-close-button:focus-visible {
+  outline-offset: -3px;
 }
 .attribution {
   position: absolute;
@@ -88,8 +110,8 @@ let sheet: CSSStyleSheet | undefined;
 /** Room a popup leaves at the map's edges; on the left, also the zoom control's column (10 + 34 px). */
 const EDGE = 8;
 const CONTROL_COLUMN = 44 + EDGE;
-/** What a popup adds around its content: margins and padding (Leaflet's CSS), and its tip below. */
-const POPUP_FRAME = { x: 20 + 24 + 2, y: 13 + 13 + 2 + 20 };
+/** What a popup adds around its content: the content's margins (ours, in OWN_CSS), its wrapper's border, and its tip below. */
+const POPUP_FRAME = { x: 14 + 18 + 2, y: 7 + 7 + 2 + 20 };
 
 /**
  * Tiles as Leaflet's documented GridLayer extension draws them, not its TileLayer: TileLayer empties
@@ -121,7 +143,21 @@ export class LeafletMap {
     }
     if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 
-    const map = (this.#map = L.map(container, { attributionControl: false, zoomControl: false, scrollWheelZoom: false }));
+    // Under `prefers-reduced-motion: reduce` nothing fades, zooms or pans by animation.
+    const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    const map = (this.#map = L.map(container, {
+      attributionControl: false,
+      zoomControl: false,
+      scrollWheelZoom: false,
+      fadeAnimation: !still,
+      zoomAnimation: !still,
+      markerZoomAnimation: !still,
+    }));
+    if (still) {
+      // A popup's auto-pan, a marker's pan on focus and the keys' pans all go through panBy, animated unless told not to.
+      const panBy = map.panBy;
+      map.panBy = (offset, options) => panBy.call(map, offset, { ...options, animate: false });
+    }
     L.control.zoom({ zoomInTitle: host.word('zoomIn'), zoomOutTitle: host.word('zoomOut') }).addTo(map);
     // A tile that cannot load (no internet, a tile server down) is said once; the markers stay.
     new Tiles({ url: tiles.url, maxZoom: 19 })
@@ -176,8 +212,22 @@ export class LeafletMap {
       event.preventDefault();
       map.closePopup();
     });
+    // Only the markers the map shows are Tab stops: one that a popup's auto-pan, a zoom or a pan has
+    // moved out of the map's box would take the focus out of sight (the list reaches every place).
+    map.on('moveend', () => this.#reachable());
+    this.#reachable();
     this.#resize = new ResizeObserver(() => this.#fit());
     this.#resize.observe(container);
+  }
+
+  #reachable() {
+    const { x, y } = this.#map.getSize();
+    for (const marker of this.#markers.values()) {
+      const { x: left, y: top } = this.#map.latLngToContainerPoint(marker.getLatLng()).subtract([14, 28]);
+      // The pin (iconSize 28, iconAnchor 14 × 28) and its focus ring (5 px) inside the map.
+      const shown = left >= 5 && left + 33 <= x && top >= 5 && top + 33 <= y;
+      marker.getElement()?.setAttribute('tabindex', shown ? '0' : '-1');
+    }
   }
 
   /**

@@ -106,8 +106,35 @@ export const mapStyles = css`
   .seats.full {
     color: var(--_danger);
   }
+  /* Brought into the list's view by the focus with room for its ring. */
+  .places :is(a, button) {
+    scroll-margin: 0.5rem;
+  }
+  /* A class's links and buttons (Book, Go to checkout) are targets of a line of 24 px, not of their small words. */
+  .classes :is(a, button) {
+    min-height: 1.5rem;
+  }
   .book {
     color: var(--_link);
     font-weight: 600;
+  }
+  .show {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.5rem;
+    min-height: 2.25rem;
+    padding: 0.25rem 0.75rem;
+    text-align: start;
+  }
+  /* The map's pin, small. */
+  .show::before {
+    content: '';
+    flex: none;
+    width: 0.625rem;
+    height: 0.625rem;
+    margin: 0 0.125rem 0.25rem;
+    rotate: -45deg;
+    border-radius: 50% 50% 50% 0;
+    background: currentColor;
   }
 `;

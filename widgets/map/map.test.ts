@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import {
+  darkPage,
   expectMinutesUntil,
   failOnWarnings,
   holdSeats,
@@ -33,6 +34,31 @@ const changed =
   };
 const box = (el: Element) => el.getBoundingClientRect();
 const markers = (el: ServiceMap) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('.leaflet-marker-icon')];
+/** The map's status line (the tiles or the map that could not load): its region is there from the first render. */
+const status = (el: ServiceMap) => el.shadowRoot!.querySelector('.map-box [role=status]');
+/** The button of a place in the list. */
+const placeButton = (el: ServiceMap, name: string) =>
+  [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.places h3 button')].find((b) => b.textContent!.trim() === name)!;
+/** Whether a box lies wholly inside another. */
+const inside = (inner: DOMRect, outer: DOMRect) =>
+  inner.left >= outer.left - 0.5 &&
+  inner.right <= outer.right + 0.5 &&
+  inner.top >= outer.top - 0.5 &&
+  inner.bottom <= outer.bottom + 0.5;
+/** A marker's box with its focus ring (3 px, 2 px away). */
+const ringed = (marker: Element) => {
+  const { x, y, width, height } = box(marker);
+  return new DOMRect(x - 5, y - 5, width + 10, height + 10);
+};
+/**
+ * Resolves once the map is at rest: not panning (a popup's auto-pan: Leaflet marks its pane while it
+ * moves), and nothing fading or zooming (CSS transitions).
+ */
+const still = (el: ServiceMap) =>
+  until(
+    () => !el.shadowRoot!.querySelector('.leaflet-pan-anim, .leaflet-zoom-anim') && !el.shadowRoot!.getAnimations().length,
+    'the map at rest',
+  );
 
 describe('service-map', () => {
   it('lists the places first, then a marker per place with coordinates, named after it; accessible', async () => {
@@ -57,6 +83,7 @@ describe('service-map', () => {
     expect(el.shadowRoot!.querySelector('.leaflet-popup')!.textContent).to.contain('Mariahilfer Straße 10, 1070 Vienna');
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[aria-current=true] h3')!.textContent!.trim()).to.equal('Acme Vienna');
+    await still(el);
     await expect(el).to.be.accessible();
   });
 
@@ -82,8 +109,10 @@ describe('service-map', () => {
 
   it('tiles that cannot load: one line says so, in German too, and the list stays; accessible', async () => {
     const el = await settled(await mount('wk_demo_map_offline', 'de'));
-    await until(() => !!el.shadowRoot!.querySelector('[role=status]'));
-    expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal(
+    // Its region is there, empty, before the line comes: a region that comes with its text may go unannounced.
+    expect(status(el)?.textContent?.trim(), 'an empty status region before the tiles fail').to.equal('');
+    await until(() => !!status(el)!.textContent!.trim());
+    expect(status(el)!.textContent!.trim()).to.equal(
       'Der Kartenhintergrund konnte nicht geladen werden. Die Orte und ihre Markierungen funktionieren weiter.',
     );
     expect(textOf(el)).to.contain('Hier unterrichtet Acme Academy');
@@ -104,7 +133,7 @@ describe('service-map', () => {
       ).to.deep.equal([true, true, true, true]);
     }
     // Each popup opens over its own marker: the marker's box stands centred under the popup's tip.
-    for (const button of el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.places button.link')) {
+    for (const button of el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.places h3 button')) {
       button.click();
       const name = button.textContent!.trim();
       await until(() => el.shadowRoot!.querySelector('.leaflet-popup h3')?.textContent?.trim() === name);
@@ -169,8 +198,8 @@ describe('service-map', () => {
       ['de', 'Die Karte konnte nicht geladen werden. Die Liste der Orte funktioniert weiter.'],
     ]) {
       const el = await settled(await mount(keyOf('map'), locale, undefined, broken));
-      await until(() => !!el.shadowRoot!.querySelector('[role=status]'));
-      expect(el.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal(line);
+      await until(() => !!status(el)?.textContent!.trim());
+      expect(status(el)!.textContent!.trim()).to.equal(line);
       expect(el.shadowRoot!.querySelectorAll('.places > li')).to.have.length(5);
       await expect(el).to.be.accessible();
     }
@@ -265,7 +294,101 @@ describe('service-map', () => {
     expect(content.scrollHeight, 'the popup shows all it holds').to.be.at.most(content.clientHeight + 1);
     expect(places.scrollHeight, 'the whole list').to.be.at.most(places.clientHeight + 1);
     expect(box(el).height).to.be.above(420);
+    await still(el);
     await expect(el).to.be.accessible();
+  });
+
+  it('shows a place on the map by a button that looks like one (not like a link), pressed while shown', async () => {
+    const el = await settled(await mount());
+    await until(() => markers(el).length === 4);
+    const vienna = placeButton(el, 'Acme Vienna');
+    const look = () => getComputedStyle(vienna);
+    expect(look().textDecorationLine, 'not underlined as a link').to.equal('none');
+    expect(look().borderTopStyle, 'a button’s edge').to.equal('solid');
+    expect(vienna.getAttribute('aria-pressed')).to.equal('false');
+    vienna.click();
+    await el.updateComplete;
+    expect(vienna.getAttribute('aria-pressed')).to.equal('true');
+    // Pressed, it is filled: its fill differs from the page's.
+    expect(look().backgroundColor).not.to.equal('rgba(0, 0, 0, 0)');
+    await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'));
+    await still(el);
+    await expect(el).to.be.accessible();
+  });
+
+  it('leaves the markers that a popup’s auto-pan moved out of the map out of the Tab order', async () => {
+    // A phone's width, where opening Hamburg's popup pans the others out of the map's short box.
+    const el = await settled(await mount());
+    el.style.width = '343px';
+    await until(() => markers(el).length === 4);
+    placeButton(el, 'Acme Hamburg').click();
+    await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'));
+    await still(el);
+    const map = box(el.shadowRoot!.querySelector('.map')!);
+    expect(
+      markers(el).some((m) => !inside(ringed(m), map)),
+      'a marker out of the map',
+    ).to.equal(true);
+    // Shift+Tab from the popup's heading goes through the markers to the map: each one it reaches is in sight.
+    el.shadowRoot!.querySelector<HTMLElement>('.leaflet-popup h3')!.focus();
+    const reached: string[] = [];
+    for (;;) {
+      await sendKeys({ press: 'Shift+Tab' });
+      const focused = el.shadowRoot!.activeElement as HTMLElement;
+      if (!focused.classList.contains('leaflet-marker-icon')) break;
+      reached.push(focused.getAttribute('aria-label')!);
+      expect(inside(ringed(focused), map), `${focused.getAttribute('aria-label')} in sight`).to.equal(true);
+    }
+    expect(reached).to.deep.equal(
+      markers(el)
+        .filter((m) => inside(ringed(m), map))
+        .map((m) => m.getAttribute('aria-label'))
+        .reverse(),
+    );
+    // Zoomed out, the markers back in sight are Tab stops again, and only they.
+    const out = markers(el).filter((m) => !inside(ringed(m), map));
+    el.shadowRoot!.querySelector<HTMLElement>('.leaflet-control-zoom-out')!.click();
+    await until(() => out.some((m) => inside(ringed(m), box(el.shadowRoot!.querySelector('.map')!))), 'a marker back in sight');
+    await still(el);
+    for (const marker of markers(el))
+      expect(marker.tabIndex, marker.getAttribute('aria-label')!).to.equal(
+        inside(ringed(marker), box(el.shadowRoot!.querySelector('.map')!)) ? 0 : -1,
+      );
+  });
+
+  describe('under prefers-reduced-motion: reduce', () => {
+    before(() => emulateMedia({ reducedMotion: 'reduce' }));
+    after(() => emulateMedia({ reducedMotion: 'no-preference' }));
+
+    it('nothing fades, zooms or pans by animation: a popup and a zoom are there at once', async () => {
+      const el = await settled(await mount());
+      el.style.width = '343px';
+      await until(() => markers(el).length === 4);
+      await still(el);
+      placeButton(el, 'Acme Hamburg').click();
+      await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'));
+      expect(el.shadowRoot!.getAnimations(), 'no fade').to.deep.equal([]);
+      // Panned into the map at once, not over a quarter of a second.
+      expect(inside(box(el.shadowRoot!.querySelector('.leaflet-popup')!), box(el.shadowRoot!.querySelector('.map')!))).to.equal(
+        true,
+      );
+      el.shadowRoot!.querySelector<HTMLElement>('.leaflet-control-zoom-in')!.click();
+      await new Promise(requestAnimationFrame);
+      expect(el.shadowRoot!.getAnimations(), 'no zoom').to.deep.equal([]);
+    });
+  });
+
+  it('reads well on a dark page: the markers’ rings (on the map, a light surface), the list and the popups keep their contrast', async () => {
+    const page = await darkPage(
+      html`<service-map key=${keyOf('map')} base-url=${service.url} locale="en" booking-url="https://shop.example/book"></service-map>`,
+    );
+    const el = await settled(page.querySelector('service-map')!);
+    await until(() => markers(el).length === 4);
+    await expect(page).to.be.accessible();
+    placeButton(el, 'Acme Berlin').click();
+    await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'));
+    await still(el);
+    await expect(page).to.be.accessible();
   });
 
   it('has no public method for its map: only the hooks of Lit and of the base (the map gets callbacks)', () => {

@@ -140,7 +140,7 @@ export class ServiceMap extends ServiceElement<MapData> {
       <div class="body ${this._grown ? 'grown' : ''}">
         <div class="map-box">
           <div class="map" role="region" aria-label=${t(locale, 'map')}></div>
-          ${this._failed ? html`<p class="failed-line notice" role="status">${t(locale, this._failed)}</p>` : nothing}
+          <div role="status">${this._failed ? html`<p class="failed-line notice">${t(locale, this._failed)}</p>` : nothing}</div>
           ${this._attribution ? html`<p class="attribution">Leaflet · ${this._attribution}</p>` : nothing}
         </div>
         <ul class="places" aria-label=${t(locale, 'places')}>
@@ -164,10 +164,13 @@ export class ServiceMap extends ServiceElement<MapData> {
   #renderPlace(place: Place, inPopup: boolean): TemplateResult {
     const locale = this.resolvedLocale;
     const onMap = place.lat != null && place.lng != null;
+    const chosen = this._selected === place.id;
+    // In the list, a place on the map is a button that shows it there (pressed while it is shown),
+    // and looks like one, with a pin: underlined, it looked like a link to another page.
     return html`<h3 tabindex=${inPopup ? '-1' : nothing}>
         ${
           onMap && !inPopup
-            ? html`<button class="link" aria-pressed=${this._selected === place.id ? 'true' : 'false'} @click=${() => this.#select(place.id, 'list')}>
+            ? html`<button class=${chosen ? 'show' : 'show secondary'} aria-pressed=${chosen} @click=${() => this.#select(place.id, 'list')}>
               ${place.name}
             </button>`
             : place.name

@@ -37,4 +37,17 @@ export const accountStyles = css`
   .card button {
     justify-self: start;
   }
+  /* The question, then its two answers side by side, the one that cancels in the danger colour. */
+  .confirm {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+  }
+  .confirm p {
+    flex-basis: 100%;
+  }
+  .danger {
+    border-color: var(--service-danger, #b3261e);
+    background: var(--service-danger, #b3261e);
+  }
 `;

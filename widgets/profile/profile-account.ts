@@ -275,9 +275,9 @@ export class ProfileAccount {
                 ${r.status === 'waitlisted' ? html`<span>${this.#t('waitlisted')}</span>` : nothing}
                 ${
                   this.#confirming === r.id
-                    ? html`<div class="bar" role="group" aria-label=${this.#t('confirmCancel', { course: r.course.title })}>
+                    ? html`<div class="confirm" role="group" aria-label=${this.#t('confirmCancel', { course: r.course.title })}>
                       <p>${this.#t('confirmCancel', { course: r.course.title })}</p>
-                      <button ?disabled=${form.sending} @click=${() => this.#cancel(r)}>${this.#t('yesCancel')}</button>
+                      <button class="danger" ?disabled=${form.sending} @click=${() => this.#cancel(r)}>${this.#t('yesCancel')}</button>
                       <button class="secondary" @click=${() => this.#confirm('')}>${this.#t('keep')}</button>
                     </div>`
                     : r.cancellable

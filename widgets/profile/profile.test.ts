@@ -76,8 +76,7 @@ let n = 0;
  * places), which no other widget's tests book: in cls_data_2 they filled the class that the
  * checkout's tests buy, when this file ran first.
  */
-const newParticipant = async (first = 'Mary') => {
-  const email = `profile-${Date.now()}-${n++}@example.org`;
+const newParticipant = async (first = 'Mary', email = `profile-${Date.now()}-${n++}@example.org`) => {
   const answer = await fetch(`${service.url}widget-api/v1/registrations?key=${keyOf('registration')}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
@@ -827,6 +826,14 @@ describe('service-profile', () => {
     const group = $(el, '[role=group]');
     expect(group.getAttribute('aria-label')).to.equal('Cancel your place in TypeScript for teams?');
     expect(focused(el)).to.equal('Yes, cancel');
+    // The question, then its two answers together (not spread across the row); the one that cancels
+    // in the danger colour, not the accent of every other button.
+    const [yes, keep] = [buttonNamed(el, 'Yes, cancel')!, buttonNamed(el, 'Keep my place')!].map((b) =>
+      b.getBoundingClientRect(),
+    );
+    expect(yes!.top, 'side by side').to.equal(keep!.top);
+    expect(keep!.left - yes!.right, 'together').to.be.within(0, 16);
+    expect(getComputedStyle(buttonNamed(el, 'Yes, cancel')!).backgroundColor).to.equal('rgb(179, 38, 30)');
     await expect(el).to.be.accessible();
 
     // Keeping it changes nothing, and the focus goes back to its button.
@@ -961,6 +968,19 @@ describe('service-profile', () => {
     expect(focused(el)).to.equal('Your account at Acme Academy');
     expect(storedToken()).to.equal(undefined);
     expect((await me(token)).status).to.equal(401);
+    await expect(el).to.be.accessible();
+  });
+
+  it('breaks a long email address in the signed-in details at 320 px rather than overflow them', async () => {
+    const email = await newParticipant(
+      'Lena',
+      `a.very.long.address.of.someone.${Date.now()}-${n++}@a-long-company-name.example.org`,
+    );
+    const el = await settled(await mount());
+    el.style.width = '304px';
+    await signIn(el, email);
+    expect(textOf(el)).to.contain(email);
+    expect(el.scrollWidth, 'no wider than the widget').to.be.at.most(el.clientWidth);
     await expect(el).to.be.accessible();
   });
 

@@ -162,11 +162,15 @@ export abstract class ServiceElement<Data = unknown> extends LitElement implemen
   protected renderState(ready: (data: Data) => unknown, skeletons = 3): TemplateResult {
     const { loadState, error } = this;
     const locale = this.resolvedLocale;
-    return html`<section part="base" aria-busy=${loadState === 'loading'}>
+    const loading = loadState === 'loading';
+    // Its language marked, for a German widget on an English page (WCAG 3.1.2). "Loading…" is said by
+    // a region that stays from an error to its retry (a region that comes with its text may go
+    // unannounced), in no part marked busy (whose changes a screen reader may hold back).
+    return html`<section part="base" lang=${locale}>
+      ${loadState === 'ready' ? nothing : html`<p class="visually-hidden" role="status">${loading ? sharedText(locale, 'loading') : ''}</p>`}
       ${
-        loadState === 'loading'
-          ? html`<p class="visually-hidden" role="status">${sharedText(locale, 'loading')}</p>
-            ${Array.from({ length: skeletons }, () => html`<div class="skeleton"></div>`)}`
+        loading
+          ? Array.from({ length: skeletons }, () => html`<div class="skeleton"></div>`)
           : loadState === 'error'
             ? html`<div class="failed" role="alert" tabindex="-1" data-focus>
               <p>${errorText(locale, error!.code) ?? sharedText(locale, 'error.unavailable')}</p>

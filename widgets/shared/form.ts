@@ -261,8 +261,8 @@ export const formStyles = css`
     gap: 0.5rem;
   }
   .consent input {
-    width: 1.25rem;
-    height: 1.25rem;
+    width: 1.5rem;
+    height: 1.5rem;
     flex: none;
   }
   .consent label {

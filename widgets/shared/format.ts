@@ -21,18 +21,25 @@ export const formatMoney = (locale: Locale, { amount, currency }: Money) => {
 export const dateFormat = (locale: Locale, options: Intl.DateTimeFormatOptions) =>
   memo(locale + JSON.stringify(options), () => new Intl.DateTimeFormat(locale, options));
 
-/** "Tue, 1 Dec, 10:00 – 17:00 CET" in the venue's time zone, named (a visitor abroad reads it right). */
-export const formatDateRange = (locale: Locale, start: string, end: string, timeZone?: string) =>
-  dateFormat(locale, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone,
-    timeZoneName: 'short',
-  }).formatRange(new Date(start), new Date(end));
+const DATE_AND_TIME: Intl.DateTimeFormatOptions = {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+};
+
+/**
+ * "Tue, 1 Dec 2026, 10:00 – 17:00 GMT+1": a class's times in the venue's time zone (its times for
+ * `timeZone` undefined: the visitor's own), and the zone named by its offset, the same in every widget
+ * and language (the locales' own names differ: "GMT+1" in English, "MEZ" in German, and a range
+ * drops an offset). `options` leave out the date ("10:00 – 17:00 GMT+1": `{ hour: 'numeric' }`).
+ */
+export const formatDateRange = (locale: Locale, start: string, end: string, timeZone?: string, options = DATE_AND_TIME) =>
+  // (The zone is the last part of a date written with it, in both languages: "12/1/2026, GMT+1".)
+  `${dateFormat(locale, { ...options, minute: '2-digit', timeZone }).formatRange(new Date(start), new Date(end))} ${
+    dateFormat(locale, { timeZone, timeZoneName: 'shortOffset' }).formatToParts(new Date(start)).at(-1)!.value
+  }`;
 
 /** Whole minutes until a time of the service, at least 1: how long a hold on seats lasts (NaN for none). */
 export const minutesUntil = (iso: string) => Math.max(1, Math.ceil((Date.parse(iso) - Date.now()) / 60_000));

@@ -88,11 +88,28 @@ for (const { type, skeletons, ready, other } of WIDGETS) {
       expect(el.errorCode).to.equal('network');
       expect(alertOf(el).textContent).to.contain('could not be reached');
       await expect(el).to.be.accessible();
+      // The announcement's region is there, silent, so that the retry's "Loading…" is announced.
+      const region = el.shadowRoot!.querySelector('[role=status]')!;
+      expect(region.textContent).to.equal('');
       buttons(el, 'Try again')[0]!.click();
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[role=status]') === region, 'the same region').to.equal(true);
+      expect(region.textContent).to.equal('Loading…');
       await settled(el);
       expect(textOf(el)).to.contain(ready);
       // The focus does not fall to the page: it goes to the new step's heading.
       await until(() => el.shadowRoot!.activeElement?.tagName === 'H2');
+    });
+
+    it('marks its language on an English page: German content is lang="de", while loading, ready and failed', async () => {
+      expect(document.documentElement.lang).to.equal('en');
+      const el = await mount(type, { locale: 'de' });
+      const marked = () => [...el.shadowRoot!.children].map((child) => child.closest('[lang]')?.getAttribute('lang'));
+      expect(marked(), 'loading').to.satisfy((langs: string[]) => langs.every((lang) => lang === 'de'));
+      await settled(el);
+      expect(marked(), 'ready').to.satisfy((langs: string[]) => langs.length && langs.every((lang) => lang === 'de'));
+      const failed = await settled(await mount(type, { locale: 'de', key: '' }), 'error');
+      expect(alertOf(failed).closest('[lang]')!.getAttribute('lang')).to.equal('de');
     });
 
     it('reports a service that is down as network, in German too', async () => {

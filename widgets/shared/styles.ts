@@ -27,6 +27,8 @@ export const baseStyles = css`
     word-spacing: normal;
     white-space: normal;
     text-shadow: none;
+    /* A long email address or word breaks rather than overflow a phone's width. */
+    overflow-wrap: anywhere;
   }
   :host([hidden]) {
     display: none;
@@ -95,6 +97,12 @@ export const baseStyles = css`
   :focus-visible {
     outline: 3px solid var(--_link);
     outline-offset: 2px;
+  }
+  /* A filled button's ring is inside it, in its text's colour: its fill is known, the page around it
+     is not (the link colour mixed with its white text's, which was 2.9:1 on a light page). */
+  button:not(.secondary, .link):focus-visible {
+    outline-color: var(--service-on-accent, #fff);
+    outline-offset: -5px;
   }
   .visually-hidden {
     position: absolute;

@@ -43,8 +43,15 @@ export const playerStyles = css`
   .controls [aria-pressed='true'] {
     border-color: currentColor;
   }
+  /* The rings inside the controls: the player's box clips what lies beyond its edges. */
+  .controls :focus-visible,
+  .controls .icon:focus-visible {
+    outline-color: var(--_link);
+    outline-offset: -3px;
+  }
   .controls input {
     min-height: 0;
+    height: 1.5rem;
     padding: 0;
     border: 0;
     accent-color: var(--_accent);
@@ -57,8 +64,10 @@ export const playerStyles = css`
     flex: 0 1 5rem;
     min-width: 3rem;
   }
+  /* The captions' choice gives way (its name cut short) before a control is pushed out of the bar. */
   .controls select {
     flex: 0 1 7rem;
+    min-width: 0;
     min-height: 2.25rem;
     width: auto;
     padding: 0 0.25rem;

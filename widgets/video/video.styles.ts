@@ -101,6 +101,10 @@ export const videoStyles = css`
     display: grid;
     place-items: center;
   }
+  /* Over a poster of any colours: a white ring inside a black one, within the poster's box, which clips. */
+  .play:focus-visible {
+    box-shadow: inset 0 0 0 2px #000;
+  }
   .play span {
     width: 3.5rem;
     height: 3.5rem;

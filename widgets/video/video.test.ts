@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import {
+  darkPage,
   failOnWarnings,
   keyOf,
   ownMethods,
@@ -105,6 +106,39 @@ describe('service-video', () => {
     expect($<HTMLSelectElement>(el, 'select').value).to.equal('');
     await el.updateComplete;
     await expect(el).to.be.accessible();
+  });
+
+  it('keeps every control of the player in sight at 320 px, Full screen too; its sliders are targets of 24 px', async () => {
+    // A phone of 320 px with the page's margins of 16 px.
+    const page = await fixture<HTMLElement>(html`<div style="width: 288px"></div>`);
+    const el = await mount('vid_welcome', 'de');
+    page.append(el);
+    await settled(el);
+    $<HTMLButtonElement>(el, '.play').focus();
+    await press('Enter');
+    await until(() => !!$(el, 'video'));
+    await el.updateComplete;
+    const bar = $(el, '.controls').getBoundingClientRect();
+    const shown = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.controls button, .controls input, .controls select')].filter(
+      (c) => c.checkVisibility(),
+    );
+    expect(shown.map((c) => c.getAttribute('aria-label'))).to.include('Vollbild');
+    for (const control of shown) {
+      const box = control.getBoundingClientRect();
+      expect([box.left >= bar.left, box.right <= bar.right], control.getAttribute('aria-label')!).to.deep.equal([true, true]);
+    }
+    await expect(el).to.be.accessible();
+  });
+
+  it('reads well on a dark page: the posters’ play buttons and the player’s controls keep their focus rings in sight', async () => {
+    const page = await darkPage(html`<service-video key=${keyOf('video')} base-url=${service.url} locale="en"></service-video>`);
+    const el = await settled(page.querySelector('service-video')!);
+    await expect(page).to.be.accessible();
+    $<HTMLButtonElement>(el, '.play').focus();
+    await press('Enter');
+    await until(() => !!$(el, 'video'));
+    await el.updateComplete;
+    await expect(page).to.be.accessible();
   });
 
   it('a video whose file cannot be played says so on the poster, with a retry; accessible', async () => {
