@@ -217,7 +217,7 @@ describe('service-map', () => {
       const el = await settled(await mount(keyOf('map'), locale, ''));
       // Without a booking page and without a checkout: no way to book, and no link that leads nowhere.
       expect(addButtons(el)).to.have.length(0);
-      expect(el.shadowRoot!.querySelector('a.book')).to.equal(null);
+      expect(!!el.shadowRoot!.querySelector('a.book'), 'a Book link').to.equal(false);
       const checkout = Object.assign(document.createElement('service-checkout'), {
         key: keyOf('checkout'),
         baseUrl: service.url,
