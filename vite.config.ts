@@ -133,11 +133,11 @@ export default defineConfig({
               name: 'shared',
               // German words (shared/*.de.ts) stay out: English pages never load them. So do the
               // participant session, the page's state, the cart, the forms and their confirmations' look,
-              // chunks of their own for the widgets that use them, and the fitting of a held view. Dates,
-              // money and the first view of a list are in (five widgets use them at first, the profile
-              // once signed in): a chunk of their own cost those five 60 to 90 B gzip each in imports,
-              // exports and the file's own compression, and a request.
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|cart-badge\.ts$|form\.ts$|done\.ts$|fit\.ts$)/,
+              // the sign-in, chunks of their own for the widgets that use them, and the fitting of a held
+              // view. Dates, money and the first view of a list are in (five widgets use them at first, the
+              // profile once signed in): a chunk of their own cost those five 60 to 90 B gzip each in
+              // imports, exports and the file's own compression, and a request.
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|cart-badge\.ts$|form\.ts$|done\.ts$|fit\.ts$|sign-in(-pin)?\.ts$)/,
             },
             {
               // The page's state (page-state.ts): the session's and the cart's base, for the checkout's
