@@ -5,7 +5,7 @@ import { ServiceElement, ServiceEvent, define, toApiError, type ChunkHost } from
 import { formStyles } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import type { ParticipantMeResponse, ParticipantRegistration } from '../../contract/api/index.ts';
-import { SessionController, type SessionChange } from '../shared/session.ts';
+import { readSession, SessionController, type SessionChange } from '../shared/session.ts';
 import { SignIn, loadWords as loadSignInWords, signInStyles } from '../shared/sign-in.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { profileStyles } from './profile.styles.ts';
@@ -132,19 +132,28 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     }
     // An old emailed link must not end a session that still works: the stored token is tried next.
     let refused;
-    for (const token of new Set([linkToken, this.#session.session?.token])) {
-      if (!token) continue;
-      try {
-        const data = await this.#me(token, signal);
-        if (token === linkToken) this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
-        return data;
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 401)) throw error;
-        refused = 1;
+    const signedIn = async (...tokens: (string | null | undefined)[]) => {
+      for (const token of new Set(tokens)) {
+        if (!token) continue;
+        try {
+          const data = await this.#me(token, signal);
+          if (token === linkToken) this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
+          return data;
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 401)) throw error;
+          refused = 1;
+        }
       }
-    }
+    };
+    const data =
+      (await signedIn(linkToken, this.#session.session?.token)) ??
+      ((await this.api.request('widget', { params: { type: 'profile' }, signal })) as ProfileData);
+    if (data.token) return data;
+    // The page's sign-in made with another key of the company (a video's), which this key's first
+    // answer names.
+    const other = await signedIn(refused ? undefined : readSession(this.#session.baseUrl, data.widget.company.id)?.token);
+    if (other) return other;
     if (refused) this.#signOut('invalid-token');
-    const data = (await this.api.request('widget', { params: { type: 'profile' }, signal })) as ProfileData;
     this.#signInSteps.prefetch();
     return data;
   }

@@ -112,10 +112,14 @@ export class SignIn {
     element.renderRoot.querySelector<HTMLInputElement>('#pin')!.focus();
   };
 
-  /** Back to the email step, for another email (what was typed stays). */
-  otherEmail = () => {
+  /** Back to the email step, for another email (what was typed stays), with the focus in its field. */
+  otherEmail = async () => {
+    const { element } = this.host;
     this.host.say('');
     this.done();
+    await element.updateComplete;
+    // Unless the widget took it to its step's heading: the button that had it is gone.
+    if (!element.shadowRoot!.activeElement) element.renderRoot.querySelector<HTMLElement>('#email')?.focus();
   };
 
   /** Signed in (or out) elsewhere: the next sign-in begins with the email again. */
