@@ -6,7 +6,7 @@ import { formStyles } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import type { ParticipantMeResponse, ParticipantRegistration } from '../../contract/api/index.ts';
 import { readSession, SessionController, type SessionChange } from '../shared/session.ts';
-import { SignIn, loadWords as loadSignInWords, signInStyles } from '../shared/sign-in.ts';
+import type { SignIn } from '../shared/sign-in.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { profileStyles } from './profile.styles.ts';
 
@@ -42,6 +42,11 @@ export const t = translator(en, { de: () => import('./profile.de.ts') });
 
 /** The signed-in view: a chunk of its own, fetched with the participant's data (most visitors are signed out). */
 const accountChunk = () => import('./profile-account.ts');
+/**
+ * The sign-in's steps (shared with the video widget): a chunk of its own, fetched with the first
+ * render's data, whichever it is (signing out shows them at once).
+ */
+const signInChunk = () => import('../shared/sign-in.ts');
 
 /** Events of other widgets on the page after which the participant's data is read again. */
 const CHANGES = ['service-registration-created', 'service-checkout-completed'] as const;
@@ -79,7 +84,7 @@ export interface ProfileHost extends ChunkHost<ProfileData> {
  * @cssprop [--service-radius=8px] - Corner radius.
  */
 export class ServiceProfile extends ServiceElement<ProfileData> {
-  static override styles = [baseStyles, formStyles, signInStyles, profileStyles];
+  static override styles = [baseStyles, formStyles, profileStyles];
   static override properties = {
     _notice: { state: true },
   };
@@ -99,27 +104,14 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       return !!field;
     },
   );
-  /** The sign-in: the email, then the PIN (the page's, as the video widget's is). */
-  readonly #signInSteps = new SignIn({
-    element: this,
-    api: () => this.api,
-    returnUrl: () => {
-      const page = new URL(location.href);
-      page.hash = '';
-      return page.href;
-    },
-    enter: ({ token }) => this.#enter(token),
-    notice: () => this.#renderNotice(),
-    say: (line) => (this._notice = line),
-    heading: (title) =>
-      html`<h2 tabindex="-1" data-focus>${title ?? t(this.resolvedLocale, 'heading', { company: this.data!.widget.company.name })}</h2>`,
-  });
+  /** The sign-in: the email, then the PIN (the page's, as the video widget's is); there once the widget has data. */
+  #signInSteps?: SignIn;
   #account?: InstanceType<Awaited<ReturnType<typeof accountChunk>>['ProfileAccount']>;
   /** A token being turned into the signed-in view (after the PIN, or from another widget's sign-in). */
   #pending?: string;
 
-  protected override async loadWords(locale: Locale) {
-    await Promise.all([t.load(locale), loadSignInWords(locale)]);
+  protected override loadWords(locale: Locale) {
+    return t.load(locale);
   }
 
   protected override async load(signal: AbortSignal): Promise<ProfileData> {
@@ -145,17 +137,44 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
         }
       }
     };
-    const data =
-      (await signedIn(linkToken, this.#session.session?.token)) ??
-      ((await this.api.request('widget', { params: { type: 'profile' }, signal })) as ProfileData);
-    if (data.token) return data;
+    const signedInData = await signedIn(linkToken, this.#session.session?.token);
+    if (signedInData) return signedInData;
+    const [data, steps] = await Promise.all([
+      this.api.request('widget', { params: { type: 'profile' }, signal }) as Promise<ProfileData>,
+      this.#steps(),
+    ]);
     // The page's sign-in made with another key of the company (a video's), which this key's first
     // answer names.
     const other = await signedIn(refused ? undefined : readSession(this.#session.baseUrl, data.widget.company.id)?.token);
     if (other) return other;
     if (refused) this.#signOut('invalid-token');
-    this.#signInSteps.prefetch();
+    steps.prefetch();
     return data;
+  }
+
+  /** The sign-in's steps, with their code, words and styles (made once). */
+  async #steps() {
+    const chunk = await signInChunk();
+    await chunk.loadWords(this.resolvedLocale);
+    if (!this.#signInSteps) {
+      const root = this.shadowRoot!;
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, chunk.signInStyles.styleSheet!];
+      this.#signInSteps = new chunk.SignIn({
+        element: this,
+        api: () => this.api,
+        returnUrl: () => {
+          const page = new URL(location.href);
+          page.hash = '';
+          return page.href;
+        },
+        enter: ({ token }) => this.#enter(token),
+        notice: () => this.#renderNotice(),
+        say: (line) => (this._notice = line),
+        heading: (title) =>
+          html`<h2 tabindex="-1" data-focus>${title ?? t(this.resolvedLocale, 'heading', { company: this.data!.widget.company.name })}</h2>`,
+      });
+    }
+    return this.#signInSteps;
   }
 
   /** The signed-in first render, with the signed-in view's code and words; the page's session follows. */
@@ -163,6 +182,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     const [data, chunk] = await Promise.all([
       this.api.request('participant/me', { body: {}, token, signal }) as Promise<ProfileData>,
       accountChunk().then(async (chunk) => (await chunk.loadWords(this.resolvedLocale), chunk)),
+      this.#steps(),
     ]);
     this.#account ??= new chunk.ProfileAccount(this.#host());
     this.#session.write({ token, participant: data.participant }, data.widget.company.id);
@@ -218,7 +238,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     if (!data || token === data.token || (token && token === this.#pending)) return;
     this.keepFocus();
     this._notice = '';
-    this.#signInSteps.done();
+    this.#signInSteps?.done();
     if (!token) return void (this.data = { widget: data.widget });
     this.#pending = token;
     await this.#signIn(token, true);
@@ -231,7 +251,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     if (this.data) this.data = { widget: this.data.widget };
     this.#session.write();
     this.#pending = undefined;
-    this.#signInSteps.done();
+    this.#signInSteps?.done();
     this._notice = why && t(this.resolvedLocale, why as keyof typeof en);
     if (wasIn || why) this.dispatchEvent(new ProfileLogoutEvent());
   }
@@ -243,11 +263,11 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   }
 
   protected override step() {
-    return this.data?.token ? 'account' : this.#signInSteps.sentTo ? 'pin' : 'email';
+    return this.data?.token ? 'account' : this.#signInSteps?.sentTo ? 'pin' : 'email';
   }
 
   override render(): TemplateResult {
-    return this.renderState((data): unknown => (data.token ? this.#account!.render(data) : this.#signInSteps.render()), 2);
+    return this.renderState((data): unknown => (data.token ? this.#account!.render(data) : this.#signInSteps!.render()), 2);
   }
 
   /** The line above the step: what just happened. */
@@ -261,7 +281,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
    */
   async #enter(token: string) {
     this.#pending = token;
-    const data = await this.#signInSteps.form.send(
+    const data = await this.#signInSteps!.form.send(
       () => this.#me(token),
       (error: ApiError) => (error.code === 'invalid-token' ? (this.#signOut('invalid-token'), '') : undefined),
     );
