@@ -232,6 +232,12 @@ describe('service-video', () => {
     expect($(el, 'label[for=email]').textContent).to.equal('E-Mail');
     expect(textOf(el)).to.contain('Melden Sie sich mit Ihrer E-Mail-Adresse an: Wir senden Ihnen eine PIN.');
     await expect(el).to.be.accessible();
+    // Nothing typed: the widget says so beside the field, in its language.
+    await press('Enter');
+    await untilText(el, 'Füllen Sie dieses Feld aus.');
+    expect($(el, '#email').getAttribute('aria-invalid')).to.equal('true');
+    expect(focused(el)).to.equal('#email');
+    await expect(el).to.be.accessible();
     await sendKeys({ type: stranger });
     await press('Enter');
     await until(() => focused(el) === '#pin', 'the PIN step');
