@@ -132,10 +132,11 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     const waiting = this.#cart.cart.order;
     // Back from the provider's page: what became of the order.
     if (waiting) await (await this.#loadSteps()).pickUp(waiting);
-    // Most visitors with a cart go on: the later steps are fetched while they read it.
-    (window.requestIdleCallback ?? setTimeout)(() => stepsChunk().catch(() => {}));
     // A service that cannot be reached fails the widget (with a retry); a cart it refuses shows why.
     if (!(await this.#quote()) && this._failed!.retryable) throw this._failed;
+    // Most visitors with a cart go on: the later steps are fetched while they read it (not while the
+    // quote is on its way, when the browser is idle too: they are no part of the first render).
+    (window.requestIdleCallback ?? setTimeout)(() => stepsChunk().catch(() => {}));
     return this.data;
   }
 
