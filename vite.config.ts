@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { transform as transformCss } from 'lightningcss';
 import { defineConfig, parseAst, type Plugin } from 'vite';
 import { WIDGET_TYPES } from './contract/index.ts';
+import { firstRender } from './scripts/first-render.ts';
 import { LIT_FILES, litFileOf, patchLit, type LitFile } from './scripts/lit-patches.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -96,7 +97,7 @@ export default defineConfig({
   root,
   base: './',
   publicDir: false,
-  plugins: [minifyTemplates(), patchLitPlugin()],
+  plugins: [minifyTemplates(), patchLitPlugin(), firstRender()],
   // Development-only warnings (widgets/shared/base.ts) go from the production build.
   define: { __DEV__: 'false' },
   logLevel: 'warn',

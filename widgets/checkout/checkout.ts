@@ -44,13 +44,16 @@ export const en = {
 
 export const t = translator(en, { de: () => import('./checkout.de.ts') });
 
-/** The details, the order and its confirmation: a chunk of their own, fetched while the visitor reads the cart. */
-const stepsChunk = () => import('./checkout-steps.ts');
+/**
+ * The details, the order and its confirmation: a chunk of their own, fetched while the visitor reads
+ * the cart, or with the first render back from the payment page (it reads what became of the order).
+ */
+const stepsChunk = () => import(/* first render: back from the payment page */ './checkout-steps.ts');
 /**
  * The words of the service's verdicts (a voucher applied or why not, a class that cannot be ordered):
  * a chunk of their own, loaded with the first answer that has one (most carts have none).
  */
-const verdictsChunk = () => import('./checkout-verdicts.ts');
+const verdictsChunk = () => import(/* first render: a voucher or a refused class in the cart */ './checkout-verdicts.ts');
 
 type Steps = InstanceType<Awaited<ReturnType<typeof stepsChunk>>['CheckoutSteps']>;
 

@@ -41,12 +41,12 @@ export const en = {
 export const t = translator(en, { de: () => import('./profile.de.ts') });
 
 /** The signed-in view: a chunk of its own, fetched with the participant's data (most visitors are signed out). */
-const accountChunk = () => import('./profile-account.ts');
+const accountChunk = () => import(/* first render: signed in */ './profile-account.ts');
 /**
  * The sign-in's steps (shared with the video widget): a chunk of its own, fetched with the first
  * render's data, whichever it is (signing out shows them at once).
  */
-const signInChunk = () => import('../shared/sign-in.ts');
+const signInChunk = () => import(/* first render */ /* first render: signed in */ '../shared/sign-in.ts');
 
 /** Events of other widgets on the page after which the participant's data is read again. */
 const CHANGES = ['service-registration-created', 'service-checkout-completed'] as const;

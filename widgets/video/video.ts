@@ -54,8 +54,11 @@ export const en = {
 
 export const t = translator(en, { de: () => import('./video.de.ts') });
 
-/** The player: a chunk of its own, fetched when the visitor asks to play (with its words). */
-const playerChunk = () => import('./video-player.ts');
+/**
+ * The player: a chunk of its own, fetched when the visitor asks to play (with its words), or with the
+ * first render back from the sign-in link a video emailed.
+ */
+const playerChunk = () => import(/* first render: back from the emailed link */ './video-player.ts');
 
 /** `6` → `0:06`, `3725` → `1:02:05`. */
 const clock = (seconds: number) => {
