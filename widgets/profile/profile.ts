@@ -152,13 +152,11 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     return data;
   }
 
-  /** The sign-in's steps, with their code, words and styles (made once). */
+  /** The sign-in's steps, with their code and words (made once). */
   async #steps() {
     const chunk = await signInChunk();
     await chunk.loadWords(this.resolvedLocale);
     if (!this.#signInSteps) {
-      const root = this.shadowRoot!;
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, chunk.signInStyles.styleSheet!];
       this.#signInSteps = new chunk.SignIn({
         element: this,
         api: () => this.api,

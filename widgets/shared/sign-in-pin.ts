@@ -1,8 +1,8 @@
 /**
- * The sign-in's PIN step (sign-in.ts): the emailed PIN, a new one, or another email. A chunk of its
- * own, fetched when the browser is idle after the email step, or when a PIN is asked for.
+ * The sign-in's PIN step (sign-in.ts): the emailed PIN, a new one, or another email, with its look. A
+ * chunk of its own, fetched when the browser is idle after the email step, or when a PIN is asked for.
  */
-import { html, type TemplateResult } from 'lit';
+import { css, html, type TemplateResult } from 'lit';
 import type { ParticipantTokenResponse } from '../../contract/api/index.ts';
 import type { ApiError } from './api.ts';
 import { formDescribedBy, formError, input } from './form.ts';
@@ -30,6 +30,16 @@ const t = translator(en, { de: () => import('./sign-in-pin.de.ts') });
 /** Loads the step's words with the chunk, so the step never flashes English. */
 export const loadWords = t.load;
 
+/** The link row under the PIN; adopted by the widget with the step. */
+const pinStyles = css`
+  .pin-links {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem 1rem;
+    align-items: center;
+  }
+`;
+
 export class SignInPin {
   /**
    * The PIN's answer: a PIN works once, so when the widget could not finish the sign-in after it
@@ -37,13 +47,39 @@ export class SignInPin {
    */
   #answer?: ParticipantTokenResponse;
 
-  constructor(private readonly signIn: SignIn) {}
-
-  /** A PIN was sent (`again`: a new one, from this step): the old PIN's token is no use. */
-  sent(again: boolean) {
-    this.#answer = undefined;
-    if (again) this.signIn.host.say(t(this.signIn.host.element.resolvedLocale, 'newPinSent'));
+  constructor(private readonly signIn: SignIn) {
+    const root = signIn.host.element.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, pinStyles.styleSheet!];
   }
+
+  /**
+   * Sends the email typed a PIN (again, from this step: a new one, and the old PIN's token is no use),
+   * then shows the step with the focus in its field; within the sign-in's `requestPin()`, which says
+   * a failure.
+   */
+  async request() {
+    const { host, form } = this.signIn;
+    const { element } = host;
+    const email = ((form.values.email as string | undefined) ?? '').trim();
+    host.say('');
+    await host.api().request('participant/login', { body: { email, return_url: host.returnUrl() } });
+    this.#answer = undefined;
+    if (this.signIn.sentTo) host.say(t(element.resolvedLocale, 'newPinSent'));
+    this.signIn.sentTo = email;
+    form.set('pin', '');
+    await element.updateComplete;
+    element.renderRoot.querySelector<HTMLInputElement>('#pin')!.focus();
+  }
+
+  /** Back to the email step, for another email (what was typed stays), with the focus in its field. */
+  #otherEmail = async () => {
+    const { host } = this.signIn;
+    host.say('');
+    this.signIn.done();
+    await host.element.updateComplete;
+    // Unless the widget took it to its step's heading: the button that had it is gone.
+    if (!host.element.shadowRoot!.activeElement) host.element.renderRoot.querySelector<HTMLElement>('#email')?.focus();
+  };
 
   render(): TemplateResult {
     const { host, form, sentTo } = this.signIn;
@@ -56,8 +92,8 @@ export class SignInPin {
         <button part="button" ?disabled=${form.sending}>${t(locale, 'signIn')}</button>
       </form>
       <p class="pin-links">
-        <button class="link" ?disabled=${form.sending} @click=${() => this.signIn.requestPin()}>${t(locale, 'newPin')}</button>
-        <button class="link" @click=${this.signIn.otherEmail}>${t(locale, 'otherEmail')}</button>
+        <button class="link" ?disabled=${form.sending} @click=${this.signIn.requestPin}>${t(locale, 'newPin')}</button>
+        <button class="link" @click=${this.#otherEmail}>${t(locale, 'otherEmail')}</button>
       </p>`;
   }
 

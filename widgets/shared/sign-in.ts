@@ -1,12 +1,12 @@
 /**
  * The participant's passwordless sign-in, one for the widgets that offer it: the profile, and a
  * participants-only video on a page without a profile. The email step is here; the PIN step is a chunk
- * of its own (sign-in-pin.ts), fetched when the browser is idle after the email step, or when a PIN is
- * asked for. The service emails a 6-digit PIN and a link back to the widget's page (its `key`
+ * of its own (sign-in-pin.ts, with its look and the way back to another email), fetched when the
+ * browser is idle after the email step, or when a PIN is asked for. The service emails a 6-digit PIN and a link back to the widget's page (its `key`
  * parameter a token), which the widget takes when it loads. A chunk of its own: the profile's first
  * render imports it, a video widget loads it when a visitor asks to play a video for participants.
  */
-import { css, html, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { ParticipantTokenResponse } from '../../contract/api/index.ts';
 import type { ChunkHost } from './base.ts';
 import { formDescribedBy, formError, FormState, formWords, input } from './form.ts';
@@ -44,16 +44,6 @@ export interface SignInHost extends ChunkHost<unknown> {
   heading?(title?: string): unknown;
 }
 
-/** The email step, the PIN step, and the link row under the PIN: one look wherever they are drawn. */
-export const signInStyles = css`
-  .pin-links {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.5rem 1rem;
-    align-items: center;
-  }
-`;
-
 /**
  * A widget's sign-in: the email, then the emailed PIN, whose token goes to the widget (`enter`),
  * which makes it the page's sign-in. What was typed stays while the widget lives.
@@ -63,6 +53,7 @@ export class SignIn {
   readonly form: FormState;
   /** The email the PIN was sent to, while the PIN step shows (`''`: the email step). */
   sentTo = '';
+  /** The PIN step, and what the email step only starts (sending a PIN, another email): its chunk. */
   #pin?: InstanceType<Awaited<ReturnType<typeof pinChunk>>['SignInPin']>;
 
   constructor(readonly host: SignInHost) {
@@ -93,34 +84,17 @@ export class SignIn {
       </form>`;
   }
 
-  /** Sends the email a PIN (again, from the PIN step), then shows the PIN step with the focus in its field. */
-  requestPin = async () => {
-    const { host, form } = this;
-    const { element } = host;
-    const email = ((form.values.email as string | undefined) ?? '').trim();
-    host.say('');
-    const [sent, chunk] = await Promise.all([
-      form.send(() => host.api().request('participant/login', { body: { email, return_url: host.returnUrl() } })),
-      pinChunk().then(async (chunk) => (await chunk.loadWords(element.resolvedLocale), chunk)),
-    ]);
-    if (!sent) return;
-    this.#pin ??= new chunk.SignInPin(this);
-    this.#pin.sent(!!this.sentTo);
-    this.sentTo = email;
-    form.set('pin', '');
-    await element.updateComplete;
-    element.renderRoot.querySelector<HTMLInputElement>('#pin')!.focus();
-  };
-
-  /** Back to the email step, for another email (what was typed stays), with the focus in its field. */
-  otherEmail = async () => {
-    const { element } = this.host;
-    this.host.say('');
-    this.done();
-    await element.updateComplete;
-    // Unless the widget took it to its step's heading: the button that had it is gone.
-    if (!element.shadowRoot!.activeElement) element.renderRoot.querySelector<HTMLElement>('#email')?.focus();
-  };
+  /**
+   * Sends the email a PIN (again, from the PIN step), then shows the PIN step with the focus in its
+   * field: the PIN step's code does it (fetched while the visitor types their email, else now), one
+   * send at a time, a failure said above the button.
+   */
+  requestPin = () =>
+    this.form.send(async () => {
+      const chunk = await pinChunk();
+      await chunk.loadWords(this.host.element.resolvedLocale);
+      await (this.#pin ??= new chunk.SignInPin(this)).request();
+    });
 
   /** Signed in (or out) elsewhere: the next sign-in begins with the email again. */
   done() {

@@ -199,10 +199,10 @@ export class VideoPlayer implements ReactiveController {
   }
 
   /** The sign-in's steps in this widget: its emailed link comes back to this page and video; its token is the page's sign-in. */
-  #newSignIn({ SignIn, signInStyles }: Awaited<ReturnType<typeof signInChunk>>) {
+  #newSignIn({ SignIn }: Awaited<ReturnType<typeof signInChunk>>) {
     const { element } = this.host;
     const root = element.shadowRoot!;
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!, signInStyles.styleSheet!];
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!];
     return new SignIn({
       element,
       api: this.host.api,
