@@ -8,7 +8,6 @@ import type { ParticipantMeResponse, ParticipantRegistration } from '../../contr
 import { readSession, SessionController, type SessionChange } from '../shared/session.ts';
 import type { SignIn } from '../shared/sign-in.ts';
 import { baseStyles } from '../shared/styles.ts';
-import { profileStyles } from './profile.styles.ts';
 
 export type ProfileRegistration = ParticipantRegistration;
 
@@ -38,7 +37,7 @@ export const en = {
   'invalid-token': 'You have been signed out. Sign in again to see your account.',
 };
 
-export const t = translator(en, { de: () => import('./profile.de.ts') });
+const t = translator(en, { de: () => import('./profile.de.ts') });
 
 /** The signed-in view: a chunk of its own, fetched with the participant's data (most visitors are signed out). */
 const accountChunk = () => import(/* first render: signed in */ './profile-account.ts');
@@ -47,9 +46,6 @@ const accountChunk = () => import(/* first render: signed in */ './profile-accou
  * render's data, whichever it is (signing out shows them at once).
  */
 const signInChunk = () => import(/* first render */ /* first render: signed in */ '../shared/sign-in.ts');
-
-/** Events of other widgets on the page after which the participant's data is read again. */
-const CHANGES = ['service-registration-created', 'service-checkout-completed'] as const;
 
 /** What the signed-in view needs of the widget (and nothing else of it). */
 export interface ProfileHost extends ChunkHost<ProfileData> {
@@ -63,6 +59,8 @@ export interface ProfileHost extends ChunkHost<ProfileData> {
   signOut(why?: string): void;
   /** Shows the participant's data as it is now (after a change of theirs). */
   show(data: ProfileData): void;
+  /** Reads the participant's data again and shows it (it changed elsewhere on the page). */
+  refresh(): void;
 }
 
 /**
@@ -84,7 +82,7 @@ export interface ProfileHost extends ChunkHost<ProfileData> {
  * @cssprop [--service-radius=8px] - Corner radius.
  */
 export class ServiceProfile extends ServiceElement<ProfileData> {
-  static override styles = [baseStyles, formStyles, profileStyles];
+  static override styles = [baseStyles, formStyles];
   static override properties = {
     _notice: { state: true },
   };
@@ -175,16 +173,14 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     return this.#signInSteps;
   }
 
-  /** The signed-in first render, with the signed-in view's code and words; the page's session follows. */
+  /** The signed-in first render, with the signed-in view's code and words, which takes it (the page's session follows). */
   async #me(token: string, signal?: AbortSignal): Promise<ProfileData> {
     const [data, chunk] = await Promise.all([
       this.api.request('participant/me', { body: {}, token, signal }) as Promise<ProfileData>,
       accountChunk().then(async (chunk) => (await chunk.loadWords(this.resolvedLocale), chunk)),
       this.#steps(),
     ]);
-    this.#account ??= new chunk.ProfileAccount(this.#host());
-    this.#session.write({ token, participant: data.participant }, data.widget.company.id);
-    return { ...data, token };
+    return (this.#account ??= new chunk.ProfileAccount(this.#host())).take(token, data);
   }
 
   /** What the signed-in view gets of the widget. */
@@ -197,22 +193,9 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       say: (line) => (this._notice = line),
       signOut: (why) => this.#signOut(why),
       show: (data) => (this.data = data),
+      refresh: () => this.#signIn(this.data?.token),
     };
   }
-
-  override connectedCallback() {
-    super.connectedCallback();
-    // A registration or an order made on this page shows here without a reload.
-    for (const name of CHANGES) addEventListener(name, this.#refresh);
-  }
-
-  override disconnectedCallback() {
-    super.disconnectedCallback();
-    for (const name of CHANGES) removeEventListener(name, this.#refresh);
-  }
-
-  /** Loads the signed-in view again (the participant's data changed elsewhere). */
-  #refresh = () => this.#signIn(this.data?.token);
 
   /**
    * Turns a token into the signed-in view (`quietly`: the focus stays where the visitor is); a token
