@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ProfileLoginDetail, ProfileLogoutDetail } from '../../contract/index.ts';
-import { ApiError } from '../shared/api.ts';
+import type { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define, toApiError, type ChunkHost } from '../shared/base.ts';
 import { formStyles } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
@@ -32,10 +32,13 @@ export class ProfileLogoutEvent extends ServiceEvent<ProfileLogoutDetail> {
  * The widget's own words; German is in profile.de.ts. The sign-in's (shared with the video widget) and
  * the signed-in view's are in their own chunks.
  */
-export const en = {
+const en = {
   heading: 'Your account at {company}',
   'invalid-token': 'You have been signed out. Sign in again to see your account.',
 };
+
+/** The widget's words, as profile.de.ts gives them in German. */
+export type ProfileWords = typeof en;
 
 const t = translator(en, { de: () => import('./profile.de.ts') });
 
@@ -130,7 +133,7 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
           if (token === linkToken) this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
           return data;
         } catch (error) {
-          if (!(error instanceof ApiError && error.status === 401)) throw error;
+          if (toApiError(error, this.resolvedLocale).status !== 401) throw error;
           refused = 1;
         }
       }
@@ -239,8 +242,9 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
 
   /** A failure outside a form: a 401 ends the session; anything else is said above the step. */
   #failed(error: unknown) {
-    if (error instanceof ApiError && error.code === 'invalid-token') return this.#signOut('invalid-token');
-    this._notice = toApiError(error, this.resolvedLocale).shown!;
+    const failed = toApiError(error, this.resolvedLocale);
+    if (failed.code === 'invalid-token') return this.#signOut('invalid-token');
+    this._notice = failed.shown!;
   }
 
   protected override step() {

@@ -13,12 +13,15 @@ import { formDescribedBy, formError, FormState, formWords, input } from './form.
 import { translator } from './i18n.ts';
 
 /** The email step's words; German is in sign-in.de.ts. The PIN step's are in its chunk. */
-export const en = {
+const en = {
   ...formWords,
   intro: 'Sign in with your email address: we will send you a PIN.',
   email: 'Email',
   sendPin: 'Send PIN',
 };
+
+/** The email step's words, as sign-in.de.ts gives them in German. */
+export type SignInWords = typeof en;
 
 const t = translator(en, { de: () => import('./sign-in.de.ts') });
 
