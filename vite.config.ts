@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { transform as transformCss } from 'lightningcss';
 import { defineConfig, parseAst, type Plugin } from 'vite';
 import { WIDGET_TYPES } from './contract/index.ts';
+import { firstRender } from './scripts/first-render.ts';
 import { LIT_FILES, litFileOf, patchLit, type LitFile } from './scripts/lit-patches.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -96,7 +97,7 @@ export default defineConfig({
   root,
   base: './',
   publicDir: false,
-  plugins: [minifyTemplates(), patchLitPlugin()],
+  plugins: [minifyTemplates(), patchLitPlugin(), firstRender()],
   // Development-only warnings (widgets/shared/base.ts) go from the production build.
   define: { __DEV__: 'false' },
   logLevel: 'warn',
@@ -133,23 +134,25 @@ export default defineConfig({
               name: 'shared',
               // German words (shared/*.de.ts) stay out: English pages never load them. So do the
               // participant session, the page's state, the cart, the forms and their confirmations' look,
-              // chunks of their own for the widgets that use them, and the fitting of a held view. Dates,
-              // money and the first view of a list are in (five widgets use them at first, the profile
-              // once signed in): a chunk of their own cost those five 60 to 90 B gzip each in imports,
-              // exports and the file's own compression, and a request.
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|cart-badge\.ts$|form\.ts$|done\.ts$|fit\.ts$)/,
+              // the sign-in, chunks of their own for the widgets that use them, and the fitting of a held
+              // view. Dates, money and the first view of a list are in (five widgets use them at first, the
+              // profile once signed in): a chunk of their own cost those five 60 to 90 B gzip each in
+              // imports, exports and the file's own compression, and a request.
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|cart-badge\.ts$|form\.ts$|done\.ts$|fit\.ts$|sign-in(-pin)?\.ts$)/,
             },
             {
-              // The page's state (page-state.ts): the session's and the cart's base, for the checkout's
-              // first render without the forms.
+              // The page's state (page-state.ts: the session's and the cart's base) and the participant's
+              // session, one chunk: the contact form and the profile take both at first, and the checkout
+              // (the cart's base) pays the session's few lines (+122 B gzip) so that those two save a
+              // chunk's imports and exports (35 B each). The video widget loads it on demand.
               name: 'page-state',
-              test: /[\\/]widgets[\\/]shared[\\/]page-state\.ts$/,
+              test: /[\\/]widgets[\\/]shared[\\/](page-state|session)\.ts$/,
             },
             {
-              // The forms and the page's session, one chunk: the widgets with a form use both; the
-              // video widget loads it on demand, for a participants-only video.
-              name: 'session',
-              test: /[\\/]widgets[\\/]shared[\\/](form|session)\.ts$/,
+              // The forms: for the contact form's and the profile's first render, and on demand for the
+              // other forms and a participants-only video's sign-in.
+              name: 'forms',
+              test: /[\\/]widgets[\\/]shared[\\/]form\.ts$/,
             },
             {
               // The confirmations' look, on demand with the contact's, the registration's and the

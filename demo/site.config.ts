@@ -140,11 +140,20 @@ export function demoConfig(root: string, facts: Facts): InlineConfig {
       modulePreload: { polyfill: false },
       assetsInlineLimit: 0,
       rolldownOptions: {
-        input: Object.fromEntries(
-          readdirSync(pages)
-            .filter((file) => file.endsWith('.html'))
-            .map((file) => [file.replace(/\.html$/, ''), `${pages}${file}`]),
-        ),
+        input: {
+          ...Object.fromEntries(
+            readdirSync(pages)
+              .filter((file) => file.endsWith('.html'))
+              .map((file) => [file.replace(/\.html$/, ''), `${pages}${file}`]),
+          ),
+          // The fake payment provider's pages are the service's, not the demo's: they link its
+          // stylesheet by a name that does not change (the demo's files are served `no-cache`).
+          provider: `${pages}styles/provider.css`,
+        },
+        output: {
+          assetFileNames: ({ names }) =>
+            names.includes('provider.css') ? 'assets/provider.css' : 'assets/[name]-[hash][extname]',
+        },
       },
     },
   };

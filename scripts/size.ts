@@ -1,11 +1,12 @@
 // Size budgets, checked in `npm test` on the built files: the gzip bytes of each loader, and of
-// what a page with one widget downloads (its loader, the shared chunk and the widget's chunk).
-// `measureSizes` is also what `npm run bench` reports.
+// what a page with one widget downloads before its first view (its loader, the widget's chunks and
+// what it fetches with its first request). `measureSizes` is also what `npm run bench` reports.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { WIDGET_TYPES, type LoaderVersion, type WidgetType } from '../contract/index.ts';
+import { FIRST_RENDER_FILE, FIRST_VIEW, type FirstRender } from './first-render.ts';
 
 const dist = fileURLToPath(new URL('../dist/widgets/', import.meta.url));
 const LOADER_BUDGET = 2000;
@@ -18,10 +19,26 @@ export interface FileSize {
   gzip: number;
 }
 
+/** What a page with one widget downloads before a first view: `files`, and in the totals its loader. */
+export interface FirstRenderSize {
+  files: FileSize[];
+  raw: number;
+  gzip: number;
+}
+
 export interface SizeReport {
   loaders: (FileSize & { version: LoaderVersion })[];
-  /** Per built widget type: what its first render downloads (`files`, loader included in the totals). */
-  widgets: { type: string; version: LoaderVersion; files: FileSize[]; raw: number; gzip: number; onDemand: FileSize[] }[];
+  /**
+   * Per built widget type: its first render, the one every visitor gets (the budget's); the first
+   * renders of its other first views (`views`: a returning participant's …), reported; and what its
+   * first render may fetch later, on demand.
+   */
+  widgets: (FirstRenderSize & {
+    type: string;
+    version: LoaderVersion;
+    views: (FirstRenderSize & { view: string })[];
+    onDemand: FileSize[];
+  })[];
   /** The loaders' messages, fetched only when a placeholder fails. */
   messages: FileSize;
 }
@@ -35,30 +52,55 @@ export function measureSizes(widgetsDir = dist): SizeReport {
     return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   };
   const manifest: Manifest = JSON.parse(readFileSync(`${widgetsDir}.vite/manifest.json`, 'utf8'));
+  // Written by the build from the marks in the widgets' code (scripts/first-render.ts).
+  const marked: FirstRender = JSON.parse(readFileSync(widgetsDir + FIRST_RENDER_FILE, 'utf8'));
+  const chunkOf = new Map(Object.values(manifest).map((chunk) => [chunk.file, chunk]));
   const loaders = ([1, 2] as const).map((version) => ({ version, ...size(`v${version}/loader.js`) }));
 
-  /** A chunk and everything it imports statically, directly or not: what a page with the widget loads. */
-  const closure = (id: string, files = new Set<string>()): Set<string> => {
-    const chunk = manifest[id]!;
-    if (!files.has(chunk.file)) {
-      files.add(chunk.file);
-      for (const imported of chunk.imports ?? []) closure(imported, files);
+  /**
+   * A chunk and, directly or not, everything it imports statically and everything it fetches with
+   * the first request in `view`: what a page with the widget loads before that first view.
+   */
+  const firstFiles = (file: string, view: string, files = new Set<string>()): Set<string> => {
+    if (!files.has(file)) {
+      files.add(file);
+      for (const imported of chunkOf.get(file)!.imports ?? []) firstFiles(manifest[imported]!.file, view, files);
+      for (const fetched of marked[file]?.[view] ?? []) firstFiles(fetched, view, files);
     }
     return files;
   };
-  const widgets = Object.entries(manifest)
-    .filter(([, m]) => m.isEntry && Object.hasOwn(WIDGET_TYPES, m.name!))
-    .map(([id, entry]) => {
+  /** The first views a chunk leads to, besides the one every visitor gets. */
+  const viewsOf = (file: string, seen = new Set<string>(), views = new Set<string>()): Set<string> => {
+    if (!seen.has(file)) {
+      seen.add(file);
+      for (const imported of chunkOf.get(file)!.imports ?? []) viewsOf(manifest[imported]!.file, seen, views);
+      for (const [view, fetched] of Object.entries(marked[file] ?? {})) {
+        if (view !== FIRST_VIEW) views.add(view);
+        for (const next of fetched) viewsOf(next, seen, views);
+      }
+    }
+    return views;
+  };
+  const widgets = Object.values(manifest)
+    .filter((entry) => entry.isEntry && Object.hasOwn(WIDGET_TYPES, entry.name!))
+    .map((entry) => {
       const type = entry.name!;
       const version = WIDGET_TYPES[type as WidgetType];
-      const names = [...closure(id)];
-      const files = names.map(size);
       const loader = loaders.find((l) => l.version === version)!;
+      const firstRender = (view: string): FirstRenderSize => {
+        const files = [...firstFiles(entry.file, view)].map(size);
+        const sum = (key: 'raw' | 'gzip') => loader[key] + files.reduce((total, f) => total + f[key], 0);
+        return { files, raw: sum('raw'), gzip: sum('gzip') };
+      };
+      const first = firstRender(FIRST_VIEW);
+      const names = first.files.map((f) => f.file);
       // Chunks loaded later, on demand (another language, a signed-in view): reported, not budgeted.
-      const chunks = Object.values(manifest).filter((m) => names.includes(m.file));
-      const onDemand = [...new Set(chunks.flatMap((m) => m.dynamicImports ?? []))].map((lazy) => size(manifest[lazy]!.file));
-      const sum = (key: 'raw' | 'gzip') => loader[key] + files.reduce((total, f) => total + f[key], 0);
-      return { type, version, files, raw: sum('raw'), gzip: sum('gzip'), onDemand };
+      const onDemand = [...new Set(names.flatMap((file) => chunkOf.get(file)!.dynamicImports ?? []))]
+        .map((lazy) => manifest[lazy]!.file)
+        .filter((file) => !names.includes(file))
+        .map(size);
+      const views = [...viewsOf(entry.file)].map((view) => ({ view, ...firstRender(view) }));
+      return { type, version, ...first, views, onDemand };
     });
   // What the loaders fetch only when a placeholder fails.
   const messages = size(Object.values(manifest).find((m) => m.isEntry && m.name === 'messages')!.file);
@@ -77,8 +119,10 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
     ok: true,
   });
   for (const widget of widgets) {
-    const parts = widget.files.map((f) => `${f.file.replace('chunks/', '')} ${f.gzip}`);
-    check(`${widget.type}: loader + ${parts.join(' + ')}`, widget.gzip, WIDGET_PAGE_BUDGET);
+    const parts = (files: FileSize[]) => `loader + ${files.map((f) => `${f.file.replace('chunks/', '')} ${f.gzip}`).join(' + ')}`;
+    check(`${widget.type}: ${parts(widget.files)}`, widget.gzip, WIDGET_PAGE_BUDGET);
+    for (const { view, files, gzip } of widget.views)
+      rows.push({ name: `  ${widget.type}, ${view}: ${parts(files)}`, bytes: gzip, budget: Infinity, ok: true });
     for (const lazy of widget.onDemand) {
       rows.push({
         name: `  ${widget.type}, on demand: ${lazy.file.replace('chunks/', '')}`,

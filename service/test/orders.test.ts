@@ -621,7 +621,7 @@ describe('card payment on the fake provider’s page', () => {
     const res = await svc.fetch(pathOf(redirectUrl));
     const html = await res.text();
     const actions = [
-      ...html.matchAll(/<form method="post" action="([^"]+)"><button type="submit">([^<]+)<\/button><\/form>/g),
+      ...html.matchAll(/<form method="post" action="([^"]+)"><button type="submit"[^>]*>([^<]+)<\/button><\/form>/g),
     ].map((m) => ({ action: m[1]!, label: m[2]! }));
     return { res, html, actions };
   };
@@ -791,13 +791,33 @@ describe('card payment on the fake provider’s page', () => {
     assert.equal((await read(again.body.order.id, { 'X-Order-Token': again.body.token })).body.order.status, 'confirmed');
   });
 
-  test('an unknown payment is a 404 page', async () => {
+  test('an unknown payment is a 404 page that says how to get back, in the demo’s look', async () => {
     for (const path of ['/dev/pay/pay_AAAAAAAAAAAAAAAA', '/dev/pay/nope']) {
       const res = await svc.fetch(path);
       assert.equal(res.status, 404);
-      assert.match(await res.text(), /There is no payment at this address/);
+      const html = await res.text();
+      assert.match(html, /There is no payment at this address/);
+      assert.match(html, /Go back to the shop with your browser’s Back button, or open its page again/);
+      assert.match(html, /<a class="button secondary" href="\/#checkout">Open the demo’s checkout<\/a>/);
+      assert.match(html, /<link rel="stylesheet" href="\/demo\/assets\/provider\.css">/);
+      assert.doesNotMatch(html, /<script|<style|style=/);
       assert.equal((await post(`${path}/pay`)).status, 404);
     }
+  });
+
+  test('a page whose order is known leads back to the shop; a refused post back to the payment page', async () => {
+    const { order: o } = await cardOrder();
+    const { actions } = await providerPage(o.payment.redirect_url);
+    assert.equal((await post(actions[0]!.action)).status, 303);
+    const paid = (await providerPage(o.payment.redirect_url)).html;
+    assert.ok(paid.includes(`<a class="button" href="${RETURN_URL}">Back to the shop</a>`), paid);
+    const forged = await svc.fetch(actions[1]!.action, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
+    assert.equal(forged.status, 403);
+    assert.ok((await forged.text()).includes(`href="${new URL(o.payment.redirect_url).pathname}">Open the payment page</a>`));
   });
 });
 

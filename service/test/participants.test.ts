@@ -13,6 +13,7 @@ import {
 } from './helpers.ts';
 
 const PROFILE_KEY = 'wk_demo_profile';
+const VIDEO_KEY = 'wk_demo_video';
 const RETURN_URL = `${LOCAL_PAGE}/account?tab=bookings#top`;
 const ADA = 'ada@example.org';
 const GRACE = 'grace@example.org';
@@ -121,10 +122,12 @@ describe('POST /participant/login', () => {
     }
   });
 
-  test('takes profile keys only, from the pages they serve', async () => {
+  test('takes profile and video keys only, from the pages they serve', async () => {
     const cases: [CallOptions, number, string][] = [
       [{ key: 'wk_demo_registration' }, 403, 'type-mismatch'],
+      [{ key: 'wk_demo_checkout' }, 403, 'type-mismatch'],
       [{ origin: FOREIGN_PAGE }, 403, 'origin-not-allowed'],
+      [{ key: VIDEO_KEY, origin: FOREIGN_PAGE }, 403, 'origin-not-allowed'],
       [{ key: 'wk_nope' }, 401, 'invalid-key'],
     ];
     for (const [opts, status, code] of cases) {
@@ -132,6 +135,53 @@ describe('POST /participant/login', () => {
       assert.equal(res.status, status, JSON.stringify(opts));
       assert.equal(res.body.error.code, code);
     }
+    const mismatch = await login(ADA, { key: 'wk_demo_registration' });
+    assert.match(mismatch.body.error.message, /not a profile or video widget/);
+    assert.equal((await svc.outbox(ADA)).length, 0);
+    const map = await verify(ADA, '123456', { key: 'wk_demo_map' });
+    assert.equal(map.status, 403);
+    assert.equal(map.body.error.code, 'type-mismatch');
+  });
+
+  test('a video key signs a participant in where the video is: the PIN, and the link back to its page', async () => {
+    // A participants-only video on a page without a profile widget asks for the PIN itself.
+    const page = `${LOCAL_PAGE}/recordings?service-video=vid_ts_session_1`;
+    const res = await call('login', { key: VIDEO_KEY, body: { email: 'alan@example.org', return_url: page } });
+    assert.equal(res.status, 202);
+    await svc.jobs.idle();
+    const [email] = await svc.outbox('alan@example.org');
+    const link = new URL(email.link);
+    assert.equal(`${link.origin}${link.pathname}`, `${LOCAL_PAGE}/recordings`);
+    assert.equal(link.searchParams.get('service-video'), 'vid_ts_session_1');
+    assert.match(link.searchParams.get('key') ?? '', /^ptok_/);
+    const verified = await verify('alan@example.org', email.pin, { key: VIDEO_KEY });
+    assert.equal(verified.status, 200);
+    assert.equal(verified.body.participant.id, 'p_alan');
+    // The token is the participant's, for every widget of the company: the video's files, the profile.
+    const media = await svc.json(`/widget-api/v1/videos/vid_ts_session_1/media?key=${VIDEO_KEY}`, {
+      method: 'POST',
+      headers: { Origin: LOCAL_PAGE, 'X-Service-Token': verified.body.token },
+    });
+    assert.equal(media.status, 200);
+    assert.equal((await call('me', { token: verified.body.token })).body.participant.id, 'p_alan');
+    // So does the link's token.
+    assert.equal((await call('me', { key: VIDEO_KEY, token: link.searchParams.get('key')! })).status, 200);
+
+    // The link comes back to a page the video key serves, and no other.
+    const foreign = await call('login', { key: VIDEO_KEY, body: { email: 'alan@example.org', return_url: `${FOREIGN_PAGE}/` } });
+    assert.equal(foreign.status, 422);
+    assert.ok(foreign.body.error.fields.return_url);
+  });
+
+  test('rate limit: 5 logins per email in 10 minutes, whichever widget asks', async () => {
+    for (const key of [PROFILE_KEY, VIDEO_KEY, PROFILE_KEY, VIDEO_KEY, VIDEO_KEY])
+      assert.equal((await login(GRACE, { key })).status, 202);
+    for (const key of [VIDEO_KEY, PROFILE_KEY]) {
+      const refused = await login(GRACE, { key });
+      assert.equal(refused.status, 429, key);
+      assert.equal(refused.body.error.code, 'rate-limited');
+    }
+    assert.equal((await svc.outbox(GRACE)).length, 5);
   });
 
   test('rate limit: 5 logins per email in 10 minutes, the same for a stranger', async () => {
@@ -150,6 +200,23 @@ describe('POST /participant/login', () => {
 });
 
 describe('POST /participant/verify', () => {
+  test('wrong tries count for the PIN whichever widget sends them: the fifth locks it, for the video and the profile', async () => {
+    await login(ADA, { key: VIDEO_KEY });
+    const pin = await svc.lastPin(ADA);
+    for (const [key, left] of [
+      [VIDEO_KEY, 4],
+      [PROFILE_KEY, 3],
+      [VIDEO_KEY, 2],
+      [PROFILE_KEY, 1],
+    ] as const) {
+      const res = await verify(ADA, otherPin(pin), { key });
+      assert.equal(res.body.error.code, 'pin-wrong');
+      assert.equal(res.body.error.attempts_left, left);
+    }
+    assert.equal((await verify(ADA, otherPin(pin), { key: VIDEO_KEY })).body.error.code, 'pin-locked');
+    assert.equal((await verify(ADA, pin, { key: PROFILE_KEY })).body.error.code, 'pin-locked');
+  });
+
   test('the right PIN gives a token and the participant', async () => {
     await login(ADA);
     const res = await verify(ADA, await svc.lastPin(ADA));

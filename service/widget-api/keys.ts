@@ -81,10 +81,11 @@ export function originRefusal(origin: string, key: WidgetKeyRow, own: readonly s
 /** The key is of `type`, or of one of `also` (a route that more than one widget calls). */
 export function checkType(key: WidgetKeyRow, type: WidgetType, also: readonly WidgetType[] = []): void {
   if (key.type !== type && !also.includes(key.type as WidgetType)) {
+    const named = [type, ...also].join(' or ');
     throw new ApiError(
       403,
       'type-mismatch',
-      `This key belongs to a ${key.type} widget, not a ${type} widget. Use data-service-widget="${key.type}", or the key of a ${type} widget.`,
+      `This key belongs to a ${key.type} widget, not a ${named} widget. Use data-service-widget="${key.type}", or the key of a ${named} widget.`,
     );
   }
 }

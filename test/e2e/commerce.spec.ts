@@ -6,7 +6,7 @@
  */
 import type { Locator, Page, Route } from '@playwright/test';
 import type { CalendarResponse, QuoteResponse } from '../../contract/api/index.ts';
-import { axeViolations, expect, nextEvent, SERVICE, serviceJson, SITE, test } from './support.ts';
+import { axeViolations, expect, nextEvent, SERVICE, serviceJson, sidewaysScroll, SITE, test } from './support.ts';
 
 interface Outbox {
   emails: { to: string; subject: string; text: string }[];
@@ -503,3 +503,67 @@ for (const width of [1280, 375]) {
     expect(await axeViolations(page)).toEqual([]);
   });
 }
+
+test('the fake provider’s pages look like the demo’s, usable and accessible at 1280 and 375 px; “No such payment” says how to get back', async ({
+  watched: page,
+}) => {
+  const { cls } = await firstBookable();
+  const placed = await post(
+    '/widget-api/v1/orders?key=wk_demo_checkout',
+    {
+      items: [{ class_id: cls.id, seats: 1, attendees: [{ first_name: 'Grace', last_name: 'Hopper' }] }],
+      buyer: {
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        email: uniqueEmail('provider'),
+        address: { line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+      },
+      payment_method: 'card',
+      return_url: `${SITE}/shop.html`,
+      consent: true,
+    },
+    { 'Idempotency-Key': crypto.randomUUID() },
+  );
+  expect(placed.status).toBe(201);
+  const { order } = (await placed.json()) as { order: { number: string; payment: { redirect_url: string } } };
+  const BRAND = 'rgb(29, 78, 216)';
+  const looksLikeTheDemo = async (button: Locator, background = BRAND) => {
+    // The demo's stylesheet came (under the service's strict CSP): its font, its round buttons.
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('system-ui');
+    expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(background);
+    expect(await button.evaluate((b) => getComputedStyle(b).borderRadius)).toBe('999px');
+    await expect(button).toBeInViewport();
+    expect(await sidewaysScroll(page)).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+  };
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(order.payment.redirect_url);
+    await expect(page.getByRole('heading', { level: 1, name: `Pay order ${order.number}` })).toBeVisible();
+    await looksLikeTheDemo(page.getByRole('button', { name: /^Pay / }));
+    await expect(page.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+
+    await page.goto(`${SERVICE}/dev/pay/pay_AAAAAAAAAAAAAAAA`);
+    await expect(page.getByRole('heading', { level: 1, name: 'No such payment' })).toBeVisible();
+    await expect(page.getByText('Go back to the shop with your browser’s Back button, or open its page again')).toBeVisible();
+    await looksLikeTheDemo(page.getByRole('link', { name: 'Open the demo’s checkout' }), 'rgb(255, 255, 255)');
+  }
+  // Its way back leads to the demo's checkout.
+  await page.getByRole('link', { name: 'Open the demo’s checkout' }).click();
+  await expect(page).toHaveURL(`${SERVICE}/#checkout`);
+  await expect(page.locator('div[data-service-widget=checkout]')).toHaveAttribute('data-service-state', 'ready');
+
+  // Paid, the page says so and leads back to the shop.
+  await page.goto(order.payment.redirect_url);
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page).toHaveURL(`${SITE}/shop.html`);
+  await page.goto(order.payment.redirect_url);
+  const paid = page.getByRole('heading', { level: 1, name: `Order ${order.number} is paid` });
+  await expect(paid).toBeVisible();
+  // At 375 px the heading wraps, but not inside the order number.
+  const number = paid.locator('.order-number');
+  expect(await number.evaluate((el) => el.getClientRects().length)).toBe(1);
+  await looksLikeTheDemo(page.getByRole('link', { name: 'Back to the shop' }));
+  await page.getByRole('link', { name: 'Back to the shop' }).click();
+  await expect(page).toHaveURL(`${SITE}/shop.html`);
+});

@@ -1,5 +1,18 @@
 import type { Locator, Page, Route } from '@playwright/test';
-import { advanceClock, expect, flakyChunks, ofChunk, recordEvents, SERVICE, signedIn, SITE, test } from './support.ts';
+import {
+  advanceClock,
+  axeViolations,
+  expect,
+  flakyChunks,
+  ofChunk,
+  recordEvents,
+  SERVICE,
+  serviceJson,
+  sidewaysScroll,
+  signedIn,
+  SITE,
+  test,
+} from './support.ts';
 
 const ready = (page: Page) =>
   expect(page.locator('div[data-service-widget=video]')).toHaveAttribute('data-service-state', 'ready');
@@ -319,4 +332,120 @@ test('one video, in German: its title and controls in German, captions in German
   await expect(widget.getByRole('combobox', { name: 'Untertitel' })).toHaveValue('de');
   await expect.poll(async () => (await playerState(page)).showing).toEqual(['de']);
   await expect(widget.getByRole('button', { name: 'Vollbild' })).toBeVisible();
+});
+
+/** The latest sign-in email to `to` in the service's outbox: its PIN and link. */
+const signInEmail = async (to: string) =>
+  (
+    await serviceJson<{ emails: { pin: string | null; link: string | null }[] }>(`/dev/outbox?to=${encodeURIComponent(to)}`)
+  ).emails.find((e) => e.pin)!;
+const ALAN = 'alan@example.org';
+
+test('a page with only a video widget: a participants-only video signs in where it is by keyboard (a wrong and an expired PIN said), then plays; axe in every state', async ({
+  watched: page,
+}) => {
+  const media: string[] = [];
+  page.on('request', (r) => r.url().includes('/media/videos/vid_ts_session_1/video.webm') && media.push(r.url()));
+  await page.goto(`${SITE}/recordings.html`);
+  await ready(page);
+  const widget = page.locator('service-video');
+  await tabTo(page, widget.getByRole('button', { name: PLAY_MEMBERS }));
+  await page.keyboard.press('Enter');
+  await expect(widget.locator('.held')).toHaveText('This video is for participants of Acme Academy. Sign in to watch it.');
+  const email = widget.getByLabel('Email');
+  await expect(email).toBeFocused();
+  await expect(widget.getByText('Sign in with your email address: we will send you a PIN.')).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+
+  await page.keyboard.type(ALAN);
+  await page.keyboard.press('Enter');
+  const pin = widget.getByLabel('PIN');
+  await expect(pin).toBeFocused();
+  await expect(widget.getByText(`If ${ALAN} belongs to an account, we have sent it a 6-digit PIN`)).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  const first = await signInEmail(ALAN);
+  expect(first.link).toMatch(new RegExp(`^${SITE}/recordings\\.html\\?service-video=vid_ts_session_1&key=ptok_`));
+
+  // A wrong PIN, said with the tries left; then the right one, too late.
+  await page.keyboard.type(first.pin === '000000' ? '000001' : '000000');
+  await page.keyboard.press('Enter');
+  await expect(widget.getByText('That PIN is not right. Tries left: 4.')).toBeVisible();
+  await expect(pin).toHaveAttribute('aria-invalid', 'true');
+  expect(await axeViolations(page)).toEqual([]);
+  await advanceClock(5 * 60 + 1);
+  await pin.fill(first.pin!);
+  await page.keyboard.press('Enter');
+  await expect(widget.getByText('This PIN has expired. Send a new one.')).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+
+  await tabTo(page, widget.getByRole('button', { name: 'Send a new PIN' }));
+  await page.keyboard.press('Enter');
+  await expect(widget.getByText('A new PIN is on its way.')).toBeVisible();
+  await expect(pin).toBeFocused();
+  await expect(pin).toHaveValue('');
+  const fresh = await signInEmail(ALAN);
+  expect(fresh.pin).not.toBe(first.pin);
+  const events = await recordEvents(page, 'service-video-started');
+  await page.keyboard.type(fresh.pin!);
+  await page.keyboard.press('Enter');
+  await expect.poll(events).toEqual([{ type: 'service-video-started', detail: { id: 'vid_ts_session_1' } }]);
+  await expect(widget.getByRole('button', { name: 'Pause' })).toBeFocused();
+  await expect.poll(async () => (await playerState(page)).paused).toBe(false);
+  await expect(widget.locator('.held')).toHaveCount(0);
+  expect(media[0]).toMatch(/\?expires=\d+&signature=[\w-]+$/);
+  expect(await axeViolations(page)).toEqual([]);
+});
+
+test('on a phone (375 px): the sign-in below the poster, then the emailed link opened signs in and the video plays; axe in every state', async ({
+  watched: page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(`${SITE}/recordings.html`);
+  await ready(page);
+  const widget = page.locator('service-video');
+  await widget.getByRole('button', { name: PLAY_MEMBERS }).press('Enter');
+  const email = widget.getByLabel('Email');
+  await expect(email).toBeFocused();
+  const [field, host] = await Promise.all([email.boundingBox(), widget.boundingBox()]);
+  expect(field!.x + field!.width).toBeLessThanOrEqual(host!.x + host!.width);
+  expect(await sidewaysScroll(page)).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.keyboard.type(ALAN);
+  await page.keyboard.press('Enter');
+  await expect(widget.getByLabel('PIN')).toBeFocused();
+  expect(await sidewaysScroll(page)).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // The visitor opens the emailed link instead: it comes back to this page and signs in.
+  const { link } = await signInEmail(ALAN);
+  const token = new URL(link!).searchParams.get('key')!;
+  await page.goto(link!);
+  await ready(page);
+  await expect(widget.locator('.held p')).toHaveText('You are signed in as Alan Turing.');
+  await expect(widget.locator('.held')).toHaveRole('alert');
+  await expect(widget.getByRole('button', { name: 'Play now' })).toBeFocused();
+  await expect(page).toHaveURL(`${SITE}/recordings.html`);
+  expect(await page.evaluate(() => location.href)).not.toContain(token);
+  expect(await sidewaysScroll(page)).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
+  const events = await recordEvents(page, 'service-video-started');
+  await page.keyboard.press('Enter');
+  await expect.poll(events).toEqual([{ type: 'service-video-started', detail: { id: 'vid_ts_session_1' } }]);
+  await expect(widget.getByRole('button', { name: 'Pause' })).toBeFocused();
+  await expect(widget.getByRole('button', { name: 'Full screen' })).toBeInViewport();
+});
+
+test('the sign-in’s code that does not come (a dropped network) is said on the poster, with a retry that shows it', async ({
+  watched: page,
+}) => {
+  const requests = await flakyChunks(page, 1, /^sign-in-/);
+  await page.goto(`${SITE}/recordings.html`);
+  await ready(page);
+  const widget = page.locator('service-video');
+  await widget.getByRole('button', { name: PLAY_MEMBERS }).press('Enter');
+  await expect(widget.locator('.held')).toContainText('The sign-in could not be loaded. Check your connection and try again.');
+  await expect(widget.getByRole('button', { name: 'Try again' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(widget.getByLabel('Email')).toBeFocused();
+  expect(ofChunk(requests, 'sign-in')).toHaveLength(2);
 });

@@ -44,13 +44,16 @@ export const en = {
 
 export const t = translator(en, { de: () => import('./checkout.de.ts') });
 
-/** The details, the order and its confirmation: a chunk of their own, fetched while the visitor reads the cart. */
-const stepsChunk = () => import('./checkout-steps.ts');
+/**
+ * The details, the order and its confirmation: a chunk of their own, fetched while the visitor reads
+ * the cart, or with the first render back from the payment page (it reads what became of the order).
+ */
+const stepsChunk = () => import(/* first render: back from the payment page */ './checkout-steps.ts');
 /**
  * The words of the service's verdicts (a voucher applied or why not, a class that cannot be ordered):
  * a chunk of their own, loaded with the first answer that has one (most carts have none).
  */
-const verdictsChunk = () => import('./checkout-verdicts.ts');
+const verdictsChunk = () => import(/* first render: a voucher or a refused class in the cart */ './checkout-verdicts.ts');
 
 type Steps = InstanceType<Awaited<ReturnType<typeof stepsChunk>>['CheckoutSteps']>;
 
@@ -132,10 +135,11 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     const waiting = this.#cart.cart.order;
     // Back from the provider's page: what became of the order.
     if (waiting) await (await this.#loadSteps()).pickUp(waiting);
-    // Most visitors with a cart go on: the later steps are fetched while they read it.
-    (window.requestIdleCallback ?? setTimeout)(() => stepsChunk().catch(() => {}));
     // A service that cannot be reached fails the widget (with a retry); a cart it refuses shows why.
     if (!(await this.#quote()) && this._failed!.retryable) throw this._failed;
+    // Most visitors with a cart go on: the later steps are fetched while they read it (not while the
+    // quote is on its way, when the browser is idle too: they are no part of the first render).
+    (window.requestIdleCallback ?? setTimeout)(() => stepsChunk().catch(() => {}));
     return this.data;
   }
 

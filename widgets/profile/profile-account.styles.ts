@@ -2,6 +2,14 @@ import { css } from 'lit';
 
 /** The signed-in view's details, registrations and orders: adopted with its chunk (most visitors are signed out). */
 export const accountStyles = css`
+  /* A heading or a line beside its buttons. */
+  .bar {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem 1rem;
+    align-items: center;
+    justify-content: space-between;
+  }
   /* The announcements' regions, while they say nothing, take no room in the view. */
   .view > [role]:empty {
     position: absolute;

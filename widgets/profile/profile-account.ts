@@ -4,7 +4,7 @@
  * data, so signed-out visitors never load it. It keeps its own state and gets what it needs of the
  * widget as callbacks (`ProfileHost`).
  */
-import { html, nothing } from 'lit';
+import { html, nothing, type ReactiveController } from 'lit';
 import type { RegistrationCancelledDetail } from '../../contract/index.ts';
 import type { ApiError } from '../shared/api.ts';
 import { ServiceEvent } from '../shared/base.ts';
@@ -78,7 +78,14 @@ const withName = (text: string, name: string) => {
   return html`${before}<bdi>${name}</bdi>${after}`;
 };
 
-export class ProfileAccount {
+/** Events of other widgets on the page after which the participant's data is read again. */
+const CHANGES = ['service-registration-created', 'service-checkout-completed'];
+
+/**
+ * The signed-in view, and, as a controller of the widget, what only a signed-in participant needs of
+ * it: a registration or an order made elsewhere on the page shows here without a reload.
+ */
+export class ProfileAccount implements ReactiveController {
   /**
    * A returning visitor's first view, held to the space reserved for the widget until they ask for
    * everything; everything shows after a sign-in on this page.
@@ -96,6 +103,21 @@ export class ProfileAccount {
     this.#form = new FormState(element, (key) => this.#t(key));
     const root = element.shadowRoot!;
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, firstViewStyles.styleSheet!, accountStyles.styleSheet!];
+    element.addController(this);
+  }
+
+  hostConnected() {
+    for (const name of CHANGES) addEventListener(name, this.host.refresh);
+  }
+
+  hostDisconnected() {
+    for (const name of CHANGES) removeEventListener(name, this.host.refresh);
+  }
+
+  /** The participant's first render (after a PIN, a link, a stored token): the page's session follows it. */
+  take(token: string, data: ProfileData): ProfileData {
+    this.host.session.write({ token, participant: data.participant }, data.widget.company.id);
+    return { ...data, token };
   }
 
   /** Shows everything (the visitor signed in on this page: what follows is their doing). */

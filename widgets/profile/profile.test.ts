@@ -304,23 +304,36 @@ describe('service-profile', () => {
   });
 
   it('says when a PIN has expired (5 minutes on the service clock), and a new PIN works', async () => {
-    const email = await newParticipant();
-    const el = await settled(await mount());
-    await requestPin(el, email);
-    const { pin } = await lastSignInEmail(email);
-    await dev('clock', { advance_s: 301 });
-    await enterPin(el, pin!);
-    await untilText(el, 'This PIN has expired. Send a new one.');
-    expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('true');
-    await expect(el).to.be.accessible();
+    // On the strict service, whose clock this moves: on the shared one it would expire the PINs of
+    // another file's test running beside (the video's sign-in). Nobody else signs Grace in there.
+    const strict = { strict: true };
+    const signInEmails = async () =>
+      (await dev<{ emails: Email[] }>(`outbox?to=${encodeURIComponent(GRACE)}`, undefined, strict)).emails.filter((e) => e.pin);
+    const el = await settled(
+      await fixture<ServiceProfile>(
+        html`<service-profile key=${keyOf('profile')} base-url=${service.strict} locale="en"></service-profile>`,
+      ),
+    );
+    try {
+      await requestPin(el, GRACE);
+      const [{ pin }] = await signInEmails();
+      await dev('clock', { advance_s: 301 }, strict);
+      await enterPin(el, pin!);
+      await untilText(el, 'This PIN has expired. Send a new one.');
+      expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('true');
+      await expect(el).to.be.accessible();
 
-    const before = (await emailsTo(email)).length;
-    click(el, 'Send a new PIN');
-    await untilText(el, 'A new PIN is on its way.');
-    expect((await emailsTo(email)).length).to.equal(before + 1);
-    const login = oneEvent(el, 'service-profile-login');
-    await enterPin(el, (await lastSignInEmail(email)).pin!);
-    await login;
+      const before = (await signInEmails()).length;
+      click(el, 'Send a new PIN');
+      await untilText(el, 'A new PIN is on its way.');
+      const emails = await signInEmails();
+      expect(emails.length).to.equal(before + 1);
+      const login = oneEvent(el, 'service-profile-login');
+      await enterPin(el, emails[0]!.pin!);
+      await login;
+    } finally {
+      writeSession(service.strict, COMPANY, undefined);
+    }
   });
 
   it('says when a PIN was used already (in another tab), and a new PIN works', async () => {

@@ -1,13 +1,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ProfileLoginDetail, ProfileLogoutDetail } from '../../contract/index.ts';
-import { ApiError } from '../shared/api.ts';
+import type { ApiError } from '../shared/api.ts';
 import { ServiceElement, ServiceEvent, define, toApiError, type ChunkHost } from '../shared/base.ts';
-import { formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
+import { formStyles } from '../shared/form.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import type { ParticipantMeResponse, ParticipantRegistration } from '../../contract/api/index.ts';
-import { SessionController, type SessionChange } from '../shared/session.ts';
+import { readSession, SessionController, type SessionChange } from '../shared/session.ts';
+import type { SignIn } from '../shared/sign-in.ts';
 import { baseStyles } from '../shared/styles.ts';
-import { profileStyles } from './profile.styles.ts';
 
 export type ProfileRegistration = ParticipantRegistration;
 
@@ -28,48 +28,42 @@ export class ProfileLogoutEvent extends ServiceEvent<ProfileLogoutDetail> {
   }
 }
 
-/** The email step's words; German is in profile.de.ts. The PIN step's and the signed-in view's are in their own chunks. */
-export const en = {
-  ...formWords,
+/**
+ * The widget's own words; German is in profile.de.ts. The sign-in's (shared with the video widget) and
+ * the signed-in view's are in their own chunks.
+ */
+const en = {
   heading: 'Your account at {company}',
-  intro: 'Sign in with your email address: we will send you a PIN.',
-  email: 'Email',
-  sendPin: 'Send PIN',
   'invalid-token': 'You have been signed out. Sign in again to see your account.',
 };
 
-export const t = translator(en, { de: () => import('./profile.de.ts') });
+/** The widget's words, as profile.de.ts gives them in German. */
+export type ProfileWords = typeof en;
+
+const t = translator(en, { de: () => import('./profile.de.ts') });
 
 /** The signed-in view: a chunk of its own, fetched with the participant's data (most visitors are signed out). */
-const accountChunk = () => import('./profile-account.ts');
-/** The PIN step: a chunk of its own, fetched when the browser is idle after the email step, or when a PIN is asked for. */
-const pinChunk = () => import('./profile-pin.ts');
+const accountChunk = () => import(/* first render: signed in */ './profile-account.ts');
+/**
+ * The sign-in's steps (shared with the video widget): a chunk of its own, fetched with the first
+ * render's data, whichever it is (signing out shows them at once).
+ */
+const signInChunk = () => import(/* first render */ /* first render: signed in */ '../shared/sign-in.ts');
 
-/** Events of other widgets on the page after which the participant's data is read again. */
-const CHANGES = ['service-registration-created', 'service-checkout-completed'] as const;
-
-/** What the PIN step and the signed-in view need of the widget (and nothing else of it). */
+/** What the signed-in view needs of the widget (and nothing else of it). */
 export interface ProfileHost extends ChunkHost<ProfileData> {
-  /** The sign-in form: the email, then the PIN. */
-  form: FormState;
   /** The page's sign-in, shared with every widget on it. */
   session: SessionController;
   /** The line above the step: what just happened (announced politely). */
   notice(): TemplateResult;
   /** Says a line above the step (`''`: none). */
   say(line: string): void;
-  /** The email the PIN was sent to. */
-  email(): string;
-  /** Sends the email a new PIN; the PIN step shows again, with the focus in its field. */
-  requestPin(): void;
-  /** Back to the email step, for another email. */
-  otherEmail(): void;
-  /** Signs in with a token (the PIN's): resolves true once the signed-in view shows. */
-  enter(token: string): Promise<boolean>;
   /** Ends the session here and everywhere on the page, with a line saying why (a code of the widget's words). */
   signOut(why?: string): void;
   /** Shows the participant's data as it is now (after a change of theirs). */
   show(data: ProfileData): void;
+  /** Reads the participant's data again and shows it (it changed elsewhere on the page). */
+  refresh(): void;
 }
 
 /**
@@ -91,14 +85,11 @@ export interface ProfileHost extends ChunkHost<ProfileData> {
  * @cssprop [--service-radius=8px] - Corner radius.
  */
 export class ServiceProfile extends ServiceElement<ProfileData> {
-  static override styles = [baseStyles, formStyles, profileStyles];
+  static override styles = [baseStyles, formStyles];
   static override properties = {
-    _pinSentTo: { state: true },
     _notice: { state: true },
   };
 
-  /** The email a PIN was sent to, while the PIN step shows. */
-  private _pinSentTo = '';
   /** A line above the current step: what just happened (announced politely). */
   private _notice = '';
 
@@ -114,10 +105,9 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
       return !!field;
     },
   );
-  /** The sign-in form (the email, then the PIN). */
-  readonly #form: FormState = new FormState(this, (key) => t(this.resolvedLocale, key));
+  /** The sign-in: the email, then the PIN (the page's, as the video widget's is); there once the widget has data. */
+  #signInSteps?: SignIn;
   #account?: InstanceType<Awaited<ReturnType<typeof accountChunk>>['ProfileAccount']>;
-  #pin?: InstanceType<Awaited<ReturnType<typeof pinChunk>>['ProfilePin']>;
   /** A token being turned into the signed-in view (after the PIN, or from another widget's sign-in). */
   #pending?: string;
 
@@ -135,66 +125,80 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     }
     // An old emailed link must not end a session that still works: the stored token is tried next.
     let refused;
-    for (const token of new Set([linkToken, this.#session.session?.token])) {
-      if (!token) continue;
-      try {
-        const data = await this.#me(token, signal);
-        if (token === linkToken) this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
-        return data;
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 401)) throw error;
-        refused = 1;
+    const signedIn = async (...tokens: (string | null | undefined)[]) => {
+      for (const token of new Set(tokens)) {
+        if (!token) continue;
+        try {
+          const data = await this.#me(token, signal);
+          if (token === linkToken) this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
+          return data;
+        } catch (error) {
+          if (toApiError(error, this.resolvedLocale).status !== 401) throw error;
+          refused = 1;
+        }
       }
-    }
+    };
+    const signedInData = await signedIn(linkToken, this.#session.session?.token);
+    if (signedInData) return signedInData;
+    const [data, steps] = await Promise.all([
+      this.api.request('widget', { params: { type: 'profile' }, signal }) as Promise<ProfileData>,
+      this.#steps(),
+    ]);
+    // The page's sign-in made with another key of the company (a video's), which this key's first
+    // answer names.
+    const other = await signedIn(refused ? undefined : readSession(this.#session.baseUrl, data.widget.company.id)?.token);
+    if (other) return other;
     if (refused) this.#signOut('invalid-token');
-    const data = (await this.api.request('widget', { params: { type: 'profile' }, signal })) as ProfileData;
-    // Signed out: the PIN step's code is fetched while the visitor types their email.
-    (window.requestIdleCallback ?? setTimeout)(() => pinChunk().catch(() => {}));
+    steps.prefetch();
     return data;
   }
 
-  /** The signed-in first render, with the signed-in view's code and words; the page's session follows. */
+  /** The sign-in's steps, with their code and words (made once). */
+  async #steps() {
+    const chunk = await signInChunk();
+    await chunk.loadWords(this.resolvedLocale);
+    if (!this.#signInSteps) {
+      this.#signInSteps = new chunk.SignIn({
+        element: this,
+        api: () => this.api,
+        returnUrl: () => {
+          const page = new URL(location.href);
+          page.hash = '';
+          return page.href;
+        },
+        enter: ({ token }) => this.#enter(token),
+        notice: () => this.#renderNotice(),
+        say: (line) => (this._notice = line),
+        heading: (title) =>
+          html`<h2 tabindex="-1" data-focus>${title ?? t(this.resolvedLocale, 'heading', { company: this.data!.widget.company.name })}</h2>`,
+      });
+    }
+    return this.#signInSteps;
+  }
+
+  /** The signed-in first render, with the signed-in view's code and words, which takes it (the page's session follows). */
   async #me(token: string, signal?: AbortSignal): Promise<ProfileData> {
     const [data, chunk] = await Promise.all([
       this.api.request('participant/me', { body: {}, token, signal }) as Promise<ProfileData>,
       accountChunk().then(async (chunk) => (await chunk.loadWords(this.resolvedLocale), chunk)),
+      this.#steps(),
     ]);
-    this.#account ??= new chunk.ProfileAccount(this.#host());
-    this.#session.write({ token, participant: data.participant }, data.widget.company.id);
-    return { ...data, token };
+    return (this.#account ??= new chunk.ProfileAccount(this.#host())).take(token, data);
   }
 
-  /** What the PIN step and the signed-in view get of the widget. */
+  /** What the signed-in view gets of the widget. */
   #host(): ProfileHost {
     return {
       element: this,
       api: () => this.api,
-      form: this.#form,
       session: this.#session,
       notice: () => this.#renderNotice(),
       say: (line) => (this._notice = line),
-      email: () => this._pinSentTo,
-      requestPin: () => this.#requestPin(),
-      otherEmail: () => (this._pinSentTo = this._notice = ''),
-      enter: (token) => this.#enter(token),
       signOut: (why) => this.#signOut(why),
       show: (data) => (this.data = data),
+      refresh: () => this.#signIn(this.data?.token),
     };
   }
-
-  override connectedCallback() {
-    super.connectedCallback();
-    // A registration or an order made on this page shows here without a reload.
-    for (const name of CHANGES) addEventListener(name, this.#refresh);
-  }
-
-  override disconnectedCallback() {
-    super.disconnectedCallback();
-    for (const name of CHANGES) removeEventListener(name, this.#refresh);
-  }
-
-  /** Loads the signed-in view again (the participant's data changed elsewhere). */
-  #refresh = () => this.#signIn(this.data?.token);
 
   /**
    * Turns a token into the signed-in view (`quietly`: the focus stays where the visitor is); a token
@@ -217,7 +221,8 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     const data = this.data;
     if (!data || token === data.token || (token && token === this.#pending)) return;
     this.keepFocus();
-    this._pinSentTo = this._notice = '';
+    this._notice = '';
+    this.#signInSteps?.done();
     if (!token) return void (this.data = { widget: data.widget });
     this.#pending = token;
     await this.#signIn(token, true);
@@ -230,31 +235,24 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     if (this.data) this.data = { widget: this.data.widget };
     this.#session.write();
     this.#pending = undefined;
-    this._pinSentTo = '';
+    this.#signInSteps?.done();
     this._notice = why && t(this.resolvedLocale, why as keyof typeof en);
     if (wasIn || why) this.dispatchEvent(new ProfileLogoutEvent());
   }
 
   /** A failure outside a form: a 401 ends the session; anything else is said above the step. */
   #failed(error: unknown) {
-    if (error instanceof ApiError && error.code === 'invalid-token') return this.#signOut('invalid-token');
-    this._notice = toApiError(error, this.resolvedLocale).shown!;
+    const failed = toApiError(error, this.resolvedLocale);
+    if (failed.code === 'invalid-token') return this.#signOut('invalid-token');
+    this._notice = failed.shown!;
   }
 
   protected override step() {
-    return this.data?.token ? 'account' : this._pinSentTo ? 'pin' : 'email';
+    return this.data?.token ? 'account' : this.#signInSteps?.sentTo ? 'pin' : 'email';
   }
 
   override render(): TemplateResult {
-    return this.renderState(
-      (data): unknown =>
-        data.token
-          ? this.#account!.render(data)
-          : this._pinSentTo
-            ? this.#pin!.render()
-            : this.#renderEmail(data.widget.company.name),
-      2,
-    );
+    return this.renderState((data): unknown => (data.token ? this.#account!.render(data) : this.#signInSteps!.render()), 2);
   }
 
   /** The line above the step: what just happened. */
@@ -262,59 +260,20 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     return html`<div role="status">${this._notice ? html`<p class="notice">${this._notice}</p>` : nothing}</div>`;
   }
 
-  #renderEmail(company: string): TemplateResult {
-    const locale = this.resolvedLocale;
-    const form = this.#form;
-    return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company })}</h2>
-      <p>${t(locale, 'intro')}</p>
-      ${this.#renderNotice()}
-      <form
-        novalidate
-        @submit=${(event: Event) => form.check(event) && this.#requestPin()}
-        @input=${form.edit}
-        aria-describedby=${formDescribedBy(form)}
-      >
-        ${input(form, 'email', t(locale, 'email'), { type: 'email', autocomplete: 'email', maxlength: 254 })} ${formError(form)}
-        <button part="button" ?disabled=${form.sending}>${t(locale, 'sendPin')}</button>
-      </form>`;
-  }
-
-  /** Sends the email a PIN (again, from the PIN step), then shows the PIN step with the focus in its field. */
-  #requestPin = async () => {
-    this.#pending = undefined;
-    const form = this.#form;
-    const email = ((form.values.email as string | undefined) ?? '').trim();
-    const page = new URL(location.href);
-    page.hash = '';
-    this._notice = '';
-    const [sent, chunk] = await Promise.all([
-      form.send(() => this.api.request('participant/login', { body: { email, return_url: page.href } })),
-      pinChunk().then(async (chunk) => (await chunk.loadWords(this.resolvedLocale), chunk)),
-    ]);
-    if (!sent) return;
-    this.#pin ??= new chunk.ProfilePin(this.#host());
-    this.#pin.sent(!!this._pinSentTo);
-    this._pinSentTo = email;
-    form.set('pin', '');
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLInputElement>('#pin')!.focus();
-  };
-
   /**
    * Signs in with a token (the PIN's): resolves true once the signed-in view shows. Until then the
    * token is this widget's, so that the page's session changing to it is no news.
    */
   async #enter(token: string) {
     this.#pending = token;
-    const data = await this.#form.send(
+    const data = await this.#signInSteps!.form.send(
       () => this.#me(token),
       (error: ApiError) => (error.code === 'invalid-token' ? (this.#signOut('invalid-token'), '') : undefined),
     );
+    this.#pending = undefined;
     if (!data) return false;
     this.#account!.expand();
     this.data = data;
-    this._pinSentTo = '';
-    this.#pending = undefined;
     this.dispatchEvent(new ProfileLoginEvent({ id: data.participant!.id }));
     return true;
   }

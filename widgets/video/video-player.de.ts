@@ -14,11 +14,13 @@ const de: typeof en = {
   fullScreen: 'Vollbild',
   failed: 'Das Video konnte nicht abgespielt werden.',
   ask: 'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich an, um es anzusehen.',
-  askElsewhere:
-    'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich auf dieser Website bei Ihrem Konto an und spielen Sie es dann erneut ab.',
   participantsOnly: 'Diese Aufzeichnung ist für Teilnehmende von „{course}“.',
   signIn: 'Anmelden',
   'invalid-token': 'Ihre Anmeldung ist abgelaufen. Melden Sie sich erneut an, um dieses Video anzusehen.',
+  signedIn: 'Sie sind angemeldet als {name}.',
+  playNow: 'Jetzt abspielen',
+  linkEnded: 'Dieser Anmeldelink ist abgelaufen. Melden Sie sich erneut an, um dieses Video anzusehen.',
+  signInFailed: 'Die Anmeldung konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
 };
 
 export default de;

@@ -1,8 +1,9 @@
 import { css } from 'lit';
 
 /**
- * The player's bar of controls (below the picture, in the poster's room) and its full-screen view:
- * adopted with the player's chunk, so that a page that never plays a video never loads them.
+ * The player's bar of controls (below the picture, in the poster's room), its full-screen view, and
+ * the sign-in below a poster (its steps' own styles come with them: form.ts, sign-in.ts): adopted
+ * with the player's chunk, so that a page that never plays a video never loads them.
  */
 export const playerStyles = css`
   .player:fullscreen {
@@ -119,5 +120,16 @@ export const playerStyles = css`
     width: 1rem;
     height: 1rem;
     border: 2px dashed currentColor;
+  }
+  .sign-in {
+    display: grid;
+    gap: 0.75rem;
+    max-width: 30em;
+    padding: 0.75rem 1rem 1rem;
+    border-radius: var(--_radius);
+    background: var(--_subtle);
+  }
+  .one .sign-in {
+    max-width: 25em;
   }
 `;

@@ -3,20 +3,25 @@
  * `<video>` with the service's WebVTT captions, controls of our own (the browser's differ per browser
  * and hide the captions' choice), media-chrome's keyboard set, and the position kept per video for
  * the tab's session. It draws in the poster's place, at the poster's size. A participants-only video
- * asks for the page's sign-in, and plays from links signed for a few minutes, renewed as they expire.
+ * asks for the page's sign-in (the profile widget's), or, on a page without one, signs in below its
+ * poster (widgets/shared/sign-in.ts, on demand), and plays from links signed for a few minutes,
+ * renewed as they expire. The sign-in's emailed link comes back to the page with the video's id: the
+ * player, made at once for it, takes it.
  */
-import { html, type ReactiveController, type TemplateResult } from 'lit';
-import type { VideoMediaResponse } from '../../contract/api/index.ts';
+import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
+import type { ParticipantMeResponse, VideoMediaResponse } from '../../contract/api/index.ts';
 import type { PageRequest } from '../../contract/page.ts';
 import { ApiError } from '../shared/api.ts';
 import { toApiError, type ChunkHost } from '../shared/base.ts';
+import { formStyles } from '../shared/form.ts';
 import { translator } from '../shared/i18n.ts';
 import { read, store } from '../shared/page-state.ts';
 import { SessionController, SIGN_IN_EVENT } from '../shared/session.ts';
+import type { SignIn } from '../shared/sign-in.ts';
 import type { Held, Video, VideoData, VideoMedia } from './video.ts';
 import { playerStyles } from './video-player.styles.ts';
 
-/** The player's words, and the sign-in's it asks for; German is in video-player.de.ts. */
+/** The player's words, and the lines about the sign-in (its steps' words come with them); German is in video-player.de.ts. */
 export const en = {
   player: 'Video player: {title}',
   play: 'Play',
@@ -30,13 +35,25 @@ export const en = {
   fullScreen: 'Full screen',
   failed: 'The video could not be played.',
   ask: 'This video is for participants of {company}. Sign in to watch it.',
-  askElsewhere: 'This video is for participants of {company}. Sign in to your account on this site, then play it again.',
   participantsOnly: 'This recording is for participants of {course}.',
   signIn: 'Sign in',
   'invalid-token': 'Your sign-in has ended. Sign in again to watch this video.',
+  signedIn: 'You are signed in as {name}.',
+  playNow: 'Play now',
+  linkEnded: 'This sign-in link has expired. Sign in again to watch this video.',
+  signInFailed: 'The sign-in could not be loaded. Check your connection and try again.',
 };
 
 const t = translator(en, { de: () => import('./video-player.de.ts') });
+
+/**
+ * The parameter that brings a visitor back from the sign-in link this widget emailed, its value the
+ * video's id beside the link's `key` (video.ts looks for it, to make the player at once).
+ */
+const LINK = 'service-video';
+
+/** The sign-in's steps, shared with the profile widget: fetched when a video asks for them here. */
+const signInChunk = () => import('../shared/sign-in.ts');
 
 /** Loads the player's words with the chunk, so that it never flashes English. */
 export const loadWords = t.load;
@@ -49,11 +66,11 @@ export interface PlayerHost extends Pick<ChunkHost<VideoData>, 'element' | 'api'
   clock(seconds: number): string;
   /** Tells the page: the visitor started a video, or watched it to its end. */
   announce(what: 'started' | 'ended', id: string): void;
-  /** A video cannot play now: its poster says why (the sign-in it waits for). */
-  hold(held: Held): void;
+  /** A video cannot play now: its poster says why (the sign-in it waits for); resolves once it shows. */
+  hold(held: Held): Promise<void>;
   /** A play failed: its poster says so, with a retry. */
   failed(video: Video, line: string): void;
-  /** The page's sign-in came: the video that waited for it plays. */
+  /** The page's sign-in came (or the visitor asks to play once it has): the video that waited for it plays. */
   signedIn(): void;
 }
 
@@ -94,14 +111,34 @@ export class VideoPlayer implements ReactiveController {
   #renewal?: ReturnType<typeof setTimeout>;
   #started = false;
 
-  /** The page's participant sign-in (the profile widget's): a participants-only video's files are for it. */
+  /** The page's participant sign-in (the profile widget's, or this widget's): a participants-only video's files are for it. */
   readonly #session: SessionController;
+  /** The sign-in below a poster, on a page where no widget offers it. */
+  #signIn?: SignIn;
+  /** The video whose poster shows the sign-in (its link comes back to it). */
+  #asking = '';
+  /** The sign-in's line above its step (`''`: none). */
+  #notice = '';
+  /** Back from the link the sign-in emailed: the video it was for, and the link's token. */
+  #link?: { id: string; token: string | null };
 
   constructor(private readonly host: PlayerHost) {
-    const root = host.element.shadowRoot!;
+    const { element } = host;
+    const root = element.shadowRoot!;
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, playerStyles.styleSheet!];
-    host.element.addController(this);
-    this.#session = new SessionController(host.element, ({ session }) => session && host.signedIn());
+    element.addController(this);
+    this.#session = new SessionController(element, ({ session }) => session && host.signedIn());
+    // The link's token and video go from the address at once (a token never stays in a URL); the
+    // sign-in follows once the widget has its videos.
+    const url = new URL(location.href);
+    const id = url.searchParams.get(LINK);
+    if (id !== null) {
+      this.#link = { id, token: url.searchParams.get('key') };
+      url.searchParams.delete(LINK);
+      url.searchParams.delete('key');
+      history.replaceState(history.state, '', url);
+      element.requestUpdate();
+    }
   }
 
   /**
@@ -135,15 +172,83 @@ export class VideoPlayer implements ReactiveController {
       }
     }
     const locale = element.resolvedLocale;
-    const offered = this.#askSignIn(false);
-    this.host.hold({
-      id: video.id,
-      line: token
-        ? t(locale, 'invalid-token')
-        : t(locale, offered ? 'ask' : 'askElsewhere', { company: element.data!.widget.company.name }),
-      action: offered ? [t(locale, 'signIn'), () => this.#askSignIn(true)] : undefined,
-      ask: true,
+    const line = token ? t(locale, 'invalid-token') : t(locale, 'ask', { company: element.data!.widget.company.name });
+    // A widget of the page that offers the sign-in (the profile) shows its own; else it is here.
+    if (!this.#askSignIn(false)) return void this.#signInHere(video, line);
+    void this.host.hold({ id: video.id, line, action: [t(locale, 'signIn'), () => this.#askSignIn(true)], ask: true });
+  }
+
+  /**
+   * The sign-in below the video's poster (no widget on the page offers it), with the focus in its
+   * field; once signed in, the video plays. Its code that does not come is said, with a retry.
+   */
+  async #signInHere(video: Video, line: unknown) {
+    const { element } = this.host;
+    let signIn;
+    try {
+      const chunk = await signInChunk();
+      await chunk.loadWords(element.resolvedLocale);
+      signIn = this.#signIn ??= this.#newSignIn(chunk);
+    } catch {
+      return this.host.failed(video, t(element.resolvedLocale, 'signInFailed'));
+    }
+    this.#asking = video.id;
+    signIn.prefetch();
+    await this.host.hold({ id: video.id, line, ask: true, below: () => html`<div class="sign-in">${signIn.render()}</div>` });
+    element.renderRoot.querySelector<HTMLElement>('.sign-in input')?.focus();
+  }
+
+  /** The sign-in's steps in this widget: its emailed link comes back to this page and video; its token is the page's sign-in. */
+  #newSignIn({ SignIn }: Awaited<ReturnType<typeof signInChunk>>) {
+    const { element } = this.host;
+    const root = element.shadowRoot!;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, formStyles.styleSheet!];
+    return new SignIn({
+      element,
+      api: this.host.api,
+      returnUrl: () => {
+        const page = new URL(location.href);
+        page.hash = '';
+        page.searchParams.set(LINK, this.#asking);
+        return page.href;
+      },
+      // The page's session changes: the video that waits for it plays (the constructor's controller).
+      enter: async ({ token, participant }) => (this.#session.write({ token, participant }), true),
+      notice: () => html`<div role="status">${this.#notice ? html`<p class="notice">${this.#notice}</p>` : nothing}</div>`,
+      say: (line) => {
+        this.#notice = line;
+        element.requestUpdate();
+      },
     });
+  }
+
+  /**
+   * Back from the sign-in's link: its token signs in (the page's session), and its video says so, with
+   * the focus on its play button (the visitor came back to watch it). A link that no longer works asks
+   * for the sign-in again, unless the page is signed in already.
+   */
+  async #fromLink({ id, token }: { id: string; token: string | null }) {
+    const { element } = this.host;
+    const locale = element.resolvedLocale;
+    const video = element.data!.videos.find((v) => v.id === id);
+    if (!token) return;
+    try {
+      const { participant } = (await this.host.api().request('participant/me', { body: {}, token })) as ParticipantMeResponse;
+      this.#session.write({ token, participant });
+      const [before, after] = t(locale, 'signedIn', { name: '\u0000' }).split('\u0000');
+      const name = `${participant.first_name} ${participant.last_name}`;
+      if (video)
+        await this.host.hold({
+          id,
+          line: html`${before}<bdi>${name}</bdi>${after}`,
+          action: [t(locale, 'playNow'), () => this.host.signedIn()],
+          ask: true,
+        });
+    } catch (error) {
+      if (this.#session.session || !video) return;
+      if (error instanceof ApiError && error.code === 'invalid-token') return this.#signInHere(video, t(locale, 'linkEnded'));
+      this.host.failed(video, toApiError(error, locale).shown!);
+    }
   }
 
   /**
@@ -164,10 +269,15 @@ export class VideoPlayer implements ReactiveController {
     clearTimeout(this.#renewal);
   }
 
-  /** After each render: the captions shown are the chosen ones. */
+  /** After each render: the captions shown are the chosen ones; a link's sign-in begins once the videos are there. */
   hostUpdated() {
     const tracks = this.#element?.textTracks;
     for (const track of tracks ?? []) track.mode = track.language === this.#captions ? 'showing' : 'disabled';
+    const link = this.#link;
+    if (link && this.host.element.data) {
+      this.#link = undefined;
+      void this.#fromLink(link);
+    }
   }
 
   get #element() {

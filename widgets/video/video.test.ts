@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import {
   darkPage,
+  dev,
   failOnWarnings,
   keyOf,
   ownMethods,
@@ -11,8 +12,9 @@ import {
   textOf,
   until,
 } from '../../test/browser/support.ts';
-import { writeSession } from '../shared/session.ts';
+import { readSession, writeSession } from '../shared/session.ts';
 import '../profile/profile.ts';
+import type { ServiceProfile } from '../profile/profile.ts';
 import './video.ts';
 import type { ServiceVideo } from './video.ts';
 
@@ -27,6 +29,23 @@ const $ = <T extends Element = HTMLElement>(el: ServiceVideo, selector: string) 
 const press = (key: string) => sendKeys({ press: key });
 /** The page's next `times` requests for `path` fail, as on a dropped network. */
 const failRequests = (path: string, times = 1) => executeServerCommand('fail-requests', { path, times });
+/** A participant of TypeScript for teams, whose recording (vid_ts_session_1) plays for him; no other file signs him in. */
+const ALAN = 'alan@example.org';
+/** What has the focus in the widget: `#id` of a field, else its text. */
+const focused = (el: ServiceVideo) => {
+  const active = el.shadowRoot!.activeElement;
+  return active && (active.id ? `#${active.id}` : active.textContent!.trim());
+};
+const untilText = (el: ServiceVideo, text: string) => until(() => textOf(el).includes(text), `“${text}” in: ${textOf(el)}`);
+/** Presses Tab until the widget's button of that name has the focus (keyboard alone). */
+const tabTo = async (el: ServiceVideo, name: string) => {
+  for (let i = 0; i < 10 && focused(el) !== name; i++) await press('Tab');
+  expect(focused(el)).to.equal(name);
+};
+const emailsTo = async (to: string) =>
+  (await dev<{ emails: { pin: string | null; link: string | null }[] }>(`outbox?to=${encodeURIComponent(to)}`)).emails;
+const lastSignInEmail = async (to: string) => (await emailsTo(to)).find((e) => e.pin)!;
+const otherPin = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
 /** Asks to play the widget's (first) video and waits until its poster says why it cannot. */
 const heldAfterPlay = async (el: ServiceVideo) => {
   $<HTMLButtonElement>(el, '.play').focus();
@@ -150,25 +169,172 @@ describe('service-video', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('asks for the sign-in before a participants-only video; without a sign-in on the page it says where, in English and German', async () => {
+  it('on a page without a profile, signs in below the poster by keyboard: the email, the emailed PIN (a wrong one said), then it plays; accessible in each step', async () => {
     sessionStorage.clear();
-    for (const [locale, line] of [
-      ['en', 'This video is for participants of Acme Academy. Sign in to your account on this site, then play it again.'],
-      [
-        'de',
-        'Dieses Video ist für Teilnehmende von Acme Academy. Melden Sie sich auf dieser Website bei Ihrem Konto an und spielen Sie es dann erneut ab.',
-      ],
-    ]) {
-      const el = await settled(await mount('vid_ts_session_1', locale));
-      const held = await heldAfterPlay(el);
-      expect(held.textContent!.trim()).to.equal(line);
-      expect(el.shadowRoot!.activeElement).to.equal(held);
-      expect(el.shadowRoot!.querySelector('video')).to.equal(null);
+    const el = await settled(await mount('vid_ts_session_1'));
+    const held = await heldAfterPlay(el);
+    expect(held.textContent!.trim()).to.equal('This video is for participants of Acme Academy. Sign in to watch it.');
+    expect(held.getAttribute('role')).to.equal('alert');
+    // The sign-in is below the poster, the focus in its field.
+    await until(() => focused(el) === '#email', 'the focus in the email field');
+    expect($(el, '.sign-in').textContent).to.contain('Sign in with your email address: we will send you a PIN.');
+    expect($(el, 'label[for=email]').textContent).to.equal('Email');
+    expect($(el, '.media').compareDocumentPosition($(el, '.sign-in')) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
+    expect(el.shadowRoot!.querySelector('video')).to.equal(null);
+    await expect(el).to.be.accessible();
+
+    await sendKeys({ type: ALAN });
+    await press('Enter');
+    await until(() => focused(el) === '#pin', 'the PIN step, the focus in its field');
+    expect(textOf(el)).to.contain(`If ${ALAN} belongs to an account, we have sent it a 6-digit PIN and a sign-in link.`);
+    expect(held.textContent!.trim()).to.equal('This video is for participants of Acme Academy. Sign in to watch it.');
+    await expect(el).to.be.accessible();
+    const { pin, link } = await lastSignInEmail(ALAN);
+    // The emailed link leads back to this page and this video.
+    const back = new URL(link!);
+    expect(back.origin + back.pathname).to.equal(location.origin + location.pathname);
+    expect(back.searchParams.get('service-video')).to.equal('vid_ts_session_1');
+
+    await sendKeys({ type: otherPin(pin!) });
+    await press('Enter');
+    await untilText(el, 'That PIN is not right. Tries left: 4.');
+    expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('true');
+    expect(focused(el)).to.equal('#pin');
+    await expect(el).to.be.accessible();
+
+    await press('Control+a');
+    await sendKeys({ type: pin! });
+    const started = oneEvent(el, 'service-video-started');
+    await press('Enter');
+    expect((await started).detail).to.deep.equal({ id: 'vid_ts_session_1' });
+    await until(() => el.shadowRoot!.activeElement?.getAttribute('aria-label') === 'Pause', 'the focus on Pause');
+    expect(el.shadowRoot!.querySelector('.held, .sign-in')).to.equal(null);
+    await expect(el).to.be.accessible();
+
+    // The sign-in is the page's: a profile widget that comes later is signed in without asking.
+    expect(readSession(service.url, 'c_acme')?.token).to.match(/^ptok_/);
+    const profile = await settled(
+      await fixture<ServiceProfile>(html`<service-profile key=${keyOf('profile')} base-url=${service.url}></service-profile>`),
+    );
+    expect(textOf(profile)).to.contain('Hello Alan');
+  });
+
+  it('in German: too many wrong tries, a new PIN, another email; the email is kept; accessible in each step', async () => {
+    sessionStorage.clear();
+    // Nobody's email: the service answers it as a participant's (and emails nobody).
+    const stranger = `video-${Date.now()}@example.org`;
+    const el = await settled(await mount('vid_ts_session_1', 'de'));
+    const held = await heldAfterPlay(el);
+    expect(held.textContent!.trim()).to.equal(
+      'Dieses Video ist für Teilnehmende von Acme Academy. Melden Sie sich an, um es anzusehen.',
+    );
+    await until(() => focused(el) === '#email', 'the focus in the email field');
+    expect($(el, 'label[for=email]').textContent).to.equal('E-Mail');
+    expect(textOf(el)).to.contain('Melden Sie sich mit Ihrer E-Mail-Adresse an: Wir senden Ihnen eine PIN.');
+    await expect(el).to.be.accessible();
+    // Nothing typed: the widget says so beside the field, in its language.
+    await press('Enter');
+    await untilText(el, 'Füllen Sie dieses Feld aus.');
+    expect($(el, '#email').getAttribute('aria-invalid')).to.equal('true');
+    expect(focused(el)).to.equal('#email');
+    await expect(el).to.be.accessible();
+    await sendKeys({ type: stranger });
+    await press('Enter');
+    await until(() => focused(el) === '#pin', 'the PIN step');
+    expect(textOf(el)).to.contain(`Wenn zu ${stranger} ein Konto gehört`);
+    for (const left of [4, 3, 2, 1]) {
+      await press('Control+a');
+      await sendKeys({ type: '000000' });
+      await press('Enter');
+      await untilText(el, `Verbleibende Versuche: ${left}.`);
+    }
+    await press('Control+a');
+    await sendKeys({ type: '000000' });
+    await press('Enter');
+    await untilText(el, 'Zu viele falsche Versuche: Diese PIN gilt nicht mehr. Lassen Sie sich eine neue senden.');
+    expect(focused(el)).to.equal('#pin');
+    await expect(el).to.be.accessible();
+
+    await tabTo(el, 'Neue PIN senden');
+    await press('Enter');
+    await untilText(el, 'Eine neue PIN ist unterwegs.');
+    await until(() => focused(el) === '#pin', 'the focus back in the PIN field');
+    expect($<HTMLInputElement>(el, '#pin').value).to.equal('');
+    expect(textOf(el)).not.to.contain('Zu viele falsche Versuche');
+    await expect(el).to.be.accessible();
+
+    await tabTo(el, 'Andere E-Mail verwenden');
+    await press('Enter');
+    await until(() => focused(el) === '#email', 'the email step, the focus in its field');
+    expect($<HTMLInputElement>(el, '#email').value).to.equal(stranger);
+    await expect(el).to.be.accessible();
+    expect(await emailsTo(stranger)).to.have.length(0);
+  });
+
+  it('the emailed link signs in when opened: the token leaves the address, the video says who is signed in, and plays', async () => {
+    sessionStorage.clear();
+    const asking = await settled(await mount('vid_ts_session_1'));
+    await heldAfterPlay(asking);
+    await until(() => focused(asking) === '#email', 'the email step');
+    await sendKeys({ type: ALAN });
+    await press('Enter');
+    await until(() => focused(asking) === '#pin', 'the PIN step');
+    asking.remove();
+    const link = new URL((await lastSignInEmail(ALAN)).link!);
+    const token = link.searchParams.get('key')!;
+    const page = location.href;
+    history.replaceState(history.state, '', link.pathname + link.search);
+    try {
+      const el = await settled(await mount());
+      await until(() => !!el.shadowRoot!.querySelector('.held'), 'the video that was asked for');
+      const held = $(el, '.held');
+      expect(held.querySelector('p')!.textContent).to.equal('You are signed in as Alan Turing.');
+      expect(held.querySelector('bdi')!.textContent).to.equal('Alan Turing');
+      expect(held.closest('.card')!.querySelector('h3')!.textContent).to.equal('TypeScript for teams: session 1');
+      await until(() => el.shadowRoot!.activeElement?.textContent === 'Play now', 'the focus on Play now');
+      expect(location.href).not.to.contain(token);
+      expect(new URL(location.href).searchParams.has('service-video')).to.equal(false);
+      expect(readSession(service.url, 'c_acme')?.token).to.equal(token);
       await expect(el).to.be.accessible();
+      const started = oneEvent(el, 'service-video-started');
+      await press('Enter');
+      expect((await started).detail).to.deep.equal({ id: 'vid_ts_session_1' });
+    } finally {
+      history.replaceState(history.state, '', page);
     }
   });
 
-  it('a profile widget of another company is no sign-in for this video; one of its company is, even inside a shadow root of the page', async () => {
+  it('a link that no longer works asks for the sign-in again, in German; it never ends a sign-in that works', async () => {
+    sessionStorage.clear();
+    const page = location.href;
+    const open = (search: string) => history.replaceState(history.state, '', location.pathname + search);
+    try {
+      open('?service-video=vid_ts_session_1&key=ptok_expired_long_ago');
+      const el = await settled(await mount('', 'de'));
+      await until(() => !!el.shadowRoot!.querySelector('.held'), 'the video that was asked for');
+      expect($(el, '.held').textContent!.trim()).to.equal(
+        'Dieser Anmeldelink ist abgelaufen. Melden Sie sich erneut an, um dieses Video anzusehen.',
+      );
+      await until(() => focused(el) === '#email', 'the email step, the focus in its field');
+      expect(location.search).to.equal('');
+      await expect(el).to.be.accessible();
+      el.remove();
+
+      writeSession(service.url, 'c_acme', { token: await participantToken(ALAN) });
+      const session = readSession(service.url, 'c_acme');
+      open('?service-video=vid_ts_session_1&key=ptok_expired_long_ago');
+      const later = await settled(await mount());
+      await until(() => location.search === '', 'the link taken');
+      await later.updateComplete;
+      expect(later.shadowRoot!.querySelector('.held')).to.equal(null);
+      expect(readSession(service.url, 'c_acme')).to.deep.equal(session);
+    } finally {
+      history.replaceState(history.state, '', page);
+      writeSession(service.url, 'c_acme', undefined);
+    }
+  });
+
+  it('a profile widget of another company is no sign-in for this video (it signs in itself); one of its company is, even inside a shadow root of the page', async () => {
     sessionStorage.clear();
     const page = await fixture<HTMLElement>(html`<div>
       <service-profile key="wk_globex_profile" base-url=${service.url}></service-profile>
@@ -176,9 +342,9 @@ describe('service-video', () => {
     </div>`);
     const el = page.querySelector('service-video')!;
     await Promise.all([settled(el), settled(page.querySelector('service-profile')!)]);
-    expect((await heldAfterPlay(el)).textContent).to.contain('Sign in to your account on this site, then play it again.');
+    await heldAfterPlay(el);
+    await until(() => focused(el) === '#email', 'its own sign-in');
     expect(el.shadowRoot!.querySelector('.held button')).to.equal(null);
-
     // The page's own component holds Acme's profile widget in its shadow root.
     const host = document.createElement('div');
     const profile = document.createElement('service-profile');

@@ -14,13 +14,14 @@ export type VideoData = WidgetResponse & { videos: Video[] };
 
 /**
  * A video that cannot play now, drawn on its poster: the line that says why, what the visitor can do
- * (a button's label and action), and whether it waits for the page's sign-in (`ask`: it plays once
- * the participant has signed in).
+ * (a button's label and action, or `below` the poster: the sign-in's step), and whether it waits for
+ * the page's sign-in (`ask`: it plays once the participant has signed in).
  */
 export interface Held {
   id: string;
-  line: string;
+  line: unknown;
   action?: [label: string, run: () => void];
+  below?: () => unknown;
   ask?: boolean;
 }
 
@@ -53,8 +54,11 @@ export const en = {
 
 export const t = translator(en, { de: () => import('./video.de.ts') });
 
-/** The player: a chunk of its own, fetched when the visitor asks to play (with its words). */
-const playerChunk = () => import('./video-player.ts');
+/**
+ * The player: a chunk of its own, fetched when the visitor asks to play (with its words), or with the
+ * first render back from the sign-in link a video emailed.
+ */
+const playerChunk = () => import(/* first render: back from the emailed link */ './video-player.ts');
 
 /** `6` → `0:06`, `3725` → `1:02:05`. */
 const clock = (seconds: number) => {
@@ -84,7 +88,7 @@ const clock = (seconds: number) => {
  *
  * Each poster keeps its video's aspect ratio from the first render; the player's code (native
  * `<video>`, captions, keyboard controls) comes when the visitor asks to play. A participants-only
- * video asks for the page's participant sign-in (the profile widget's) first.
+ * video asks for the page's participant sign-in (the profile widget's), or signs in below its poster.
  */
 export class ServiceVideo extends ServiceElement<VideoData> {
   static override styles = [baseStyles, firstViewStyles, videoStyles];
@@ -116,6 +120,8 @@ export class ServiceVideo extends ServiceElement<VideoData> {
   }
 
   protected override load(signal: AbortSignal) {
+    // Back from the sign-in link a video emailed (video-player.ts, LINK): the player takes it.
+    if (location.search.includes('service-video=')) this.#playerOf().catch(() => {});
     return this.api.request('widget', { params: { type: 'video', video: this.video }, signal }) as Promise<VideoData>;
   }
 
@@ -195,7 +201,7 @@ export class ServiceVideo extends ServiceElement<VideoData> {
             </button>`
         }
       </div>
-    </div>`;
+    </div>${held?.below?.()}`;
   }
 
   /**
@@ -207,22 +213,7 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     this._held = undefined;
     let player;
     try {
-      const chunk = await playerChunk();
-      await chunk.loadWords(this.resolvedLocale);
-      player = this.#player ??= new chunk.VideoPlayer({
-        element: this,
-        api: () => this.api,
-        url: this.#url,
-        clock,
-        announce: (what, id) =>
-          this.dispatchEvent(what === 'started' ? new VideoStartedEvent({ id }) : new VideoEndedEvent({ id })),
-        hold: (held) => this.#hold(held),
-        failed: (video, line) => this.#failed(video, line),
-        signedIn: () => {
-          const asked = this._held?.ask && this.data?.videos.find((v) => v.id === this._held!.id);
-          if (asked) void this.#play(asked);
-        },
-      });
+      player = await this.#playerOf();
     } catch {
       return this.#failed(video, t(this.resolvedLocale, 'playerFailed'));
     }
@@ -233,6 +224,26 @@ export class ServiceVideo extends ServiceElement<VideoData> {
     this._playing = video.id;
     await this.updateComplete;
     player.start();
+  }
+
+  /** The player's code and words, and the player (one per widget). */
+  async #playerOf() {
+    const chunk = await playerChunk();
+    await chunk.loadWords(this.resolvedLocale);
+    return (this.#player ??= new chunk.VideoPlayer({
+      element: this,
+      api: () => this.api,
+      url: this.#url,
+      clock,
+      announce: (what, id) =>
+        this.dispatchEvent(what === 'started' ? new VideoStartedEvent({ id }) : new VideoEndedEvent({ id })),
+      hold: (held) => this.#hold(held),
+      failed: (video, line) => this.#failed(video, line),
+      signedIn: () => {
+        const asked = this._held?.ask && this.data?.videos.find((v) => v.id === this._held!.id);
+        if (asked) void this.#play(asked);
+      },
+    }));
   }
 
   /** A video that cannot play now: its poster says why, and the focus goes to what the visitor can do. */

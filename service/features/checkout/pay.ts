@@ -4,7 +4,7 @@
  * the redirect and the return are tested end to end without a real provider. Pay confirms the
  * order, Cancel cancels it and releases its seats; both send the buyer back (303) to the
  * `return_url` the order was placed with (checked against the key's origins then; never taken from
- * this request). Posting twice changes nothing more.
+ * this request). Posting twice changes nothing more. Every page says how to go on from it.
  */
 import type { AppContext, ServiceDeps } from '../../http/context.ts';
 import { HTML_SECURITY_HEADERS } from '../../http/static.ts';
@@ -18,8 +18,14 @@ const PAYMENT_ID = /^pay_[A-Za-z0-9_-]{16}$/;
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-/** A whole page: no inline script or style, so the service's strict CSP holds. */
-function page(status: number, title: string, body: string): Response {
+/**
+ * A whole page in the demo's look (its stylesheet, `demo/styles/provider.css`, which the demo's build
+ * writes under a fixed name): no inline script or style, so the service's strict CSP holds. `root` is
+ * the path of the service's public URL, under which the stylesheet and the demo are found.
+ */
+function page(root: string, status: number, title: string, body: string, orderNumber?: string): Response {
+  const number = orderNumber && escapeHtml(orderNumber);
+  const heading = number ? escapeHtml(title).replace(number, `<span class="order-number">${number}</span>`) : escapeHtml(title);
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -27,12 +33,16 @@ function page(status: number, title: string, body: string): Response {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
+<link rel="stylesheet" href="${escapeHtml(root)}/demo/assets/provider.css">
 </head>
 <body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-<p>Fake payment provider of the reference service: development only, no money moves.</p>
+<main class="provider">
+<div class="wrap">
+<p class="eyebrow">Fake payment provider · development only</p>
+<h1>${heading}</h1>
 ${body}
+<p class="note">This page stands in for a card payment provider while you try the checkout: no money moves.</p>
+</div>
 </main>
 </body>
 </html>
@@ -41,19 +51,33 @@ ${body}
 }
 
 const back = (order: PaymentOrder) =>
-  order.return_url ? `<p><a href="${escapeHtml(order.return_url)}">Back to the shop</a></p>` : '';
+  order.return_url ? `<p class="actions"><a class="button" href="${escapeHtml(order.return_url)}">Back to the shop</a></p>` : '';
 
-const noSuchPayment = () =>
-  page(404, 'No such payment', '<p>There is no payment at this address. Start again from the shop’s checkout.</p>');
+/**
+ * No payment at this address (a link cut short, or the service's data reset since the checkout
+ * began): nothing says which shop it came from, so the page says how to get back, and offers the
+ * demo's checkout, where most journeys of development begin.
+ */
+const noSuchPayment = (root: string) =>
+  page(
+    root,
+    404,
+    'No such payment',
+    `<div class="card">
+<p>There is no payment at this address: its link may be cut short, or the service’s data was reset since the checkout began. Nothing was charged.</p>
+<p>Go back to the shop with your browser’s Back button, or open its page again, and start the checkout once more: your cart is kept there.</p>
+</div>
+<p class="actions"><a class="button secondary" href="${escapeHtml(root)}/#checkout">Open the demo’s checkout</a></p>`,
+  );
 
-const details = (order: PaymentOrder) => `<dl>
+const details = (order: PaymentOrder) => `<dl class="provider-details">
 <dt>Merchant</dt><dd>${escapeHtml(order.company_name)}</dd>
 <dt>Order</dt><dd>${escapeHtml(order.number)}</dd>
 <dt>Amount</dt><dd>${escapeHtml(formatMoney(order.total, order.currency))}</dd>
 </dl>`;
 
 const notCharged = (order: PaymentOrder) =>
-  `<p>Order ${escapeHtml(order.number)} was cancelled, or its ${PAYMENT_HOLD_MS / 60_000} minutes to pay ran out: nothing was charged.</p>${back(order)}`;
+  `<div class="card"><p>Order ${escapeHtml(order.number)} was cancelled, or its ${PAYMENT_HOLD_MS / 60_000} minutes to pay ran out: nothing was charged.</p></div>${back(order)}`;
 
 /**
  * A form post that did not come from the provider's own page (cross-site request forgery): what the
@@ -70,9 +94,10 @@ function crossSite(c: AppContext): boolean {
 export function fakePaymentRoutes(deps: ServiceDeps): SubApp[] {
   const app = new SubApp('/dev/pay');
   const { store, clock } = deps;
-  // Form actions are paths under the service's configured public URL (never from the request's Host);
-  // it is known once the service listens.
-  const base = () => `${new URL(deps.publicUrl).pathname.replace(/\/+$/, '')}/dev/pay`;
+  // Form actions and the stylesheet are paths under the service's configured public URL (never from
+  // the request's Host); it is known once the service listens.
+  const root = () => new URL(deps.publicUrl).pathname.replace(/\/+$/, '');
+  const base = () => `${root()}/dev/pay`;
   const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
   const paymentParameter = {
     name: 'payment',
@@ -97,25 +122,38 @@ export function fakePaymentRoutes(deps: ServiceDeps): SubApp[] {
     {
       ...spec('get', '/dev/pay/{payment}', 'devPaymentPage', 'The fake payment provider’s page of a card payment'),
       description:
-        'Development only. Names the merchant, the order number and the amount, with the buttons Pay and Cancel (plain form posts). A paid, cancelled or expired payment says so.',
+        'Development only, in the demo’s look (`/demo/assets/provider.css`). Names the merchant, the order number and the amount, with the buttons Pay and Cancel (plain form posts). A paid, cancelled or expired payment says so, with a link back to the order’s `return_url`; an unknown one (404) says how to get back to the shop, and links the demo’s checkout.',
       responses: { '200': html('The page'), '404': html('No such payment') },
     },
     async (c) => {
       const id = c.req.param('payment') ?? '';
-      if (!PAYMENT_ID.test(id)) return noSuchPayment();
+      if (!PAYMENT_ID.test(id)) return noSuchPayment(root());
       const order = await store.transaction((tx) => orderOfPayment(tx, clock.now(), id));
-      if (!order) return noSuchPayment();
+      if (!order) return noSuchPayment(root());
       if (order.status === 'confirmed') {
-        return page(200, `Order ${order.number} is paid`, `${details(order)}<p>This payment is done.</p>${back(order)}`);
+        return page(
+          root(),
+          200,
+          `Order ${order.number} is paid`,
+          `<div class="card">${details(order)}<p>This payment is done.</p></div>${back(order)}`,
+          order.number,
+        );
       }
-      if (order.status === 'cancelled') return page(200, `Payment of order ${order.number} not made`, notCharged(order));
+      if (order.status === 'cancelled') {
+        return page(root(), 200, `Payment of order ${order.number} not made`, notCharged(order), order.number);
+      }
       const action = (what: string) => `${base()}/${encodeURIComponent(id)}/${what}`;
       return page(
+        root(),
         200,
         `Pay order ${order.number}`,
-        `${details(order)}
+        `<div class="card">${details(order)}
+<div class="actions">
 <form method="post" action="${escapeHtml(action('pay'))}"><button type="submit">Pay ${escapeHtml(formatMoney(order.total, order.currency))}</button></form>
-<form method="post" action="${escapeHtml(action('cancel'))}"><button type="submit">Cancel</button></form>`,
+<form method="post" action="${escapeHtml(action('cancel'))}"><button type="submit" class="secondary">Cancel</button></form>
+</div>
+</div>`,
+        order.number,
       );
     },
   );
@@ -146,20 +184,22 @@ export function fakePaymentRoutes(deps: ServiceDeps): SubApp[] {
       },
       async (c) => {
         const id = c.req.param('payment') ?? '';
-        if (!PAYMENT_ID.test(id)) return noSuchPayment();
+        if (!PAYMENT_ID.test(id)) return noSuchPayment(root());
         if (crossSite(c)) {
           return page(
+            root(),
             403,
             'Not from the payment page',
-            '<p>A payment is made or cancelled with the buttons of its own page only: open the payment page again from the shop.</p>',
+            `<div class="card"><p>A payment is made or cancelled with the buttons of its own page only: open the payment page again, or start from the shop.</p></div>
+<p class="actions"><a class="button" href="${escapeHtml(`${base()}/${encodeURIComponent(id)}`)}">Open the payment page</a></p>`,
           );
         }
         const order = await store.transaction((tx) =>
           settlePayment(tx, { now: clock.now(), paymentId: id, outcome, publicUrl: deps.publicUrl, mayEmail: mayEmail(deps) }),
         );
-        if (!order || !order.return_url) return noSuchPayment();
+        if (!order || !order.return_url) return noSuchPayment(root());
         if (outcome === 'paid' && order.status === 'cancelled') {
-          return page(409, `Payment of order ${order.number} not made`, notCharged(order));
+          return page(root(), 409, `Payment of order ${order.number} not made`, notCharged(order), order.number);
         }
         return new Response(null, { status: 303, headers: { Location: order.return_url } });
       },

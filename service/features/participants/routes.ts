@@ -42,6 +42,11 @@ import { cancelRegistration, participantRegistrations, updateProfile } from './s
 export const P = `${WIDGET_API_PREFIX}/participant`;
 const TOKEN_SECURITY = [{ widgetKey: [], participantToken: [] }];
 const minutes = (ms: number) => ms / 60000;
+/**
+ * Besides the profile, the widget that signs a participant in: a video widget on a page without a
+ * profile (a participants-only video). The limits are per email and per address, whichever asks.
+ */
+const SIGNS_IN_TOO = ['video'] as const;
 
 // The profile adds nothing to its first render (`widget` alone): a signed-in participant's area
 // comes from `POST /participant/me`, with the token.
@@ -84,9 +89,9 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       path: `${P}/login`,
       tags: ['Widget API'],
       operationId: 'participantLogin',
-      summary: 'Email a participant a sign-in PIN and link (profile keys)',
+      summary: 'Email a participant a sign-in PIN and link (profile and video keys)',
       description:
-        'The answer is the same whether or not the email belongs to a participant of the key’s company, and only a participant is emailed: a 6-digit PIN and a link, `return_url` with `key=<token>` added to its query. A new login replaces the previous PIN.',
+        'The answer is the same whether or not the email belongs to a participant of the key’s company, and only a participant is emailed: a 6-digit PIN and a link, `return_url` with `key=<token>` added to its query. A new login replaces the previous PIN. A profile key or a video key (a participants-only video signs in where it is); the limits are per email and per client address, whichever key asks.',
       security: [{ widgetKey: [] }],
       parameters: [ACCEPT_LANGUAGE],
       body: ParticipantLoginRequest,
@@ -101,7 +106,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       },
     },
     async (c, body) => {
-      const key = await widgetKey(db, c, 'profile');
+      const key = await widgetKey(db, c, 'profile', SIGNS_IN_TOO);
       const { email, return_url } = await body(servedReturnUrl(key));
       // Counted for every email alike, so that a refusal tells nobody whether the email exists.
       const rules = deps.limits.login;
@@ -155,7 +160,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       path: `${P}/verify`,
       tags: ['Widget API'],
       operationId: 'participantVerify',
-      summary: 'Exchange the emailed PIN for a participant token (profile keys)',
+      summary: 'Exchange the emailed PIN for a participant token (profile and video keys)',
       security: [{ widgetKey: [] }],
       parameters: [ACCEPT_LANGUAGE],
       body: ParticipantVerifyRequest,
@@ -172,7 +177,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
       },
     },
     async (c, body) => {
-      const key = await widgetKey(db, c, 'profile');
+      const key = await widgetKey(db, c, 'profile', SIGNS_IN_TOO);
       const { email, pin } = await body();
       // As the REST API's: every check per address (across emails), wrong PINs per email (across addresses).
       const checks = pinChecksOf(c, `${key.company_id}:${email}`);

@@ -1,6 +1,6 @@
-import type { en } from './profile-pin.ts';
+import type { en } from './sign-in-pin.ts';
 
-/** The PIN step's words in German, a chunk of its own (see translator()). */
+/** The sign-in's PIN step in German, a chunk of its own (see translator()). */
 const de: typeof en = {
   checkEmail: 'Sehen Sie in Ihre E-Mails',
   pinSent:
