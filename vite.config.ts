@@ -108,7 +108,9 @@ export default defineConfig({
     manifest: true,
     modulePreload: false,
     target: 'es2022',
-    sourcemap: true,
+    // The maps are written, and the service names each in a SourceMap header rather than a comment
+    // at the end of the chunk (about 34 B gzip a file, on every widget's first render).
+    sourcemap: 'hidden',
     // Library mode: no module-preload helper is injected around dynamic imports (the locale chunks),
     // which app mode adds even with modulePreload off (about 700 bytes gzip).
     lib: {

@@ -76,14 +76,17 @@ describe('/widgets/**', () => {
     }
   });
 
-  test('hashed chunks: immutable for a year, CORS; source maps as JSON', async () => {
+  test('hashed chunks: immutable for a year, CORS; each names its source map in a header, served as JSON', async () => {
     const res = await svc.fetch('/widgets/chunks/shared-Ab12Cd.js', { headers: { Origin: 'https://shop.example' } });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/javascript; charset=utf-8');
     assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    // Named by a header (the chunk carries no comment for it), relative to the chunk.
+    assert.equal(res.headers.get('sourcemap'), 'shared-Ab12Cd.js.map');
     const map = await svc.fetch('/widgets/chunks/shared-Ab12Cd.js.map');
     assert.equal(map.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(map.headers.get('sourcemap'), null);
   });
 
   test('a file the build kept no compressed copy of is sent as its own bytes whatever the client takes: whole, in ranges', async () => {
