@@ -552,7 +552,9 @@ describe('service-calendar', () => {
     const asked = fetcher.calls.length;
     // A checkout elsewhere on the page tells it (its event bubbles to the window).
     document.body.dispatchEvent(new CustomEvent('service-checkout-completed', { bubbles: true, composed: true }));
-    await until(() => el.data!.classes.find((c) => c.id === open.id)!.seats_left === open.seats_left - 1);
+    // At least the seat ordered here is gone (other test files, running beside this one, may book
+    // the class too), and the service was asked again.
+    await until(() => el.data!.classes.find((c) => c.id === open.id)!.seats_left <= open.seats_left - 1, 'the seats asked again');
     expect(fetcher.calls.length).to.be.greaterThan(asked);
   });
 
