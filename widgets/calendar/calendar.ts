@@ -439,7 +439,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
         (status === 'open'
           ? html`<button part="button" aria-describedby="c-${cls.id}" @click=${() => this.#book(cls)}>${t(locale, 'book')}</button>`
           : status === 'waitlist'
-            ? html`<button part="button" class="secondary" aria-describedby="c-${cls.id}" @click=${() => this.#join(cls)}>
+            ? html`<button part="button" aria-describedby="c-${cls.id}" @click=${() => this.#join(cls)}>
                 ${t(locale, 'join')}
               </button>`
             : nothing)
