@@ -24,6 +24,8 @@ const de: typeof en & typeof sharedWordsDe = {
   closePopup: 'Schließen',
   tilesFailed: 'Der Kartenhintergrund konnte nicht geladen werden. Die Orte und ihre Markierungen funktionieren weiter.',
   mapFailed: 'Die Karte konnte nicht geladen werden. Die Liste der Orte funktioniert weiter.',
+  showAll: 'Alle {count} Orte zeigen',
+  'showAll.one': 'Den Ort zeigen',
 };
 
 export default de;

@@ -3,18 +3,25 @@ import { css } from 'lit';
 /**
  * The widget fills the space reserved for it (its host's min-height: the loader hands it the div's,
  * contract/page.ts): the heading, then
- * the map and the list side by side where there is room, the map above the list where there is not;
- * the list scrolls within its part, until the visitor acts in the widget: stacked, the map then grows
- * to a height its popups fit in, and the list shows whole. The map's box is there from the first render, empty until
+ * the map and the list side by side where there is room (the list scrolls within its part), the map
+ * above the list where there is not (a smaller map, and the whole places that fit: first-view.ts),
+ * until the visitor acts in the widget: stacked, the map then grows to a height its popups fit in,
+ * and the list shows below it. The map's box is there from the first render, empty until
  * Leaflet draws in it, so that nothing moves. Leaflet's own CSS, and that of the markers, popups and
  * attribution, comes with the map (map-leaflet.ts).
  */
 export const mapStyles = css`
-  [part='base'] {
-    min-height: inherit;
+  [part='base'],
+  .view {
     display: flex;
     flex-direction: column;
+  }
+  [part='base'] {
+    min-height: inherit;
     container-type: inline-size;
+  }
+  .view {
+    flex: 1 1 auto;
   }
   h2 {
     font-size: 1.25rem;
@@ -34,6 +41,12 @@ export const mapStyles = css`
     .body {
       grid-template-rows: minmax(0, 1fr);
       grid-template-columns: minmax(0, 3fr) minmax(16em, 2fr);
+    }
+  }
+  /* Stacked, in the first view: a smaller map, so that a whole place fits below it (German too). */
+  @container (width < 40em) {
+    .first .body {
+      grid-template-rows: 9em minmax(0, 1fr);
     }
   }
   /* Stacked, once the visitor acts: a map its popups fit in, and the whole list below it. */

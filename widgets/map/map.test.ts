@@ -3,6 +3,7 @@ import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import {
   darkPage,
   expectMinutesUntil,
+  expectWholeItems,
   failOnWarnings,
   holdSeats,
   keyOf,
@@ -269,18 +270,45 @@ describe('service-map', () => {
     }
   });
 
-  it('at 375 px, once the visitor chooses a place, the map grows to hold its popup whole, and the list shows whole below it', async () => {
-    const el = await settled(await mount());
-    Object.assign(el.style, { display: 'block', width: '375px', minHeight: `${420 / 16}em`, fontSize: '16px' });
+  /** The map as a phone shows it: 375 px wide, in the 420 px its loader reserves. */
+  const mountPhone = async (locale = 'en') => {
+    const page = await fixture<HTMLElement>(
+      html`<div style="width: 375px; font-size: 16px">
+        <service-map key=${keyOf('map')} base-url=${service.url} locale=${locale} style="display: block; min-height: 26.25em"></service-map>
+      </div>`,
+    );
+    const el = await settled(page.querySelector('service-map')!);
     await until(() => markers(el).length === 4);
-    const places = el.shadowRoot!.querySelector<HTMLElement>('.places')!;
-    expect(Math.round(box(el).height), 'the first view keeps its space').to.equal(420);
-    expect(places.scrollHeight, 'the list scrolls within its part at first').to.be.above(places.clientHeight);
+    return el;
+  };
 
-    const vienna = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.places h3 button')].find(
-      (b) => b.textContent!.trim() === 'Acme Vienna',
-    )!;
-    vienna.click();
+  for (const [locale, showAll] of [
+    ['en', 'Show all 5 places'],
+    ['de', 'Alle 5 Orte zeigen'],
+  ] as const) {
+    it(`at 375 px (${locale}), held to its 420 px, the list under the map shows whole places, and “${showAll}” the rest; accessible`, async () => {
+      const el = await mountPhone(locale);
+      const shown = await expectWholeItems(el);
+      expect(Math.round(box(el).height), 'the page below did not move').to.equal(420);
+      expect(shown.filter((li) => li.matches('.place')).length).to.be.within(1, 4);
+      const more = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.more button')].find(
+        (b) => b.textContent!.trim() === showAll,
+      )!;
+      expect(!!more, showAll).to.equal(true);
+      await expect(el).to.be.accessible();
+      more.click();
+      await el.updateComplete;
+      expect([...el.shadowRoot!.querySelectorAll('.places > li')].filter((li) => li.getClientRects().length)).to.have.length(5);
+      expect(el.shadowRoot!.activeElement?.localName, 'the focus on the heading').to.equal('h2');
+      expect(box(el).height).to.be.above(420);
+    });
+  }
+
+  it('at 375 px, once the visitor chooses a place, the map grows to hold its popup whole, and the list shows whole below it', async () => {
+    const el = await mountPhone();
+    const places = el.shadowRoot!.querySelector<HTMLElement>('.places')!;
+    const first = el.shadowRoot!.querySelector<HTMLButtonElement>('.places h3 button')!;
+    first.click();
     await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'), 'the popup');
     const mapBox = el.shadowRoot!.querySelector<HTMLElement>('.map-box')!;
     await until(() => box(mapBox).height >= 380, 'the map grown');

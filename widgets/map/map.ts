@@ -2,6 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BookingRequestedDetail, PlaceSelectedDetail } from '../../contract/index.ts';
 import type { Place, PlaceClass, WidgetResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define, findCheckout } from '../shared/base.ts';
+import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import { formatDateRange, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -48,6 +49,8 @@ export const en = {
   closePopup: 'Close',
   tilesFailed: 'The map’s background could not be loaded. The places and their markers still work.',
   mapFailed: 'The map could not be loaded. The list of places still works.',
+  showAll: 'Show all {count} places',
+  'showAll.one': 'Show the place',
 };
 
 export type MapWord = keyof typeof en;
@@ -86,7 +89,7 @@ const cartChunk = () => import('../shared/cart-badge.ts');
  * (OpenStreetMap's by default); when they cannot load, the map says so and the list keeps working.
  */
 export class ServiceMap extends ServiceElement<MapData> {
-  static override styles = [baseStyles, mapStyles];
+  static override styles = [baseStyles, firstViewStyles, mapStyles];
 
   static override properties = {
     bookingUrl: { attribute: 'booking-url' },
@@ -112,6 +115,11 @@ export class ServiceMap extends ServiceElement<MapData> {
    * to a height its popups fit in, and the list shows whole (the reserved space is a minimum).
    */
   private _grown = false;
+  /**
+   * Stacked (a phone), the first view's list shows the whole places that fit, and "Show all" the
+   * rest; side by side, the list scrolls within its part.
+   */
+  #view = new FirstView(this);
   /** The tiles' attribution, once the map shows. */
   private _attribution = '';
   #map?: InstanceType<Awaited<ReturnType<typeof leafletChunk>>['LeafletMap']>;
@@ -136,14 +144,18 @@ export class ServiceMap extends ServiceElement<MapData> {
 
   #renderPlaces({ widget, places }: MapData) {
     const locale = this.resolvedLocale;
-    return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
+    // Side by side (its container 40em wide or more, as map.styles.ts has it) nothing is held. (Its
+    // div's width while the element itself has none yet.)
+    this.#view.all ||= (this.offsetWidth || this.parentElement!.offsetWidth) >= 40 * parseFloat(getComputedStyle(this).fontSize);
+    return this.#view.render(
+      html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
       <div class="body ${this._grown ? 'grown' : ''}">
         <div class="map-box">
           <div class="map" role="region" aria-label=${t(locale, 'map')}></div>
           <div role="status">${this._failed ? html`<p class="failed-line notice">${t(locale, this._failed)}</p>` : nothing}</div>
           ${this._attribution ? html`<p class="attribution">Leaflet · ${this._attribution}</p>` : nothing}
         </div>
-        <ul class="places" aria-label=${t(locale, 'places')}>
+        <ul class="places fill" aria-label=${t(locale, 'places')}>
           ${places.length ? nothing : html`<li class="notice">${t(locale, 'empty')}</li>`}
           ${places.map(
             (place) =>
@@ -157,7 +169,10 @@ export class ServiceMap extends ServiceElement<MapData> {
               </li>`,
           )}
         </ul>
-      </div>`;
+      </div>`,
+      t(locale, 'showAll', { count: places.length }),
+      () => this.renderRoot.querySelector<HTMLElement>('h2')?.focus(),
+    );
   }
 
   /** What a place shows, in the list and in its marker's popup: name, address, next classes, a way to book. */
