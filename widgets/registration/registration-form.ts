@@ -8,7 +8,7 @@ import type { RegistrationResponse } from '../../contract/api/index.ts';
 import { ServiceEvent, type ChunkHost } from '../shared/base.ts';
 import { askSignIn, doneStyles } from '../shared/done.ts';
 import { consent, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
-import { dateFormat, formatDateRange, minutesUntil } from '../shared/format.ts';
+import { formatDateRange, minutesUntil } from '../shared/format.ts';
 import { translator } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
 import type { Chosen, ClassInfo, WidgetData } from './registration.ts';
@@ -49,6 +49,9 @@ export const en = {
   tooLate: 'Can’t make it? Please tell {company}.',
   signIn: 'Sign in to your account',
 };
+
+/** Until when a place can be cancelled: a day, and a time of the venue. */
+const CANCEL_UNTIL: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric' };
 
 const t = translator(en, { de: () => import('./registration-form.de.ts') });
 
@@ -173,17 +176,8 @@ export class RegistrationForm {
     const until = registration.cancel_until;
     // By the service's clock (the visitor's may be wrong): the class may start within the day.
     const cancellable = until && Date.parse(until) > Date.parse(registration.created_at);
-    const date =
-      until &&
-      dateFormat(locale, {
-        weekday: 'short',
-        day: 'numeric',
-        month: 'short',
-        hour: 'numeric',
-        minute: '2-digit',
-        timeZone: cls.timezone,
-        timeZoneName: 'short',
-      }).format(new Date(until));
+    // A moment, named as every class's times are (the venue's zone by its offset, in both languages).
+    const date = until && formatDateRange(locale, until, until, cls.timezone, CANCEL_UNTIL);
     const offered = cancellable && askSignIn(this.#session, false);
     return html`<div class="done">
       <h2 tabindex="-1" data-focus>${t(locale, registration.status)}</h2>

@@ -20,7 +20,7 @@ import {
 import './registration.ts';
 import '../checkout/checkout.ts';
 import '../profile/profile.ts';
-import { dateFormat, formatDateRange } from '../shared/format.ts';
+import { formatDateRange } from '../shared/format.ts';
 import type { ServiceRegistration } from './registration.ts';
 import type { RegistrationCreatedEvent } from './registration-form.ts';
 import { writeSession } from '../shared/session.ts';
@@ -678,16 +678,16 @@ describe('service-registration’s confirmation', () => {
         ])
           expect(card).to.contain(fact);
         // Until when to cancel: a day before the class, in the venue's time.
-        const until = dateFormat(locale, {
+        const day = new Date(Date.parse(cls.starts_at) - 24 * 3600_000).toISOString();
+        const until = formatDateRange(locale, day, day, cls.timezone, {
           weekday: 'short',
           day: 'numeric',
           month: 'short',
           hour: 'numeric',
-          minute: '2-digit',
-          timeZone: cls.timezone,
-          timeZoneName: 'short',
-        }).format(Date.parse(cls.starts_at) - 24 * 3600_000);
+        });
         expect(text).to.contain(words.cancel.replace('{date}', until));
+        // Its zone named as every class's times are, by its offset, in German too (not "MEZ").
+        expect(until).to.match(/ GMT[+-]\d+$/);
         // The class's calendar file, as a plain link of the service.
         const link = $<HTMLAnchorElement>(el, '.done a[download]');
         expect(link.textContent!.trim()).to.equal(words.calendar);
