@@ -31,7 +31,7 @@ async function httpsServer(
 test('support’s new company: its owner signs in to the app by the emailed PIN, publishes a calendar, and its site shows it', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   // The service behind an https front, as an operator runs it: people reach it at https://booking.example.com:<port>.
   let serviceUrl = '';
   const front = await httpsServer('booking.example.com', (req, res) => {

@@ -75,7 +75,7 @@ async function tabTo(page: Page, id: string) {
 test('an owner signs in by keyboard with the PIN from the outbox, picks a company, and finds its widgets and team', async ({
   watched: page,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await page.goto(APP);
   const h1 = page.getByRole('heading', { level: 1 });
   await expect(h1).toHaveText('Sign in');
@@ -214,7 +214,7 @@ test('the emailed link signs in once, and leaves the address at once', async ({ 
 test('an owner creates a calendar widget, its copied snippet shows on the site, and a rotated key serves an hour more', async ({
   watched: page,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const context = page.context();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: SERVICE });
   await signIn(context, OLIVIA);

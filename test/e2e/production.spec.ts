@@ -15,7 +15,7 @@ import { expect, test } from './support.ts';
 test('support’s company, in production: its widget key on its https page, and the visitor’s confirmation email through SMTP', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   // The service as an operator starts it: production by default, every setting given.
   const service = await startProduction();
   const { folder } = service;

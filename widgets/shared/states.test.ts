@@ -123,7 +123,9 @@ for (const { type, skeletons, ready, other } of WIDGETS) {
 }
 
 describe('one look for every error', () => {
-  it('is plain text in the page’s font and colour, the same in every widget and state', async () => {
+  it('is plain text in the page’s font and colour, the same in every widget and state', async function () {
+    // 21 errors, seven of them after the API client's retries (0.9 s each): a ceiling for a busy machine.
+    this.timeout(40_000);
     const page = await fixture<HTMLElement>(html`<div></div>`);
     page.style.cssText = 'font: 17px Georgia, serif; color: rgb(20, 40, 60)';
     const looks = new Set<string>();
