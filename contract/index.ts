@@ -34,6 +34,23 @@ export const RESERVED_HEIGHT: Record<WidgetType, number> = {
   map: 420,
 };
 
+/**
+ * Each widget's first request of the widget API, which the loader starts with the widget's code
+ * rather than after it (docs/architecture.md, "No waterfall"): its path under `widget-api/v1/` and its
+ * query, where an empty parameter takes the placeholder's option of that name (`data-service-course`)
+ * and is left out without one; the loader adds the key. The widget's own first request must be this
+ * one (widgets/shared/api.ts takes the loader's answer by its URL); an e2e test counts the requests.
+ */
+export const FIRST_REQUEST: Record<WidgetType, string> = {
+  registration: 'widget?type=registration&course=',
+  profile: 'widget?type=profile',
+  contact: 'widget?type=contact',
+  calendar: 'calendar?course=&location=',
+  checkout: 'widget?type=checkout',
+  video: 'widget?type=video&video=',
+  map: 'widget?type=map',
+};
+
 /** The placeholder's attributes. Widget options are further `data-service-*` attributes. */
 export const ATTRIBUTES = {
   /** The widget type. */

@@ -25,8 +25,16 @@ export interface ServiceWidgets {
   scan(root?: ParentNode): void;
   /** Mounts one placeholder (never twice). */
   mount(div: HTMLElement): void;
-  /** Prints and returns a row per placeholder. */
-  diagnose(): DiagnoseRow[];
+  /**
+   * Prints a table of the placeholders in the document and resolves with its rows (a chunk of the
+   * loader's messages is fetched for it).
+   */
+  diagnose(): Promise<DiagnoseRow[]>;
+  /**
+   * The widgets' first requests, started by the loader, by URL (query sorted): a widget takes its
+   * answer (widgets/shared/api.ts); not public API.
+   */
+  _first?: Record<string, Promise<Response>>;
   /** How a loader registers its version with the first loader's machinery; not public API. */
   _add(version: number, handler: unknown): void;
 }

@@ -250,9 +250,7 @@ describe('loader v1', () => {
       (div) => widgets().mount(div),
     );
     expect(errors[0]).to.match(/^\[service-widgets\] \(no type\): Unknown widget type ""/);
-    const rows = widgets()
-      .diagnose()
-      .filter((r) => r.element === div);
+    const rows = (await widgets().diagnose()).filter((r) => r.element === div);
     expect(rows.map(({ element, ...row }) => row)).to.deep.equal([
       { type: '', version: '', state: 'error', error: 'unknown-type' },
     ]);
@@ -306,14 +304,14 @@ describe('loader v1', () => {
     expect(div.querySelectorAll('service-registration')).to.have.length(1);
   });
 
-  it('diagnose() returns and prints a table of every placeholder, and forgets removed ones', async () => {
+  it('diagnose() resolves with and prints a table of every placeholder, and forgets removed ones', async () => {
     const { div } = await place({ 'data-service-widget': 'calender', 'data-service-id': 'x' });
     const tables: unknown[] = [];
     const originalTable = console.table;
     console.table = (rows: unknown) => tables.push(rows);
     let rows: Row[];
     try {
-      rows = widgets().diagnose();
+      rows = await widgets().diagnose();
     } finally {
       console.table = originalTable;
     }
@@ -327,17 +325,20 @@ describe('loader v1', () => {
     div.remove();
     // A placeholder added after the removal: once the loader has reported it, it has seen the removal.
     const { div: added } = await place({ 'data-service-widget': 'calender', 'data-service-id': 'y' });
-    const after = widgets().diagnose();
+    const after = await widgets().diagnose();
     expect(after.some((r) => r.element === added)).to.equal(true);
     expect(after.some((r) => r.element === div)).to.equal(false);
   });
 
   it('a removed widget stops its work and re-adding the div does not mount it again', async () => {
-    // The widget's first request, caught as it is sent: the div is removed before any answer can come.
+    // The widget's first request (the loader's, started with its code), caught as it is sent and held
+    // until the div has been removed.
     const realFetch = window.fetch;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const sent = new Promise<{ url: string; outcome: Promise<string> }>((resolve) => {
       window.fetch = (input, init) => {
-        const answer = realFetch(input, init);
+        const answer = held.then(() => realFetch(input, init));
         resolve({
           url: String(input),
           outcome: answer.then(
@@ -357,15 +358,20 @@ describe('loader v1', () => {
       const parent = await fixture(html`<section></section>`);
       parent.append(div);
       const request = await sent;
+      window.fetch = realFetch;
+      await until(() => !!div.querySelector('service-registration'), 'the widget');
       const el = div.querySelector('service-registration')!;
       div.remove();
+      release();
       expect(request.url).to.contain('/widget-api/v1/widget?');
-      // Its work stopped: the request was aborted, not answered, and nothing was reported.
-      expect(await request.outcome).to.equal('AbortError');
+      // Its work stopped: the answer came, and was not taken. (Another placeholder of the same key,
+      // which asks after it, is ready only once the answer's turn has passed.)
+      expect(await request.outcome).to.equal('answered');
+      await place({ 'data-service-widget': 'registration', 'data-service-id': keyOf('registration') });
       expect(div.dataset.serviceState).to.equal('loading');
+      expect(events).to.deep.equal([]);
       // Re-added: the same widget takes up its work and the div reports it once. A second mount would
       // set the div loading first, at once.
-      window.fetch = realFetch;
       const states: string[] = [];
       new MutationObserver((records) => states.push(...records.map(() => div.dataset.serviceState!))).observe(div, {
         attributeFilter: ['data-service-state'],
@@ -377,11 +383,7 @@ describe('loader v1', () => {
       expect(div.querySelectorAll('service-registration')).to.have.length(1);
       expect(div.querySelector('service-registration') === el).to.equal(true);
       expect(events).to.deep.equal(['service-widget-ready']);
-      expect(
-        widgets()
-          .diagnose()
-          .filter((r) => r.element === div),
-      ).to.have.length(1);
+      expect((await widgets().diagnose()).filter((r) => r.element === div)).to.have.length(1);
     } finally {
       window.fetch = realFetch;
     }

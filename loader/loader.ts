@@ -8,17 +8,18 @@
  */
 import { RENAMED_OPTIONS, WIDGET_TYPES, type ErrorCode, type WidgetStateDetail, type WidgetType } from '../contract/index.ts';
 import type { ServiceWidgets, WidgetElement } from '../contract/page.ts';
-import type { Facts, explain } from './messages.ts';
+import type { Claimed, Messages, Facts } from './messages.ts';
 
 /**
- * Injected by the build: this loader's version; per built type, the space it reserves (px) and the
- * names of its chunks, its own first: `[420, 'registration-abc123', 'shared-def456']`; and the name
+ * Injected by the build: this loader's version; per built type, the space it reserves (px), its first
+ * request (contract/index.ts, FIRST_REQUEST) and the names of its chunks, its own first:
+ * `[420, 'widget?type=registration&course=', 'registration-abc123', 'shared-def456']`; and the name
  * of the chunk of messages (messages.ts), loaded when a placeholder fails.
  */
 declare const __VERSION__: number;
 declare const __CHUNKS__: Record<string, Built>;
 declare const __MESSAGES__: string;
-type Built = [height: number, ...chunks: string[]];
+type Built = [height: number, first: string, ...chunks: string[]];
 
 type State = 'loading' | 'ready' | 'error';
 
@@ -28,10 +29,7 @@ interface Handler {
   chunks: Record<string, Built>;
 }
 
-interface Placeholder {
-  div: HTMLElement;
-  type: string;
-  version: number;
+interface Placeholder extends Claimed {
   state: State;
   error?: ErrorCode;
   el?: WidgetElement;
@@ -46,10 +44,14 @@ const src = (document.currentScript as HTMLScriptElement | null)?.src || locatio
 const install = (): ServiceWidgets => {
   // Every claimed div, for good (a div moved or re-added is not mounted again) ...
   const claims = new WeakMap<HTMLElement, Placeholder>();
-  // ... and the ones in the document now, for diagnose().
+  // ... and the ones in the document now, for diagnose() (messages.ts).
   const placeholders = new Map<HTMLElement, Placeholder>();
   const handlers: Record<number, Handler> = {};
+  // The widgets' first requests, by URL: started here, taken by the widgets (widgets/shared/api.ts).
+  const first: Record<string, Promise<Response>> = {};
 
+  // What the loader says (its messages' chunk): loaded when a placeholder fails, or diagnose() is called.
+  const messages = (): Promise<Messages> => import(/* @vite-ignore */ new URL(`../chunks/${__MESSAGES__}.js`, src).href);
   const set = (p: Placeholder, state: State, code?: ErrorCode, message?: string) => {
     const { div, type } = p;
     p.state = state;
@@ -66,7 +68,7 @@ const install = (): ServiceWidgets => {
           detail: code ? { type, code, message } : { type },
         }),
       );
-    if (code) console.error(`[service-widgets] ${type || '(no type)'}: ${message}`);
+    // Its console line is said where the error is known: the messages' chunk, or the widget.
   };
 
   // A loader-level error: the site owner's own content in the div stays, and a line is added (the
@@ -75,9 +77,9 @@ const install = (): ServiceWidgets => {
   // div by it); a div taken back before the line came gets none.
   const fail = (p: Placeholder, code: ErrorCode, facts: Partial<Facts> = {}) =>
     (p.error = code) &&
-    import(/* @vite-ignore */ new URL(`../chunks/${__MESSAGES__}.js`, src).href)
+    messages()
       .then(
-        (m: { explain: typeof explain }) => m.explain(code, { type: p.type, src, ...facts }, p.div),
+        (m) => m.explain(code, { type: p.type, src, ...facts }, p.div),
         // Unreachable: the service is, too. Said in the placeholder's language: its `data-service-locale`,
         // else the nearest `lang` (a selector: the fewest bytes for what every page pays).
         () =>
@@ -91,7 +93,7 @@ const install = (): ServiceWidgets => {
         if (claims.get(p.div) !== p) return;
         const line = document.createElement('p');
         line.setAttribute(PREFIX + 'message', '');
-        line.setAttribute('role', 'alert');
+        line.role = 'alert';
         line.textContent = shown;
         p.div.append(line);
         set(p, 'error', code, message);
@@ -103,16 +105,16 @@ const install = (): ServiceWidgets => {
     const option = attribute.slice(PREFIX.length);
     const name = RENAMED_OPTIONS[option] || option;
     if (!attribute.startsWith(PREFIX) || name === 'base-url' || !options!.includes(name)) return;
-    const value = div.getAttribute(attribute);
-    if (value === null) el!.removeAttribute(name);
-    else el!.setAttribute(name, value);
+    // Removed from the element when the div no longer has it; else set to the div's value.
+    if (el!.toggleAttribute(name, div.hasAttribute(attribute))) el!.setAttribute(name, div.getAttribute(attribute)!);
   };
 
   const mount = (div: HTMLElement) => {
     const claimed = claims.get(div);
     if (claimed) return void placeholders.set(div, claimed);
     const type = (div.getAttribute(PREFIX + 'widget') || '').trim();
-    const version = Object.hasOwn(WIDGET_TYPES, type) ? WIDGET_TYPES[type as WidgetType] : 0;
+    // `| 0`: a name of Object's prototype (`constructor`) is no type either.
+    const version: number = WIDGET_TYPES[type as WidgetType] | 0;
     const p = { div, type, version } as Placeholder; // its state is set just below
     const handler = handlers[version];
     placeholders.set(div, p);
@@ -124,14 +126,15 @@ const install = (): ServiceWidgets => {
     if (!version) return void fail(p, 'unknown-type');
     if (!handler) return void fail(p, 'wrong-loader', { version });
     if (!isSecureContext) return void fail(p, 'insecure-page');
-    if (!div.getAttribute(PREFIX + 'id')?.trim()) return void fail(p, 'missing-key');
+    const key = div.getAttribute(PREFIX + 'id');
+    if (!key?.trim()) return void fail(p, 'missing-key');
     const built = handler.chunks[type];
     if (!built) return void fail(p, 'not-available');
     // The space the widget's first view fits in (in em: the widget's text has the div's font size),
     // reserved while it loads and kept once it shows, so that nothing below the div moves. A min-height of the owner's (a class in their stylesheet,
     // there before the loader runs) is theirs to choose, and left alone. It comes back on an error.
     const ownHeight = div.style.minHeight;
-    const [height, ...chunks] = built;
+    const [height, path, ...chunks] = built;
     if (!parseFloat(getComputedStyle(div).minHeight)) div.style.minHeight = height / 16 + 'em';
     const tag: `service-${string}` = `service-${type}`;
     // The widget's code, tried three times. A browser that follows whatwg/html#10327 fetches a failed
@@ -146,19 +149,31 @@ const install = (): ServiceWidgets => {
             import(/* @vite-ignore */ new URL(`../chunks/${c}.js${attempt && !i ? '?' + attempt : ''}`, handler.src).href),
         ),
       ).catch((error: Error) =>
-        /dynamically imported|module script failed/.test(error.message)
+        /imported module|script failed/.test(error.message)
           ? new Promise((retry, giveUp) => (attempt > 1 ? giveUp(0) : setTimeout(retry, 300 * ++attempt))).then(() =>
               load(attempt),
             )
           : Promise.reject(error),
       );
+    // The widget's first request goes out with its code, not after it (its answer waits for the
+    // widget), once for placeholders that ask the same; its options fill the query's empty parameters.
+    const base = new URL('../../', handler.src).href;
+    const url = new URL('widget-api/v1/' + path, base);
+    const query = url.searchParams;
+    for (const [name, value] of [...query]) {
+      const option = value || div.getAttribute(PREFIX + name);
+      if (option) query.set(name, option);
+      else query.delete(name);
+    }
+    query.set('key', key);
+    (first[url.href] ||= fetch(url)).catch(() => {});
     load(0).then(
       () => {
         // The element handshake (contract/page.ts): its attributes, its reserved space, its outcomes.
         const Widget = customElements.get(tag)!;
         const el = (p.el = new Widget());
         p.options = Widget.observedAttributes;
-        el.setAttribute('base-url', new URL('../../', handler.src).href);
+        el.setAttribute('base-url', base);
         for (const { name } of div.attributes) forward(p, name);
         // Its loading state (a skeleton, and "Loading…" for a screen reader) shows in the space
         // reserved; the owner's own content in the div, if any, shows instead until the widget is ready.
@@ -184,7 +199,7 @@ const install = (): ServiceWidgets => {
   };
 
   const scan = (root: ParentNode = document) => {
-    if (root instanceof HTMLElement && root.matches(SELECTOR)) mount(root);
+    if ((root as Element).matches?.(SELECTOR)) mount(root as HTMLElement);
     root.querySelectorAll<HTMLElement>(SELECTOR).forEach(mount);
   };
 
@@ -197,7 +212,8 @@ const install = (): ServiceWidgets => {
   });
 
   new MutationObserver((records) => {
-    for (const { addedNodes } of records) addedNodes.forEach((n) => n instanceof HTMLElement && scan(n));
+    // Elements only (a text node has no querySelectorAll).
+    for (const { addedNodes } of records) addedNodes.forEach((n) => (n as Element).querySelectorAll && scan(n as Element));
     // Removed divs are forgotten once a batch: placeholders are few.
     for (const [div] of placeholders) if (!div.isConnected) placeholders.delete(div);
   }).observe(document.documentElement, { childList: true, subtree: true });
@@ -208,19 +224,10 @@ const install = (): ServiceWidgets => {
 
   return {
     versions: [],
+    _first: first,
     scan,
     mount,
-    diagnose() {
-      const rows = [...placeholders.values()].map((p) => ({
-        type: p.type,
-        version: p.version ? 'v' + p.version : '',
-        state: p.state,
-        error: p.error || '',
-        element: p.div,
-      }));
-      console.table(rows);
-      return rows;
-    },
+    diagnose: () => messages().then((m) => m.diagnose(placeholders)),
     // A handler comes from a loader of this project (the contract types it loosely: not public API).
     _add(version, handler: Handler) {
       if (handlers[version]) return;

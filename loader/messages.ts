@@ -5,6 +5,7 @@
  */
 import { ATTRIBUTES, type ErrorCode } from '../contract/index.ts';
 import { fixes, type Facts } from '../contract/messages.ts';
+import type { DiagnoseRow } from '../contract/page.ts';
 
 export type { Facts };
 
@@ -22,12 +23,48 @@ const visitor = {
 export const isDevelopmentPage = () =>
   location.protocol === 'file:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|.+\.localhost)$/.test(location.hostname);
 
-/** `[the owner's line, the line shown in the div]` for a placeholder that failed with `code`. */
+/**
+ * `[the owner's line, the line shown in the div]` for a placeholder that failed with `code`; the
+ * owner's line also goes to the console (a widget's own errors are said by the widget: base.ts).
+ */
 export const explain = (code: ErrorCode, facts: Facts, div: HTMLElement): [string, string] => {
   const message = fixes[code]!(facts);
+  console.error(`[service-widgets] ${facts.type || '(no type)'}: ${message}`);
   const lang = (div.getAttribute(ATTRIBUTES.locale) || div.closest('[lang]')?.getAttribute('lang') || navigator.language).slice(
     0,
     2,
   );
   return [message, isDevelopmentPage() ? message : visitor[lang === 'de' ? 'de' : 'en']];
 };
+
+/** A placeholder the loader has claimed, as `diagnose()` reads it. */
+export interface Claimed {
+  div: HTMLElement;
+  type: string;
+  /** Its loader's version (0: an unknown type). */
+  version: number;
+  state: string;
+  error?: string;
+}
+
+/**
+ * `ServiceWidgets.diagnose()`: prints and returns a row per placeholder in the document. Here rather
+ * than in the loader, which every page pays for: a developer's question can wait for a chunk.
+ */
+export const diagnose = (placeholders: Map<HTMLElement, Claimed>): DiagnoseRow[] => {
+  const rows = [...placeholders.values()].map(({ div, type, version, state, error = '' }) => ({
+    type,
+    version: version ? 'v' + version : '',
+    state,
+    error,
+    element: div,
+  }));
+  console.table(rows);
+  return rows;
+};
+
+/** What the loader imports of this chunk. */
+export interface Messages {
+  explain: typeof explain;
+  diagnose: typeof diagnose;
+}

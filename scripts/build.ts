@@ -10,7 +10,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
-import { RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
+import { FIRST_REQUEST, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
 import { demoConfig } from '../demo/site.config.ts';
 import { appConfig } from '../app/site.config.ts';
 import type { Facts } from '../demo/src/showcase.ts';
@@ -52,7 +52,7 @@ for (const version of [1, 2]) {
   const own = Object.fromEntries(
     builtTypes
       .filter((type) => WIDGET_TYPES[type as WidgetType] === version)
-      .map((type) => [type, [RESERVED_HEIGHT[type as WidgetType], ...chunksOf(type)]]),
+      .map((type) => [type, [RESERVED_HEIGHT[type as WidgetType], FIRST_REQUEST[type as WidgetType], ...chunksOf(type)]]),
   );
   await build({
     configFile: false,
@@ -67,7 +67,7 @@ for (const version of [1, 2]) {
     build: {
       outDir: `dist/widgets/v${version}`,
       emptyOutDir: false,
-      target: 'es2020',
+      target: 'es2022',
       minify: true,
       lib: { entry: `${root}loader/loader.ts`, formats: ['iife'], name: 'ServiceWidgetsLoader', fileName: () => 'loader.js' },
     },

@@ -65,9 +65,9 @@ test('a v2 loader added after the page has loaded takes back the div refused as 
   await expect(div.locator('[data-service-message]')).toHaveCount(0);
   await expect(div.locator('service-calendar').getByRole('heading', { name: 'Classes at Acme Academy' })).toBeVisible();
   expect(page.consoleErrors).toEqual([expect.stringContaining('is a v2 widget')]);
-  const facts = await page.evaluate(() => ({
+  const facts = await page.evaluate(async () => ({
     versions: window.ServiceWidgets!.versions,
-    rows: window.ServiceWidgets!.diagnose().map(({ element, ...row }) => row),
+    rows: (await window.ServiceWidgets!.diagnose()).map(({ element, ...row }) => row),
   }));
   expect(facts).toEqual({
     versions: ['v1', 'v2'],
@@ -92,14 +92,15 @@ test('insecure-page: a plain-http page on another host; a visitor reads a kind l
 test('diagnose() on a real page', async ({ watched: page }) => {
   await page.goto(`${SITE}/registration.html`);
   await expect(page.locator('div[data-service-widget]')).toHaveAttribute('data-service-state', 'ready');
-  const rows = await page.evaluate(() => window.ServiceWidgets!.diagnose().map(({ element, ...row }) => row));
+  const rows = await page.evaluate(async () => (await window.ServiceWidgets!.diagnose()).map(({ element, ...row }) => row));
   expect(rows).toEqual([{ type: 'registration', version: 'v1', state: 'ready', error: '' }]);
 });
 
 test('network: the widget’s code cannot be fetched; the owner’s link stays and the message says what to do', async ({
   watched: page,
 }) => {
-  page.expectConsoleErrors(1);
+  // The loader's messages (a chunk, which also writes the console line) are as unreachable as the
+  // widget's code: the console shows the browser's own lines of the failed requests, and no other.
   const requests = await flakyChunks(page, Infinity);
   await page.goto(`${SITE}/registration.html`);
   const div = page.locator('div[data-service-widget]');
@@ -108,7 +109,6 @@ test('network: the widget’s code cannot be fetched; the owner’s link stays a
   // The loader's messages are a chunk of their own, unreachable too: its own short line says what to do.
   await expect(div.getByRole('alert')).toContainText('Check the connection and reload the page.');
   await expect(div.getByRole('link', { name: 'See our programmes on the booking page' })).toBeVisible();
-  expect(page.consoleErrors[0]).toContain('registration: Could not load');
   // Given up after three attempts.
   expect(ofChunk(requests, 'registration')).toHaveLength(3);
 });
@@ -122,8 +122,13 @@ test('network: the widget’s code fails to load at first; the loader tries agai
   const div = page.locator('div[data-service-widget]');
   await expect(div).toHaveAttribute('data-service-state', 'ready');
   await expect(div.locator('service-registration').getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
-  expect(ofChunk(requests, 'registration')).toHaveLength(2);
-  expect(ofChunk(requests, 'shared')).toHaveLength(2);
+  // Asked for again under a new URL (how many times depends on when the first failures were seen: a
+  // retry 300 ms later may still meet the shared chunk's first failure, on a busy machine).
+  expect(ofChunk(requests, 'registration').slice(0, 2)).toEqual([
+    expect.stringMatching(/\.js$/),
+    expect.stringMatching(/\.js\?1$/),
+  ]);
+  expect(ofChunk(requests, 'shared').length).toBeGreaterThanOrEqual(2);
 });
 
 test('network: the service cannot be reached; the widget offers a retry that recovers, and the div follows', async ({

@@ -71,13 +71,14 @@ export class WidgetApi {
   ): Promise<unknown> {
     const { baseUrl, key, fetch = globalThis.fetch, backoff = 300, locale } = this.options;
     const url = new URL(`widget-api/v1/${path}`, baseUrl);
-    for (const [name, value] of Object.entries({ key, ...params })) if (value) url.searchParams.set(name, value);
+    // The key last: a first request is then the URL the loader made of FIRST_REQUEST (contract/index.ts).
+    for (const [name, value] of Object.entries({ ...params, key })) if (value) url.searchParams.set(name, value);
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Accept-Language': locale, ...extra };
     if (token) headers['X-Service-Token'] = token;
     const init: RequestInit = body ? { method: 'POST', headers, body: JSON.stringify(body) } : { headers: extra };
     for (let attempt = 1; ; attempt++) {
       try {
-        return await once(fetch, url.href, { ...init, signal, credentials: 'omit' });
+        return await once(body || this.options.fetch ? fetch : get, url.href, { ...init, signal, credentials: 'omit' });
       } catch (failure) {
         if (!(failure instanceof ApiError) || !failure.retryable || attempt > 2 || signal?.aborted) throw failure;
       }
@@ -86,7 +87,25 @@ export class WidgetApi {
   }
 }
 
-const once = async (fetch: typeof globalThis.fetch, url: string, init: RequestInit) => {
+/**
+ * The GETs in flight, by URL: widgets that ask the same at once (placeholders of one key) wait for one
+ * answer. The loader's (`ServiceWidgets._first`, started with the widget's code) is for the widgets
+ * that come up with it, in the task that first takes it: a later load asks again.
+ */
+const asked = new Map<string, Promise<Response>>();
+const get = (url: string, init?: RequestInit) => {
+  const first = window.ServiceWidgets?._first;
+  let answer = first?.[url];
+  if (answer) setTimeout(() => delete first![url]);
+  else if (!(answer = asked.get(url))) {
+    const done = () => asked.delete(url);
+    asked.set(url, (answer = fetch(url, init)));
+    answer.then(done, done);
+  }
+  return answer.then((response) => response.clone());
+};
+
+const once = async (fetch: (url: string, init: RequestInit) => Promise<Response>, url: string, init: RequestInit) => {
   let response: Response;
   try {
     response = await fetch(url, init);

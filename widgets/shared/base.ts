@@ -141,6 +141,8 @@ export abstract class ServiceElement<Data = unknown> extends LitElement implemen
     const done = (state: 'ready' | 'error', data?: Data, error?: ApiError) => {
       if (abort.signal.aborted) return;
       Object.assign(this, { loadState: state, data, error });
+      // The site owner's line in the console, once an outcome (the loader's own errors are said by it).
+      if (error) console.error(`[service-widgets] ${this.localName.slice(8)}: ${error.shown}`);
       this.dispatchEvent(new CustomEvent('service-state', { detail: { state, code: this.errorCode, message: error?.shown } }));
     };
     const words = this.loadWords(this.resolvedLocale);
