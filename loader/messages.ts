@@ -24,7 +24,11 @@ export const isDevelopmentPage = () =>
 
 /** `[the owner's line, the line shown in the div]` for a placeholder that failed with `code`. */
 export const explain = (code: ErrorCode, facts: Facts, div: HTMLElement): [string, string] => {
-  const message = fixes[code]!(facts);
+  let message = fixes[code]!(facts);
+  // A page that pins the widgets' code by an import map's hashes: the browser refuses a file that differs,
+  // as a failed fetch, and says which in the console.
+  if (code === 'network' && document.querySelector('script[type=importmap]')?.textContent?.includes('"integrity"'))
+    message += ` This page's import map pins the widgets' code by its hashes: if the console says a file was blocked for its integrity, paste the snippet of the loader's release again (its integrity.json).`;
   const lang = (div.getAttribute(ATTRIBUTES.locale) || div.closest('[lang]')?.getAttribute('lang') || navigator.language).slice(
     0,
     2,
