@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import type { InlineConfig, Plugin } from 'vite';
 import { RESERVED_HEIGHT, WIDGET_TYPES } from '../contract/index.ts';
-import { PAGES, SHOWCASE, type Facts, type Showcase } from './src/showcase.ts';
+import { PAGES, SHOWCASE, type Facts, type Pinned, type Showcase } from './src/showcase.ts';
 import { em, snippet } from './src/snippet.ts';
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -121,7 +121,7 @@ const pagesPlugin = (facts: Facts): Plugin => ({
   },
 });
 
-export function demoConfig(root: string, facts: Facts): InlineConfig {
+export function demoConfig(root: string, facts: Facts, pinned: Pinned): InlineConfig {
   const pages = `${root}demo/`;
   return {
     configFile: false,
@@ -130,7 +130,7 @@ export function demoConfig(root: string, facts: Facts): InlineConfig {
     base: '/demo/',
     publicDir: false,
     logLevel: 'warn',
-    define: { __WIDGETS__: JSON.stringify(facts) },
+    define: { __WIDGETS__: JSON.stringify(facts), __PINNED__: JSON.stringify(pinned) },
     plugins: [pagesPlugin(facts)],
     build: {
       outDir: `${root}dist/demo`,

@@ -28,7 +28,11 @@ export const isDevelopmentPage = () =>
  * owner's line also goes to the console (a widget's own errors are said by the widget: base.ts).
  */
 export const explain = (code: ErrorCode, facts: Facts, div: HTMLElement): [string, string] => {
-  const message = fixes[code]!(facts);
+  let message = fixes[code]!(facts);
+  // A page that pins the widgets' code by an import map's hashes: the browser refuses a file that differs,
+  // as a failed fetch, and says which in the console.
+  if (code === 'network' && document.querySelector('script[type=importmap]')?.textContent?.includes('"integrity"'))
+    message += ` This page's import map pins the widgets' code by its hashes: if the console says a file was blocked for its integrity, paste the snippet of the loader's release again (its integrity.json).`;
   console.error(`[service-widgets] ${facts.type || '(no type)'}: ${message}`);
   const lang = (div.getAttribute(ATTRIBUTES.locale) || div.closest('[lang]')?.getAttribute('lang') || navigator.language).slice(
     0,

@@ -4,8 +4,10 @@
 // demo's pages, with what the custom-elements manifest says of each widget; the last, the service's
 // app (`/app/`), with the same.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -13,9 +15,64 @@ import widgetConfig, { builtTypes } from '../vite.config.ts';
 import { FIRST_REQUEST, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
 import { demoConfig } from '../demo/site.config.ts';
 import { appConfig } from '../app/site.config.ts';
-import type { Facts } from '../demo/src/showcase.ts';
+import type { Facts, Pinned } from '../demo/src/showcase.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// The pinned loaders of this release (docs/embedding.md, "Pinned versions"): `v<loader major>.<minor>.<patch>`
+// of package.json's version, whose major stays 0 while the loaders carry the majors that name their API.
+const release = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version;
+const [releaseMajor, releaseMinor, releasePatch] = release.split(/[.+-]/).map(Number);
+if (releaseMajor !== 0 || !Number.isInteger(releaseMinor) || !Number.isInteger(releasePatch)) {
+  console.error(
+    `package.json's version ${release}: the pinned loaders are named v<loader major>.<minor>.<patch>, which needs a release 0.<minor>.<patch> (docs/embedding.md, "Pinned versions"); a release 1.0 must choose another scheme first.`,
+  );
+  process.exit(1);
+}
+const pinnedName = (version: number) => `v${version}.${releaseMinor}.${releasePatch}`;
+
+/** `<dir>/integrity.json`: each file a pinned loader may load (relative to the list), with its SRI hash. */
+interface PinnedList {
+  release: string;
+  loader: string;
+  files: Record<string, string>;
+  /** Per widget type of this loader, the files (keys of `files`) it may load, its own chunk first. */
+  widgets: Record<string, string[]>;
+}
+const copy = (from: string, to: string) => {
+  mkdirSync(dirname(to), { recursive: true });
+  cpSync(from, to);
+};
+const integrity = (bytes: Buffer) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+
+// The pinned loaders of earlier releases and every file their integrity lists name stay: pages pin
+// them by hash, for good. They are set aside while dist/ is built anew, and put back after.
+const PINNED_DIR = /^v\d+\.\d+\.\d+$/;
+const kept = mkdtempSync(join(tmpdir(), 'pinned-'));
+const keptFiles: string[] = [];
+const widgetsDir = `${root}dist/widgets`;
+for (const dir of existsSync(widgetsDir) ? readdirSync(widgetsDir) : []) {
+  if (!PINNED_DIR.test(dir) || [1, 2].some((version) => pinnedName(version) === dir)) continue;
+  const list = `${widgetsDir}/${dir}/integrity.json`;
+  if (!existsSync(list)) continue;
+  const { files } = JSON.parse(readFileSync(list, 'utf8')) as PinnedList;
+  for (const file of [`${dir}/integrity.json`, ...Object.keys(files).map((f) => join(dir, f))]) {
+    // A chunk's source map stays with it: the pages that still load it are debugged with it.
+    for (const name of [file, `${file}.map`]) {
+      if (!existsSync(`${widgetsDir}/${name}`)) continue;
+      copy(`${widgetsDir}/${name}`, `${kept}/${name}`);
+      keptFiles.push(name);
+    }
+  }
+}
+// The current release's pinned loaders as the last build wrote them: a rebuild that changes them is
+// fine until the release is deployed, and must not be deployed under the same version after.
+const previousPinned = Object.fromEntries(
+  [1, 2].flatMap((version) => {
+    const file = `${widgetsDir}/${pinnedName(version)}/loader.js`;
+    return existsSync(file) ? [[version, readFileSync(file)]] : [];
+  }),
+);
 rmSync(`${root}dist`, { recursive: true, force: true });
 
 // Pass 1: the widget chunks and the shared chunk.
@@ -73,6 +130,47 @@ for (const version of [1, 2]) {
     },
   });
 }
+// The pinned copies: the same loader under its release's path, at the same depth, so that it finds the
+// same chunks (`../chunks/`, hashed names) and the same service (`../../`).
+/** A built entry's chunk and everything it may import, statically or on demand, directly or not. */
+const reachable = (name: string) => {
+  const entry = Object.keys(manifest).find((id) => manifest[id]!.isEntry && manifest[id]!.name === name)!;
+  const files: string[] = [];
+  const visit = (id: string) => {
+    const chunk = manifest[id]!;
+    if (files.includes(chunk.file)) return;
+    files.push(chunk.file);
+    for (const imported of [...(chunk.imports ?? []), ...((chunk as { dynamicImports?: string[] }).dynamicImports ?? [])])
+      visit(imported);
+  };
+  visit(entry);
+  return files.map((file) => `../${file}`);
+};
+const pinned: Pinned = { release, loaders: {} };
+for (const version of [1, 2]) {
+  const dir = pinnedName(version);
+  const loader = readFileSync(`${root}dist/widgets/v${version}/loader.js`);
+  if (previousPinned[version] && !previousPinned[version].equals(loader))
+    console.warn(
+      `The pinned loader ${dir}/loader.js changed since the last build: if release ${release} is deployed, bump package.json's version first (pages pin it by its hash).`,
+    );
+  const widgets = Object.fromEntries(
+    builtTypes
+      .filter((type) => WIDGET_TYPES[type as WidgetType] === version)
+      .map((type) => [type, [...new Set([...reachable(type), ...reachable('messages')])]]),
+  );
+  const files = Object.fromEntries(
+    ['loader.js', ...new Set(Object.values(widgets).flat())].map((file) => [
+      file,
+      integrity(readFileSync(join(`${root}dist/widgets/${dir}`, file === 'loader.js' ? `../v${version}/loader.js` : file))),
+    ]),
+  );
+  const list: PinnedList = { release, loader: `v${version}`, files, widgets };
+  copy(`${root}dist/widgets/v${version}/loader.js`, `${root}dist/widgets/${dir}/loader.js`);
+  writeFileSync(`${root}dist/widgets/${dir}/integrity.json`, JSON.stringify(list, null, 2) + '\n');
+  pinned.loaders[version] = { path: `${dir}/loader.js`, integrity: files['loader.js']!, widgets, files };
+}
+
 // Pass 4: the REST client.
 await build({
   configFile: false,
@@ -124,9 +222,14 @@ const facts: Facts = Object.fromEntries(
     ];
   }),
 );
-await build(demoConfig(root, facts));
+await build(demoConfig(root, facts, pinned));
 // Pass 6: the app.
-await build(appConfig(root, facts));
+await build(appConfig(root, facts, pinned));
+
+// Earlier releases' pinned files back in place; a chunk the new build wrote under the same hashed name
+// is the same file.
+for (const file of keptFiles) if (!existsSync(`${widgetsDir}/${file}`)) copy(`${kept}/${file}`, `${widgetsDir}/${file}`);
+rmSync(kept, { recursive: true, force: true });
 
 // Each text file of the build also as brotli and gzip, made once here at their best: the service
 // sends the one a browser takes (service/http/static.ts), so the bytes the budgets promise are the
@@ -145,5 +248,5 @@ const precompress = (dir: string): number =>
 const precompressed = ['widgets', 'client', 'demo', 'app'].reduce((n, dir) => n + precompress(`${root}dist/${dir}`), 0);
 
 console.log(
-  `built dist/widgets: loaders v1 and v2; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo; dist/app; ${precompressed} files also as .br and .gz`,
+  `built dist/widgets: loaders v1 and v2, pinned as ${pinnedName(1)} and ${pinnedName(2)}${keptFiles.length ? ` (${keptFiles.length} files of earlier releases kept)` : ''}; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo; dist/app; ${precompressed} files also as .br and .gz`,
 );

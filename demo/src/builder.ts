@@ -8,9 +8,9 @@
 import { OPTIONS, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../../contract/index.ts';
 import type { SeedDocument, WidgetKeysResponse } from '../../contract/api/index.ts';
 import { $, $$, copy, eventNames, getJson, h, logEvents } from './dom.ts';
-import { FACTS } from './facts.ts';
+import { FACTS, PINNED } from './facts.ts';
 import { SHOWCASE } from './showcase.ts';
-import { em, snippet, type Placement } from './snippet.ts';
+import { em, scriptHash, snippet, type Placement } from './snippet.ts';
 
 /** What the builder takes from a widget's first render (`GET /widget-api/v1/widget`), whichever its type. */
 interface WidgetData {
@@ -92,6 +92,8 @@ const state = {
   placement: (['head', 'class', 'style'].includes(given.get('placement') ?? '') ? given.get('placement') : 'head') as Placement,
   height: Number(given.get('height')) || 0,
   className: given.get('class') ?? '',
+  /** '' (evergreen), `loader` (pinned by SRI) or `chunks` (the widget's code too, by an import map). */
+  pin: ['loader', 'chunks'].includes(given.get('pin') ?? '') ? given.get('pin')! : '',
   options: Object.fromEntries([...given].filter(([name]) => name.startsWith('option-')).map(([n, v]) => [n.slice(7), v])),
   theme: Object.fromEntries([...given].filter(([name]) => name.startsWith('--'))),
 };
@@ -278,13 +280,19 @@ function update(typing = false) {
     placement: state.placement,
     height,
     className: state.className,
+    ...(state.pin ? { pinned: { loader: pinnedLoader(), chunks: state.pin === 'chunks' } } : {}),
   });
   $('#snippet-html').textContent = result.html;
   $('#snippet-css').textContent = result.css;
   $('#css-part').hidden = !result.css;
   const version = WIDGET_TYPES[state.type];
+  const loaderPath = state.pin ? `/widgets/${pinnedLoader().path}` : `/widgets/v${version}/loader.js`;
   $('#loader-note').textContent =
-    `The ${title(state.type).toLowerCase()} widget belongs to loader v${version}: the snippet loads /widgets/v${version}/loader.js. A page with widgets of both versions holds both loaders (they share one copy of Lit).`;
+    `The ${title(state.type).toLowerCase()} widget belongs to loader v${version}: the snippet loads ${loaderPath}. A page with widgets of both versions holds both loaders (they share one copy of Lit).` +
+    (state.pin
+      ? ` Pinned to release ${PINNED.release}: it never changes, and a newer release does not reach your page until you paste its snippet.`
+      : '');
+  void cspNote(result.importMap);
   $('#height-hint').textContent =
     `Default ${reserved}. The snippet writes it in em (${em(height)}), so that it follows your font size.`;
 
@@ -301,9 +309,26 @@ function update(typing = false) {
   if (state.placement !== 'head') hash.set('placement', state.placement);
   if (state.height && state.height !== reserved) hash.set('height', String(state.height));
   if (state.className) hash.set('class', state.className);
+  if (state.pin) hash.set('pin', state.pin);
   history.replaceState(null, '', `#${hash}`);
 }
 let timer: ReturnType<typeof setTimeout> | undefined;
+
+const pinnedLoader = () => PINNED.loaders[WIDGET_TYPES[state.type]]!;
+
+/** What a pinned snippet's import map needs of the page's Content-Security-Policy: its hash. */
+let cspNotes = 0;
+async function cspNote(importMap: string | undefined) {
+  const note = $('#csp-note');
+  const shown = ++cspNotes;
+  const hash = importMap && (await scriptHash(importMap));
+  // A later choice may have changed the snippet meanwhile.
+  if (shown !== cspNotes) return;
+  note.hidden = !hash;
+  note.textContent = hash
+    ? `Your Content-Security-Policy allows the import map by its hash: add ${hash} to script-src. Paste the import map as it is (its hash covers its exact text), before any other script of the page.`
+    : '';
+}
 
 function mount(attributes: [string, string][], style: [string, string][]) {
   const id = JSON.stringify(attributes);
@@ -368,6 +393,15 @@ for (const radio of $$<HTMLInputElement>('input[name="placement"]')) {
     update();
   });
 }
+for (const radio of $$<HTMLInputElement>('input[name="pin"]')) {
+  radio.checked = radio.value === state.pin;
+  radio.addEventListener('change', () => {
+    state.pin = radio.value;
+    update();
+  });
+}
+$('#pin-hint').textContent =
+  `Release ${PINNED.release}: pinned as /widgets/${PINNED.loaders[1]!.path} and /widgets/${PINNED.loaders[2]!.path}, with the hashes of every file they load in integrity.json beside each.`;
 $('#height').addEventListener('input', () => {
   state.height = Number($<HTMLInputElement>('#height').value) || 0;
   update(true);

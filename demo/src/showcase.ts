@@ -12,6 +12,16 @@ export interface WidgetFacts {
 }
 export type Facts = Partial<Record<WidgetType, WidgetFacts>>;
 
+/**
+ * This release's pinned loaders (docs/embedding.md, "Pinned versions"), as the build wrote them: per
+ * loader version, its path under `/widgets/`, its SRI hash, and its integrity list (`files`, paths
+ * relative to the loader's folder; `widgets`, per type the files it may load).
+ */
+export interface Pinned {
+  release: string;
+  loaders: Record<number, { path: string; integrity: string; files: Record<string, string>; widgets: Record<string, string[]> }>;
+}
+
 export interface Showcase {
   type: WidgetType;
   title: string;

@@ -5,6 +5,7 @@
  * the contract's.
  */
 import { ATTRIBUTES, RENAMED_OPTIONS, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../../contract/index.ts';
+import type { Pinned } from './showcase.ts';
 
 /**
  * Where the space of the widget's first view comes from before the page's first paint
@@ -31,7 +32,15 @@ export interface SnippetChoice {
   height?: number;
   /** The div's class, where the snippet needs one (`class` placement, or a theme). */
   className?: string;
+  /**
+   * Pins this release (docs/embedding.md, "Pinned versions"): the pinned loader of the type's version
+   * (`PINNED.loaders[version]`) with its SRI hash; `chunks` also pins the code the widget loads, by an
+   * import map's `integrity`.
+   */
+  pinned?: { loader: PinnedLoader; chunks?: boolean };
 }
+
+type PinnedLoader = Pinned['loaders'][number];
 
 export interface Snippet {
   /** The HTML, with a comment where its parts go when they go to different places. */
@@ -42,6 +51,8 @@ export interface Snippet {
   attributes: [name: string, value: string][];
   /** The custom properties and the min-height the div gets, as the preview applies them. */
   style: [property: string, value: string][];
+  /** A pinned snippet's import map (the text inside its script element), which the page's CSP allows by its hash. */
+  importMap?: string;
 }
 
 /** The loader of a type's version. */
@@ -85,10 +96,40 @@ export function snippet(choice: SnippetChoice): Snippet {
     css = `.${className} {\n${declarations.map((line) => `  ${line}`).join('\n')}\n}`;
   }
   const div = `<div ${divAttributes.map(([name, value]) => `${name}="${quote(value)}"`).join(' ')}></div>`;
-  const loader = loaderUrl(choice.baseUrl, type);
-  const html =
-    placement === 'head'
-      ? `<!-- In <head>: the loader reserves the widget's space before the first paint -->\n<script src="${loader}"></script>\n\n<!-- Where the widget goes: -->\n${div}`
-      : `${div}\n<script async src="${loader}"></script>`;
-  return { html, css, attributes, style };
+  const pinned = choice.pinned;
+  const loader = pinned ? `${choice.baseUrl}/widgets/${pinned.loader.path}` : loaderUrl(choice.baseUrl, type);
+  const pin = pinned ? ` integrity="${pinned.loader.integrity}" crossorigin="anonymous"` : '';
+  const importMap = pinned?.chunks ? pinnedImportMap(loader, type, pinned.loader) : undefined;
+  const script = `<script ${placement === 'head' ? '' : 'async '}src="${loader}"${pin}></script>`;
+  const html = importMap
+    ? `<!-- In <head>, before any other script: the hashes of the widget's code (allow it in your Content-Security-Policy by its hash) -->\n<script type="importmap">${importMap}</script>\n${
+        placement === 'head'
+          ? `${script}\n\n<!-- Where the widget goes: -->\n${div}`
+          : `\n<!-- Where the widget goes: -->\n${div}\n${script}`
+      }`
+    : placement === 'head'
+      ? `<!-- In <head>: the loader reserves the widget's space before the first paint -->\n${script}\n\n<!-- Where the widget goes: -->\n${div}`
+      : `${div}\n${script}`;
+  return { html, css, attributes, style, ...(importMap ? { importMap } : {}) };
+}
+
+/**
+ * The import map that pins every file the widget may load by its SRI hash (the loader's integrity
+ * list, `widgets[type]`). The loader asks again for the widget's own chunk (the first) under `?1` and
+ * `?2` when it fails: those URLs are pinned too, or a refused chunk would come in unchecked on the
+ * retry. One line: the page's CSP allows it by the hash of its exact text.
+ */
+export function pinnedImportMap(loader: string, type: WidgetType, pinned: PinnedLoader): string {
+  const integrity: Record<string, string> = {};
+  (pinned.widgets[type] ?? []).forEach((file, i) => {
+    const url = new URL(file, loader).href;
+    for (const retry of i ? [''] : ['', '?1', '?2']) integrity[url + retry] = pinned.files[file]!;
+  });
+  return JSON.stringify({ integrity });
+}
+
+/** The CSP source that allows an inline script's exact text: `'sha256-…'`. */
+export async function scriptHash(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`;
 }

@@ -51,6 +51,8 @@ export const LOADER_CACHE = 'public, max-age=300';
 /** The types the build keeps brotli and gzip copies of. */
 const COMPRESSIBLE = /^(text\/(javascript|css|html|plain)|application\/json|image\/svg)/;
 export const CHUNK_CACHE = 'public, max-age=31536000, immutable';
+/** A release's pinned folder under /widgets/ (docs/embedding.md, "Pinned versions"). */
+const PINNED = /^v\d+\.\d+\.\d+\//;
 
 export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const widgetsRoot = join(deps.distDir, 'widgets');
@@ -66,8 +68,10 @@ export function registerStatic(app: Hono<AppEnv>, deps: ServiceDeps): void {
       return text(404, 'The widgets are not built yet: run `npm run build` (or `npm start`, which builds them first).\n', cors);
     }
     const rest = rawPath(c.req.url).slice('/widgets/'.length);
-    // Hashed chunk names never change content, so they may be cached for good.
-    const cache = rest.startsWith('chunks/') ? CHUNK_CACHE : LOADER_CACHE;
+    // Hashed chunk names never change content, and neither does a release's pinned loader
+    // (`v1.4.2/loader.js`) or its integrity list, so they may be cached for good; the evergreen
+    // loaders (`v1/loader.js`) change with each release.
+    const cache = rest.startsWith('chunks/') || PINNED.test(rest) ? CHUNK_CACHE : LOADER_CACHE;
     // A chunk's source map is named by a header, not by a comment in the chunk: the comment cost every
     // widget's first render about 34 B gzip a file, and the browser's developer tools read either.
     const map = rest.startsWith('chunks/') && rest.endsWith('.js') && (await isFile(join(widgetsRoot, `${rest}.map`)));

@@ -38,6 +38,8 @@ before(async () => {
   };
   put('dist/widgets/v1/loader.js', '(()=>{})();\n');
   put('dist/widgets/v2/loader.js', '(()=>{})();\n');
+  put('dist/widgets/v1.4.2/loader.js', '(()=>{})();\n');
+  put('dist/widgets/v1.4.2/integrity.json', '{"release":"0.4.2","loader":"v1","files":{},"widgets":{}}\n');
   // The build's compressed copies of a file, as scripts/build.ts writes them.
   put('dist/widgets/chunks/big-Ef34Gh.js', BIG);
   writeFileSync(join(dir, 'dist/widgets/chunks/big-Ef34Gh.js.br'), brotliCompressSync(BIG));
@@ -74,6 +76,19 @@ describe('/widgets/**', () => {
       assert.equal(res.headers.get('access-control-allow-origin'), '*');
       assert.equal(await res.text(), '(()=>{})();\n');
     }
+  });
+
+  test("a release's pinned loader and its integrity list: immutable for a year, CORS for any page", async () => {
+    for (const file of ['loader.js', 'integrity.json']) {
+      const res = await svc.fetch(`/widgets/v1.4.2/${file}`, { headers: { Origin: 'https://shop.example' } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    }
+    assert.equal(
+      (await svc.fetch('/widgets/v1.4.2/integrity.json')).headers.get('content-type'),
+      'application/json; charset=utf-8',
+    );
   });
 
   test('hashed chunks: immutable for a year, CORS; each names its source map in a header, served as JSON', async () => {

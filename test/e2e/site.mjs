@@ -57,7 +57,8 @@ const layoutPage = (type, placement) => {
 /**
  * Pages made of what a test pastes (`POST /pasted` with `{ html, css }`, as the demo's snippet
  * builder wrote them): `pasted-<n>.html` holds the HTML in its body and links `pasted-<n>.css`, as a
- * site owner would put the CSS into their stylesheet.
+ * site owner would put the CSS into their stylesheet; `scriptSrc`, what the builder told them to add to
+ * their CSP's script-src (a pinned snippet's import map, by its hash).
  */
 const pasted = [];
 const pastedPage = (n) => `<!doctype html>
@@ -82,8 +83,8 @@ createServer(async (req, res) => {
   if (req.method === 'POST' && name === 'pasted') {
     let body = '';
     for await (const chunk of req) body += chunk;
-    const { html, css } = JSON.parse(body);
-    pasted.push({ html: String(html), css: String(css ?? '') });
+    const { html, css, scriptSrc } = JSON.parse(body);
+    pasted.push({ html: String(html), css: String(css ?? ''), scriptSrc: String(scriptSrc ?? '') });
     return void res
       .writeHead(201, { 'Content-Type': 'application/json' })
       .end(JSON.stringify({ page: `/pasted-${pasted.length - 1}.html` }));
@@ -105,7 +106,7 @@ createServer(async (req, res) => {
       'Content-Type': `${TYPES[name.split('.').pop()]}; charset=utf-8`,
       'Content-Security-Policy': MAP_TILES[name]
         ? `default-src 'none'; script-src ${serviceUrl}; connect-src ${serviceUrl}; img-src ${MAP_TILES[name]}; ${fixed}`
-        : `default-src 'none'; script-src 'self' ${serviceUrl}; connect-src ${serviceUrl}; ` +
+        : `default-src 'none'; script-src 'self' ${serviceUrl}${paste && pasted[Number(paste[1])].scriptSrc ? ` ${pasted[Number(paste[1])].scriptSrc}` : ''}; connect-src ${serviceUrl}; ` +
           // Posters and the player's files come from the service, map tiles from OpenStreetMap (docs/embedding.md's advice).
           `style-src 'self'; img-src 'self' data: ${serviceUrl} https://tile.openstreetmap.org; media-src ${serviceUrl}; ` +
           fixed +
