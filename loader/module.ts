@@ -94,6 +94,7 @@ const mountOnce = async (div: HTMLElement, { baseUrl }: MountOptions) => {
   const type = (div.getAttribute(ATTRIBUTES.type) || '').trim();
   set(div, type, 'loading');
   if (!Object.hasOwn(WIDGET_TYPES, type)) return fail(div, type, 'unknown-type');
+  if (!isSecureContext) return fail(div, type, 'insecure-page');
   if (!div.getAttribute(ATTRIBUTES.key)?.trim()) return fail(div, type, 'missing-key');
   const ownHeight = div.style.minHeight;
   if (!parseFloat(getComputedStyle(div).minHeight)) div.style.minHeight = RESERVED_HEIGHT[type as WidgetType] / 16 + 'em';
