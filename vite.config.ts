@@ -32,7 +32,7 @@ const minifyCss = (text: string) =>
  * blocks, grids and flex boxes, which ignore it) and folding the other such runs into one space,
  * which renders the same.
  */
-const minifyTemplates = (): Plugin => ({
+export const minifyTemplates = (): Plugin => ({
   name: 'minify-templates',
   transform(code, id) {
     if (!/[\\/]widgets[\\/].*\.ts$/.test(id) || !/\b(css|html)`/.test(code)) return;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: installs what is missing, then type-checks, lints, builds, checks the size budgets,
-// and runs the docs, service (on SQLite, and on PostgreSQL: scripts/postgres.mjs), browser (on Lit's development build, then on the Lit that ships) and
+// and runs the docs, npm package, service (on SQLite, and on PostgreSQL: scripts/postgres.mjs), browser (on Lit's development build, then on the Lit that ships) and
 // end-to-end tests. The service tests run alone; the other steps that do not depend on each other
 // run side by side, two at a time (TEST_JOBS=n for more or fewer); each step's output is printed
 // whole when it ends. It ends with
@@ -172,6 +172,14 @@ const steps = [
     },
     count: nodeTestCount,
   },
+  {
+    // The npm package as a developer who bundles meets it: packed, type-checked and built into a tiny
+    // Vite app, its widget shown in Chromium from a service of its own. It builds the package from
+    // the sources into .cache/, reading nothing of dist/.
+    name: 'npm package',
+    run: () => run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/package/package.test.ts']),
+    count: nodeTestCount,
+  },
   { name: 'browser tests', run: () => webTestRunner(), count: browserCount },
   {
     // The same tests on the Lit that ships: its production build with the build's patches.
@@ -211,6 +219,7 @@ const startOrder = [
   'docs tests',
   'end-to-end tests',
   'lint',
+  'npm package',
   'browser tests',
   'browser, built Lit',
 ].map((name) => steps.find((step) => step.name === name));
