@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 // `npm run bench`: how fast and how big, measured (never by timed tests). Builds when dist/ is missing
 // or older than its sources, starts the reference service on a free port with a fresh data folder,
-// and reports: the loaders' and widgets' bytes (scripts/size.ts); in real Chromium, for each v1
-// widget on a page with the v1 loader, the time from navigation start to `service-widget-ready` and
-// the layout shift, cold and warm cache; whether a login's time tells a known email; and the
+// and reports: the loaders', chunks' and first renders' bytes (scripts/size.ts), min, gzip and brotli;
+// in real Chromium, for each widget on a page with its loader, the time from navigation start to
+// `service-widget-ready` and the layout shift, cold and warm cache; pages with 1, 7, 50 and 200
+// placeholders, ours and @typeform/embed's in turn (scripts/bench-placeholders.mjs); whether a login's time tells a known email; and the
 // service's requests per second, p50 and p99 as processes on SQLite and PostgreSQL (one and two),
 // at 1 × and 100 × the seed's data, for every first render, a calendar month, a REST page, a quote
 // and a registration (loaded by wrk). It prints one report and writes the figures as JSON under
 // bench-results/. It exits non-zero only when it cannot measure, never because something is slow.
 //
-// Settings (environment): BENCH_RUNS page loads per widget and cache state (default 10),
+// Settings (environment): BENCH_RUNS page loads per widget and cache state (default 10) and per
+// placeholder page (default 5), BENCH_PLACEHOLDERS the placeholder counts (default 1,7,50,200),
 // BENCH_CONCURRENCY requests in flight against the service (default 10), BENCH_SECONDS measured
 // seconds per answer (default 3, after 1 s of warm-up), BENCH_PARTS what to measure besides the
-// sizes (default `pages,logins,service`).
+// sizes (default `pages,placeholders,logins,service`).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import {
+  PLACEHOLDER_COUNTS,
+  ensureTypeform,
+  measureBytes,
+  measurePlaceholders,
+  startPlaceholderSite,
+  startTypeformStub,
+} from './bench-placeholders.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 
 /** Every widget type and its loader version. */
@@ -43,6 +53,9 @@ async function main() {
   const { ensureChromium, ensureDependencies, findWrk, root } = await import('./setup.mjs');
   const settings = {
     runs: setting('BENCH_RUNS', 10),
+    // Each load of a page with 200 placeholders takes seconds (Typeform's, ten and more): five by default.
+    placeholderRuns: setting('BENCH_RUNS', 5),
+    placeholderCounts: counts(),
     concurrency: setting('BENCH_CONCURRENCY', 10),
     seconds: setting('BENCH_SECONDS', 3),
     parts: parts(),
@@ -104,7 +117,10 @@ async function main() {
       // The load client by name, not by its path.
       settings: { ...settings, wrk: undefined, client: settings.wrk ? 'wrk' : 'Node (no wrk found)' },
       sizes: measureSizes(),
+      bytes: null,
       pages: [],
+      placeholders: [],
+      typeform: null,
       loginTiming: [],
       service: [],
       serviceSkipped: [],
@@ -116,6 +132,33 @@ async function main() {
       cleanups.push(() => browser.close());
       results.machine.chromium = browser.version();
       results.pages = await measurePages(browser, site.url, settings.runs);
+      await browser.close();
+    }
+    const typeform = settings.parts.includes('placeholders') ? ensureTypeform(root) : null;
+    results.typeform = typeform && (typeform.skipped ? { skipped: typeform.skipped } : { version: typeform.version });
+    results.bytes = measureBytes(join(root, 'dist', 'widgets'), results.sizes, typeform);
+    if (settings.parts.includes('placeholders')) {
+      const stub = typeform.skipped ? null : await startTypeformStub(typeform);
+      if (stub) cleanups.push(() => new Promise((resolve) => stub.server.close(resolve)));
+      const placeholderSite = await startPlaceholderSite(service.url);
+      cleanups.push(() => new Promise((resolve) => placeholderSite.server.close(resolve)));
+      console.log(
+        `Chromium: pages with ${settings.placeholderCounts.join(', ')} placeholders, ${settings.placeholderRuns} cold loads each` +
+          (stub ? `, ours and @typeform/embed ${typeform.version}'s in turn…` : ` (no Typeform: ${typeform.skipped})…`),
+      );
+      // Typeform's hosts resolve to the stub (only in this browser; the flag changes nothing else).
+      const args = stub ? [`--host-resolver-rules=${stub.hostResolverRules}`] : [];
+      const browser = await chromium.launch(chromiumLaunchOptions({ executablePath: chrome, args }));
+      cleanups.push(() => browser.close());
+      results.machine.chromium = browser.version();
+      results.placeholders = await measurePlaceholders(browser, {
+        siteUrl: placeholderSite.url,
+        runs: settings.placeholderRuns,
+        counts: settings.placeholderCounts,
+        typeform: Boolean(stub),
+        summary,
+        log: (line) => console.log(line),
+      });
       await browser.close();
     }
     if (settings.parts.includes('logins')) {
@@ -146,13 +189,25 @@ async function main() {
   }
 }
 
-/** BENCH_PARTS: some of `pages`, `logins` and `service`, comma-separated; anything else stops the bench. */
+/** BENCH_PARTS: some of `pages`, `placeholders`, `logins` and `service`, comma-separated; anything else stops the bench. */
 function parts() {
-  const all = ['pages', 'logins', 'service'];
+  const all = ['pages', 'placeholders', 'logins', 'service'];
   const chosen = (process.env.BENCH_PARTS || all.join(',')).split(',').map((p) => p.trim());
   const unknown = chosen.filter((p) => !all.includes(p));
   if (unknown.length) {
     console.error(`BENCH_PARTS may name ${all.join(', ')} (comma-separated), not "${unknown.join(', ')}".`);
+    process.exit(1);
+  }
+  return chosen;
+}
+
+/** BENCH_PLACEHOLDERS: placeholder counts, comma-separated whole numbers of at least 1. */
+function counts() {
+  const text = process.env.BENCH_PLACEHOLDERS;
+  if (!text) return PLACEHOLDER_COUNTS;
+  const chosen = text.split(',').map((c) => Number(c.trim()));
+  if (!chosen.every((c) => Number.isInteger(c) && c >= 1)) {
+    console.error(`BENCH_PLACEHOLDERS must be whole numbers of at least 1, comma-separated, not "${text}".`);
     process.exit(1);
   }
   return chosen;
@@ -827,7 +882,7 @@ function serviceTables(service, ms, n, table) {
 }
 
 /** The printed report: sizes, page loads, service, aligned. */
-function report({ commit, machine, settings, sizes, pages, service, serviceSkipped, loginTiming }) {
+function report({ commit, machine, settings, bytes, pages, placeholders, typeform, service, serviceSkipped, loginTiming }) {
   const n = (v) => Math.round(v).toLocaleString('en');
   const ms = (v) => `${v < 10 ? v.toFixed(1) : n(v)} ms`;
   const table = (head, rows) => {
@@ -840,12 +895,19 @@ function report({ commit, machine, settings, sizes, pages, service, serviceSkipp
     `Bench of ${commit}: Node ${machine.node}${machine.chromium ? `, Chromium ${machine.chromium}` : ''}, ${machine.cpus} × ${machine.cpu}`,
     `Load average (1 min): ${machine.loadAtStart.toFixed(1)} at start, ${machine.loadAtEnd.toFixed(1)} at end (above ${machine.cpus}, other work on the machine skews the figures)`,
     '',
-    'Sizes (bytes; a first render: its loader and every chunk the widget imports statically)',
+    'Bytes (a first render: its loader, every chunk the widget imports statically and every one its first request fetches)',
     table(
-      ['', 'raw', 'gzip'],
+      ['', 'min', 'gzip', 'brotli'],
       [
-        ...sizes.loaders.map((l) => [`v${l.version}/loader.js`, n(l.raw), n(l.gzip)]),
-        ...sizes.widgets.map((w) => [`${w.type} first render (${w.files.length + 1} files)`, n(w.raw), n(w.gzip)]),
+        ...bytes.loaders.map((l) => [l.file, n(l.min), n(l.gzip), n(l.brotli)]),
+        ...bytes.firstRenders.map((w) => [`${w.type} first render (${w.files.length} files)`, n(w.min), n(w.gzip), n(w.brotli)]),
+        ...bytes.chunks.map((c) => [c.file, n(c.min), n(c.gzip), n(c.brotli)]),
+        ...(bytes.typeform?.files ?? []).map((f) => [
+          `@typeform/embed ${bytes.typeform.version} ${f.file}`,
+          n(f.min),
+          n(f.gzip),
+          n(f.brotli),
+        ]),
       ],
     ),
     '',
@@ -863,6 +925,7 @@ function report({ commit, machine, settings, sizes, pages, service, serviceSkipp
         ]),
       ),
     ]),
+    ...section(placeholders.length, placeholderLines(placeholders, typeform, settings, ms, n, table)),
     ...section(service.length || serviceSkipped.length, [
       `Service processes: ${settings.concurrency} connections from ${settings.client}, ${settings.seconds} s per answer after ${WARMUP_SECONDS} s of warm-up (req/s, latency p50 and p99; failed answers in brackets)`,
       ...serviceTables(service, ms, n, table),
@@ -881,4 +944,77 @@ function report({ commit, machine, settings, sizes, pages, service, serviceSkipp
       ),
     ]),
   ].join('\n');
+}
+
+/**
+ * The placeholder pages: a row per count and width, ours and Typeform's medians side by side, with
+ * the ratio of the times; then the issue's goals, as measured.
+ */
+function placeholderLines(placeholders, typeform, settings, ms, n, table) {
+  const find = (kind, count, width) => placeholders.find((p) => p.kind === kind && p.count === count && p.width === width);
+  const ours = placeholders.filter((p) => p.kind === 'ours');
+  const tf = typeform?.version ? `Typeform ${typeform.version}` : '';
+  const requests = (r) => `${r.js} / ${r.api} / ${r.preflight}${r.documents ? ` (+${r.documents} frames)` : ''}`;
+  // A long task is one of more than 50 ms: none is shown as such.
+  const task = (v) => (v ? ms(v) : 'none');
+  const rows = ours.map((o) => {
+    const t = find('typeform', o.count, o.width);
+    return [
+      `${n(o.count)} at ${o.width} px`,
+      ms(o.readyMs.median),
+      task(o.longestTaskMs.median),
+      ms(o.totalBlockingMs.median),
+      o.layoutShift.median.toFixed(3),
+      requests(o.requests),
+      ...(tf
+        ? t
+          ? [
+              ms(t.readyMs.median),
+              task(t.longestTaskMs.median),
+              requests(t.requests),
+              (o.readyMs.median / t.readyMs.median).toFixed(2),
+            ]
+          : ['', '', '', '']
+        : []),
+    ];
+  });
+  const lines = [
+    `Chromium, pages with N placeholders: navigation start → all ready, long tasks and layout shift until then (median of ${settings.placeholderRuns} cold loads)` +
+      (tf
+        ? `; ${tf} on the same kind of page with as many of its own, its hosts stubbed (a lower bound of its time)`
+        : typeform?.skipped
+          ? `; no Typeform: ${typeform.skipped}`
+          : ''),
+    table(
+      [
+        'placeholders',
+        'ready',
+        'longest task',
+        'blocking',
+        'shift',
+        'JS / API / preflight',
+        ...(tf ? [`${tf}: ready`, 'longest task', 'JS / API / preflight', 'ours ÷ Typeform'] : []),
+      ],
+      rows,
+    ),
+  ];
+  // The issue's goals, at 1280 px (the longest task: at 375 px).
+  const one = find('ours', 1, 1280);
+  const most = find('ours', 200, 1280);
+  const seven = find('ours', 7, 375);
+  const typeformMost = find('typeform', 200, 1280);
+  const goal = (met) => (met ? 'met' : 'not met');
+  if (one && most) {
+    const times = most.readyMs.median / one.readyMs.median;
+    lines.push(`  200 placeholders take ${times.toFixed(1)} × one (goal ≤ 10: ${goal(times <= 10)})`);
+  }
+  if (most && typeformMost) {
+    const ratio = most.readyMs.median / typeformMost.readyMs.median;
+    lines.push(`  200 placeholders take ${ratio.toFixed(2)} × Typeform's time (goal ≤ 0.1: ${goal(ratio <= 0.1)})`);
+  }
+  if (seven)
+    lines.push(
+      `  seven widgets at 375 px: longest task ${task(seven.longestTaskMs.median)} (median; the longest of any load ${task(seven.longestTaskMs.max)}; goal ≤ 50 ms: ${goal(seven.longestTaskMs.max <= 50)})`,
+    );
+  return lines;
 }
