@@ -176,6 +176,22 @@ const en = {
   snippetTitle: 'Snippet',
   snippetHint: 'Paste it into your page where the widget goes, on a page of one of its origins.',
   copySnippet: 'Copy snippet',
+  versionLegend: 'Version',
+  versionHint: (release: string, loader: string) =>
+    `Release ${release} is pinned as ${loader}, with the hashes of every file it loads in integrity.json beside it. A pinned page never changes: a newer release reaches it only when you paste that release’s snippet.`,
+  pins: {
+    evergreen: 'Evergreen',
+    loader: 'Pinned, the loader checked by its hash',
+    chunks: 'Pinned, all the widget’s code checked',
+  },
+  pinHints: {
+    evergreen: 'The loader of this major version: fixes and new features reach your pages by themselves.',
+    loader: 'This release’s loader with integrity (SRI) and crossorigin: the browser refuses it if a single byte differs.',
+    chunks:
+      'Also an import map with the hash of every file the widget loads (Chromium 127 and later; other browsers ignore it). Your Content-Security-Policy allows it by its hash.',
+  },
+  cspNote: (hash: string) =>
+    `Your Content-Security-Policy allows the import map by its hash: add ${hash} to script-src. Paste the import map as it is (its hash covers its exact text), before any other script of the page.`,
   cssTitle: 'For your stylesheet',
   cssHint: 'The colours, as a class of the snippet’s div: put it into your site’s stylesheet.',
   copyCss: 'Copy CSS',
@@ -430,6 +446,23 @@ const de: Words = {
   snippetTitle: 'Snippet',
   snippetHint: 'Fügen Sie es dort in Ihre Seite ein, wo das Widget erscheinen soll, auf einer Seite einer seiner Origins.',
   copySnippet: 'Snippet kopieren',
+  versionLegend: 'Version',
+  versionHint: (release, loader) =>
+    `Release ${release} ist festgeschrieben als ${loader}, mit den Hashes aller Dateien, die er lädt, in der integrity.json daneben. Eine festgeschriebene Seite ändert sich nie: Ein neueres Release erreicht sie erst, wenn Sie dessen Snippet einfügen.`,
+  pins: {
+    evergreen: 'Immer aktuell',
+    loader: 'Festgeschrieben, der Loader per Hash geprüft',
+    chunks: 'Festgeschrieben, der ganze Code des Widgets geprüft',
+  },
+  pinHints: {
+    evergreen: 'Der Loader dieser Hauptversion: Korrekturen und neue Funktionen erreichen Ihre Seiten von selbst.',
+    loader:
+      'Der Loader dieses Releases mit integrity (SRI) und crossorigin: Der Browser weist ihn ab, wenn auch nur ein Byte abweicht.',
+    chunks:
+      'Dazu eine Import Map mit dem Hash jeder Datei, die das Widget lädt (Chromium ab 127; andere Browser übergehen sie). Ihre Content-Security-Policy erlaubt sie über ihren Hash.',
+  },
+  cspNote: (hash) =>
+    `Ihre Content-Security-Policy erlaubt die Import Map über ihren Hash: Fügen Sie ${hash} zu script-src hinzu. Übernehmen Sie die Import Map unverändert (ihr Hash gilt für genau diesen Text), vor jedem anderen Script der Seite.`,
   cssTitle: 'Für Ihr Stylesheet',
   cssHint: 'Die Farben, als Klasse des div im Snippet: Übernehmen Sie sie in das Stylesheet Ihrer Website.',
   copyCss: 'CSS kopieren',

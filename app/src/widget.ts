@@ -1,13 +1,15 @@
 /**
  * The detail view of a widget: its key (with copy), the exact snippet (the demo's snippet writer),
- * a live preview, the origins it serves, enabled or not, a new key with a grace period for the old
+ * evergreen or pinned to this release (with its SRI hash, and optionally an import map), a live preview, the origins it serves, enabled or not, a new key with a grace period for the old
  * one, its settings, and a check of a page's snippet (the demo checker's check, asking the REST API
  * about keys). Owners change it; members see it and copy its snippet.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { WIDGET_TYPES } from '../../contract/index.ts';
 import type { Course, WidgetChange, WidgetInfo } from '../../contract/rest-client.ts';
 import { check, openingTag, type Finding, type KeyChecker } from '../../demo/src/check.ts';
-import { snippet, type Snippet } from '../../demo/src/snippet.ts';
+import { PINNED } from '../../demo/src/facts.ts';
+import { scriptHash, snippet, type Snippet } from '../../demo/src/snippet.ts';
 import { BASE_URL, type App, type Company, type View } from './app.ts';
 import { date, dateTime } from './i18n.ts';
 import { checkOrigin } from './origins.ts';
@@ -18,6 +20,9 @@ import { choice, copy, field, fieldErrors, said, sayText, type Said } from './ui
 
 type CheckResult = Awaited<ReturnType<typeof check>>;
 const GRACES = [0, 1, 24] as const;
+/** The snippet's version, as the builder offers it (docs/embedding.md, "Pinned versions"). */
+const PINS = ['evergreen', 'loader', 'chunks'] as const;
+type Pin = (typeof PINS)[number];
 type Section = 'key' | 'snippet' | 'css' | 'origins' | 'state' | 'rotate' | 'settings';
 
 /** A widget the service has just answered with (a new one), for its view to show without asking again. */
@@ -51,6 +56,9 @@ export class WidgetView implements View {
   #checkSummary = '';
   #checkResult: CheckResult | undefined;
   #preview: { id: string; div: HTMLElement; state: PreviewState } | undefined;
+  #pin: Pin = 'evergreen';
+  /** The CSP source of the import map last asked for (it is hashed asynchronously). */
+  #importMapHash: { importMap: string; hash?: string } | undefined;
 
   constructor(app: App, company: Company, id: number) {
     this.#app = app;
@@ -106,7 +114,34 @@ export class WidgetView implements View {
   #snippet(): Snippet {
     const { type, key } = this.#widget!;
     const { locale, options, theme } = settingsOf(this.#widget!);
-    return snippet({ baseUrl: BASE_URL, type, key, locale, options, theme });
+    const pinned = this.#pin === 'evergreen' ? undefined : { loader: this.#pinnedLoader(), chunks: this.#pin === 'chunks' };
+    return snippet({ baseUrl: BASE_URL, type, key, locale, options, theme, ...(pinned ? { pinned } : {}) });
+  }
+
+  #pinnedLoader() {
+    return PINNED.loaders[WIDGET_TYPES[this.#widget!.type]]!;
+  }
+
+  #choosePin(pin: Pin) {
+    const shown = this.#snippet().html;
+    this.#pin = pin;
+    this.#status.snippet = '';
+    if (this.#checkSource === shown) this.#checkSource = this.#snippet().html;
+    this.#app.update();
+  }
+
+  /** The hash the page's CSP allows the snippet's import map by, once known ('' until then). */
+  #cspHash(importMap: string): string {
+    if (this.#importMapHash?.importMap !== importMap) {
+      const asked = { importMap } as { importMap: string; hash?: string };
+      this.#importMapHash = asked;
+      void scriptHash(importMap).then((hash) => {
+        asked.hash = hash;
+        // A later snippet may have asked for another meanwhile.
+        if (this.#importMapHash === asked) this.#app.update();
+      });
+    }
+    return this.#importMapHash.hash ?? '';
   }
 
   title() {
@@ -349,9 +384,18 @@ export class WidgetView implements View {
 
   #snippetSection(written: Snippet) {
     const { t } = this.#app;
+    const hash = written.importMap ? this.#cspHash(written.importMap) : '';
     return html`<section class="card" aria-labelledby="snippet-title">
       <h2 id="snippet-title">${t.snippetTitle}</h2>
       <p class="hint snippet-hint">${t.snippetHint}</p>
+      <fieldset class="pin-choice" aria-describedby="pin-hint">
+        <legend class="small-legend">${t.versionLegend}</legend>
+        <p class="hint" id="pin-hint">${t.versionHint(PINNED.release, `${BASE_URL}/widgets/${this.#pinnedLoader().path}`)}</p>
+        <div class="choices compact">
+          ${PINS.map((pin) => choice('pin', pin, this.#pin === pin, () => this.#choosePin(pin), t.pins[pin], t.pinHints[pin]))}
+        </div>
+      </fieldset>
+      ${hash ? html`<p class="note csp-note" id="csp-note">${t.cspNote(hash)}</p>` : nothing}
       <pre class="code" tabindex="0" aria-labelledby="snippet-title"><code id="snippet-html">${written.html}</code></pre>
       <p class="snippet-actions">
         ${this.#copyButton(t.copySnippet, written.html, '#snippet-html', 'snippet')}

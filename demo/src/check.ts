@@ -25,7 +25,9 @@ export interface Finding {
   /** A fix the caller may offer: let the key serve the page's origin (the demo's checker in development, the app to an owner). */
   serve?: { key: string; origin: string };
 }
-const LOADER = /\/widgets\/v(\d+)\/loader\.js(?:[?#].*)?$/;
+// The evergreen loader of a version (`/widgets/v2/loader.js`) or a release's pinned copy of it
+// (`/widgets/v2.4.1/loader.js`): the first number is the loader's version either way.
+const LOADER = /\/widgets\/v(\d+)(?:\.\d+\.\d+)?\/loader\.js(?:[?#].*)?$/;
 const TYPES = Object.keys(WIDGET_TYPES) as WidgetType[];
 
 /**

@@ -6,6 +6,7 @@
  * nothing, the service says 403; a lecturer has no Publish), German, and a session that ends midway.
  * Every view is checked with axe at 1280 and 375 px, and for sideways scrolling at 375.
  */
+import { createHash } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
 import { APP_API_KEY, CSRF_COOKIE } from '../../contract/api/rest.ts';
 import type { WidgetsResponse } from '../../contract/api/rest.ts';
@@ -345,6 +346,96 @@ test('an owner creates a calendar widget, its copied snippet shows on the site, 
   // The table lists it first.
   await page.getByRole('link', { name: 'All widgets' }).click();
   await expect(page.getByRole('row').nth(1)).toContainText('Calendar on the courses page');
+});
+
+test('the widget’s page offers its snippet pinned: the integrity is the served pinned loader’s sha384, the check passes it, and pasted into a page of the site it shows', async ({
+  watched: page,
+}) => {
+  test.setTimeout(120_000);
+  const context = page.context();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: SERVICE });
+  await signIn(context, OLIVIA);
+  await page.goto(`${APP}#/c/1/publish/new`);
+  const h1 = page.getByRole('heading', { level: 1 });
+  await expect(h1).toHaveText('New widget');
+  await page.getByRole('radio', { name: /Registration/ }).check();
+  await page.getByLabel('Name').fill('Registration, pinned');
+  await page.getByLabel('Origins').fill(SITE);
+  await page.getByRole('button', { name: 'Create widget' }).click();
+  await expect(h1).toHaveText('Registration, pinned');
+  const key = (await page.locator('#widget-key').textContent())!;
+
+  // Evergreen first, as the README's snippet; the version is chosen by keyboard, as a radio group.
+  const evergreen = page.getByRole('radio', { name: 'Evergreen' });
+  const pinnedLoader = page.getByRole('radio', { name: 'Pinned, the loader checked by its hash' });
+  await expect(evergreen).toBeChecked();
+  await expect(page.locator('#snippet-html')).toContainText(`src="${SERVICE}/widgets/v1/loader.js"`);
+  await evergreen.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(pinnedLoader).toBeChecked();
+  await expect(pinnedLoader).toBeFocused();
+  await expect(page.locator('#snippet-html')).toContainText('integrity="sha384-');
+  await accessible(page, 'widget detail with a pinned snippet');
+
+  await page.getByRole('button', { name: 'Copy snippet' }).click();
+  await expect(page.getByText('Copied.')).toBeVisible();
+  const snippet = await page.evaluate(() => navigator.clipboard.readText());
+  await expect(page.locator('#snippet-html')).toHaveText(snippet);
+  const loader = /src="([^"]+)"/.exec(snippet)![1]!;
+  expect(loader).toMatch(new RegExp(`^${SERVICE}/widgets/v1\\.\\d+\\.\\d+/loader\\.js$`));
+  await expect(page.locator('#pin-hint')).toContainText(loader);
+  // The hash is that of the bytes the service sends for the pinned loader.
+  const bytes = Buffer.from(await (await fetch(loader)).arrayBuffer());
+  const sha384 = `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+  expect(snippet).toBe(
+    `<div data-service-widget="registration" data-service-id="${key}"></div>\n<script async src="${loader}" integrity="${sha384}" crossorigin="anonymous"></script>`,
+  );
+
+  // The app's check reads the pinned loader as the loader of its version.
+  await expect(page.getByLabel('Snippet or page (HTML)')).toHaveValue(snippet);
+  await page.getByLabel('The page’s address').fill(`${SITE}/courses.html`);
+  await page.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(page.getByText(`No problems: the widget will show on ${SITE}.`)).toBeVisible();
+
+  // Pasted into a page of the site (its strict CSP): the browser checks the hash, and the widget shows.
+  const paste = async (html: string, scriptSrc = '') => {
+    const answer = await fetch(`${SITE}/pasted`, { method: 'POST', body: JSON.stringify({ html, css: '', scriptSrc }) });
+    return ((await answer.json()) as { page: string }).page;
+  };
+  const site = await context.newPage();
+  const refused: string[] = [];
+  site.on(
+    'console',
+    (message) => void (/integrity|Content Security Policy/i.test(message.text()) && refused.push(message.text())),
+  );
+  const loaded = site.waitForResponse(loader);
+  await site.goto(SITE + (await paste(snippet)));
+  expect((await loaded).ok()).toBe(true);
+  const div = site.locator('div[data-service-widget="registration"]');
+  await expect(div).toHaveAttribute('data-service-state', 'ready');
+  await expect(div.getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
+
+  // All the widget's code pinned: the import map, and the hash the site's CSP allows it by.
+  await page.getByRole('radio', { name: 'Pinned, all the widget’s code checked' }).check();
+  await expect(page.locator('#snippet-html')).toContainText('<script type="importmap">{"integrity":{');
+  const csp = /add ('sha256-[^']+') to script-src/.exec((await page.locator('#csp-note').textContent())!)![1]!;
+  await accessible(page, 'widget detail with an import map');
+  await site.goto(SITE + (await paste((await page.locator('#snippet-html').textContent())!, csp)));
+  await expect(div).toHaveAttribute('data-service-state', 'ready');
+  await expect(div.getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
+  expect(refused).toEqual([]);
+  await site.close();
+
+  // In German too; the choice stays.
+  await page.getByRole('button', { name: 'Deutsch' }).click();
+  await expect(page.getByRole('group', { name: 'Version' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Festgeschrieben, der ganze Code des Widgets geprüft' })).toBeChecked();
+  await expect(page.locator('#csp-note')).toContainText(`Fügen Sie ${csp} zu script-src hinzu`);
+  await accessible(page, 'widget detail with a pinned snippet, in German');
+  await page.getByRole('radio', { name: 'Immer aktuell' }).check();
+  await expect(page.locator('#snippet-html')).toContainText(`src="${SERVICE}/widgets/v1/loader.js"`);
+  await expect(page.locator('#csp-note')).toHaveCount(0);
+  await page.getByRole('button', { name: 'English' }).click();
 });
 
 test('a session that ends midway returns to the sign-in, and signing in returns to the same view', async ({ watched: page }) => {
