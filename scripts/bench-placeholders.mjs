@@ -157,6 +157,8 @@ export async function startTypeformStub({ dir, tls }) {
  * HTML embed, `data-tf-widget` and its script, seven forms in turn).
  */
 export async function startPlaceholderSite(serviceUrl) {
+  // TypeScript, compiled on import by tsx (bench.mjs registers it).
+  const { RESERVED_HEIGHT } = await import('../contract/index.ts');
   const types = Object.keys(TYPES);
   const page = (title, body) => `<!doctype html>
 <html lang="en">
@@ -193,7 +195,14 @@ ${body}
       [...divs, '    <script src="https://embed.typeform.com/next/embed.js"></script>'].join('\n'),
     );
   };
-  const css = `body { font-family: sans-serif; margin: 1rem; }\n[data-tf-widget] { height: ${TYPEFORM_HEIGHT}px; }\n`;
+  // Each embed's space reserved before the first paint, as its README says: Typeform's a height, ours
+  // the widget's own (docs/embedding.md, "No layout shift": a min-height in the site's stylesheet
+  // for a loader that comes after the first paint; contract/index.ts, RESERVED_HEIGHT, in em).
+  const css = `body { font-family: sans-serif; margin: 1rem; }\n[data-tf-widget] { height: ${TYPEFORM_HEIGHT}px; }\n${Object.entries(
+    RESERVED_HEIGHT,
+  )
+    .map(([type, px]) => `[data-service-widget=${type}] { min-height: ${px / 16}em; }`)
+    .join('\n')}\n`;
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://site').pathname;
     const match = /^\/(ours|typeform)-(\d+)\.html$/.exec(path);
