@@ -140,7 +140,7 @@ export default defineConfig({
               // view. Dates, money and the first view of a list are in (five widgets use them at first, the
               // profile once signed in): a chunk of their own cost those five 60 to 90 B gzip each in
               // imports, exports and the file's own compression, and a request.
-              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|cart-badge\.ts$|form\.ts$|done\.ts$|fit\.ts$|sign-in(-pin)?\.ts$)/,
+              test: /node_modules[\\/](lit|lit-html|lit-element|@lit|@lit-labs|@oxc-project\+runtime)|@oxc-project\+runtime|[\\/]widgets[\\/]shared[\\/](?!.*\.de\.ts$|session\.ts$|page-state\.ts$|cart\.ts$|cart-badge\.ts$|form\.ts$|done\.ts$|fit\.ts$|sign-in(-pin)?\.ts$|checkout-find\.ts$)/,
             },
             {
               // The page's state (page-state.ts: the session's and the cart's base) and the participant's

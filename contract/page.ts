@@ -166,7 +166,11 @@ declare global {
     'service-cart-change': CustomEvent<CartChange>;
     'service-session-sign-in': CustomEvent<PageRequest>;
     'service-checkout-find': CustomEvent<PageRequest>;
-    /** A checkout came, went, or failed: whoever asked `service-checkout-find` asks again. */
+    /**
+     * A checkout came, went, or failed: whoever asked `service-checkout-find` asks again. A checkout
+     * fires it whenever its answer may change: the askers keep the answer until then (a page of many
+     * widgets asks for every class it draws).
+     */
     'service-checkout-change': CustomEvent<PageScope>;
     // Widgets' own events (bubbling and composed, contract/events.ts) that other widgets hear on the window.
     'service-checkout-completed': CustomEvent<CheckoutCompletedDetail>;

@@ -783,8 +783,11 @@ describe('service-calendar, a company 25 times the seed: months of more classes 
     expect(more.hidden).to.equal(false);
     await expect(el).to.be.accessible();
     more.querySelector('button')!.click();
-    await el.updateComplete;
-    expect($$(el, '.class').filter((c) => c.getClientRects().length)).to.have.length(el.data!.classes.length);
+    // The view is fitted again before the next frame is painted.
+    await until(
+      () => $$(el, '.class').filter((c) => c.getClientRects().length).length === el.data!.classes.length,
+      'every class shown',
+    );
     expect(el.getBoundingClientRect().height).to.be.above(576);
   });
 });

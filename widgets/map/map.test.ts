@@ -297,8 +297,11 @@ describe('service-map', () => {
       expect(!!more, showAll).to.equal(true);
       await expect(el).to.be.accessible();
       more.click();
-      await el.updateComplete;
-      expect([...el.shadowRoot!.querySelectorAll('.places > li')].filter((li) => li.getClientRects().length)).to.have.length(5);
+      // The view is fitted again before the next frame is painted.
+      await until(
+        () => [...el.shadowRoot!.querySelectorAll('.places > li')].filter((li) => li.getClientRects().length).length === 5,
+        'every place shown',
+      );
       expect(el.shadowRoot!.activeElement?.localName, 'the focus on the heading').to.equal('h2');
       expect(box(el).height).to.be.above(420);
     });

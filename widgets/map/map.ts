@@ -1,7 +1,8 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BookingRequestedDetail, PlaceSelectedDetail } from '../../contract/index.ts';
 import type { Place, PlaceClass, WidgetResponse } from '../../contract/api/index.ts';
-import { ServiceElement, ServiceEvent, define, findCheckout } from '../shared/base.ts';
+import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
+import { findCheckout } from '../shared/checkout-find.ts';
 import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import { formatDateRange, seatsText } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';

@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
-import { ServiceElement, define, findCheckout, toApiError } from '../shared/base.ts';
+import { ServiceElement, define, toApiError } from '../shared/base.ts';
+import { findCheckout } from '../shared/checkout-find.ts';
 import { FirstView, firstViewStyles } from '../shared/first-view.ts';
 import type { Class, Course, CoursesPage, WidgetResponse } from '../../contract/api/index.ts';
 import { formatDateRange, formatMoney, seatsText } from '../shared/format.ts';

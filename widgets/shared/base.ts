@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { ErrorCode } from '../../contract/index.ts';
-import type { PageRequest, WidgetElement, WidgetLoadState } from '../../contract/page.ts';
+import type { WidgetElement, WidgetLoadState } from '../../contract/page.ts';
 import { ApiError, WidgetApi } from './api.ts';
 import { errorText, resolveLocale, sharedText, type Locale } from './i18n.ts';
 
@@ -221,20 +221,6 @@ export const define = (tag: string, element: CustomElementConstructor) => {
   if (!existing) customElements.define(tag, element);
   else if (__DEV__ && existing !== element) console.warn('[service-widgets] another copy defined', tag);
 };
-
-/**
- * Asks the page bus (contract/page.ts) whether a checkout of this service and company is on the page
- * and takes classes, whatever copy of the package drew it and wherever it stands; with `show`, it
- * takes the focus. The widgets that book (registration, calendar, map) then offer "Add to cart".
- */
-export const findCheckout = (baseUrl: string, company: string | undefined, show = false) =>
-  !!company &&
-  !dispatchEvent(
-    new CustomEvent<PageRequest>('service-checkout-find', {
-      cancelable: true,
-      detail: { baseUrl: baseUrl || location.origin, company, show },
-    }),
-  );
 
 /**
  * A widget's event for the host page: bubbling, and composed so that it leaves a host's shadow root;

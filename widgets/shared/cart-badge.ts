@@ -5,7 +5,8 @@
  */
 import { html, nothing } from 'lit';
 import type { Class } from '../../contract/api/index.ts';
-import { findCheckout } from './base.ts';
+import type { PageRequest } from '../../contract/page.ts';
+import { findCheckout } from './checkout-find.ts';
 import { CartController } from './cart.ts';
 import type { Locale } from './i18n.ts';
 
@@ -59,7 +60,18 @@ export class BookingCart extends CartController {
       : undefined;
   }
 
-  // A checkout that comes or goes adds or takes away the way to it.
+  /** Whether a checkout of this cart was on the page when the host last heard. */
+  #checkout?: boolean;
+
+  // A checkout that comes or goes adds or takes away the way to it (and the host's "Add to cart"): the
+  // host draws again when the answer changed, not at every checkout's every change (a page of many).
+  override handleEvent(event: CustomEvent<PageRequest>) {
+    if (event.type !== 'service-checkout-change') return super.handleEvent(event);
+    const checkout = findCheckout(this.baseUrl, this.company);
+    if (checkout !== this.#checkout) this.host.requestUpdate();
+    this.#checkout = checkout;
+  }
+
   override hostConnected() {
     super.hostConnected();
     addEventListener('service-checkout-change', this);

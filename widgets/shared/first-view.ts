@@ -51,12 +51,27 @@ export class FirstView implements ReactiveController {
 
   hostUpdated() {
     const view = this.#host.renderRoot.querySelector<HTMLElement>('.view');
-    const fill = view?.querySelector<HTMLElement>('.fill');
-    // Only a held view with more than fits, or a view with items taken out, has fitting to do.
-    if (fill && (view!.classList.contains('first') ? fill.scrollHeight > fill.clientHeight : fill.querySelector('[data-cut]')))
-      void (fitting ??= import('./fit.ts')).then(({ fit }) => view!.isConnected && fit(view!));
+    if (!view) return;
+    if (!updated.size) requestAnimationFrame(look);
+    updated.add(view);
   }
 }
+
+/**
+ * The views drawn since the last frame, looked at together before it is painted: a page of many
+ * widgets is laid out once for all their measures, not once for each widget's (each measure after a
+ * widget's update made the browser lay out the page anew).
+ */
+const updated = new Set<HTMLElement>();
+const look = () => {
+  // Only a held view with more than fits, or a view with items taken out, has fitting to do.
+  const fitted = [...updated].filter((view) => {
+    const fill = view.querySelector<HTMLElement>('.fill');
+    return fill && (view.classList.contains('first') ? fill.scrollHeight > fill.clientHeight : fill.querySelector('[data-cut]'));
+  });
+  updated.clear();
+  if (fitted.length) void (fitting ??= import('./fit.ts')).then(({ fit }) => fit(fitted.filter((view) => view.isConnected)));
+};
 
 /**
  * The fitting of a held view (fit.ts): a chunk of its own, loaded when a view first has more than

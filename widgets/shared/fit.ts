@@ -4,7 +4,14 @@
  * grew keeps out what was out until the visitor asks for it. Its button (`.more`) shows while
  * anything is out.
  */
-export const fit = (view: HTMLElement) => {
+export const fit = (views: HTMLElement[]) => {
+  // The views' fittings in turns, their measures in one turn and their changes in the next: the page
+  // is laid out once a turn for all of them, not once for each measure of each (a page of many widgets).
+  for (let runs = views.map(fitting); runs.length;) runs = runs.filter((run) => !run.next().done);
+};
+
+/** One view's fitting: it yields before it measures, and before it changes the view after measuring. */
+function* fitting(view: HTMLElement) {
   const fill = view.querySelector<HTMLElement>('.fill')!;
   const more = view.querySelector<HTMLElement>('.more');
   const held = view.classList.contains('first');
@@ -14,12 +21,16 @@ export const fit = (view: HTMLElement) => {
   }
   if (!more) return;
   more.hidden = true;
-  if (held && over(fill)) {
-    more.hidden = false;
-    cut(fill);
+  if (held) {
+    yield;
+    if (over(fill)) {
+      yield;
+      more.hidden = false;
+      yield* cut(fill);
+    }
   }
   more.hidden = !fill.querySelector('[data-cut]');
-};
+}
 
 const over = (fill: HTMLElement) => fill.scrollHeight > fill.clientHeight;
 
@@ -32,10 +43,11 @@ const over = (fill: HTMLElement) => fill.scrollHeight > fill.clientHeight;
  * never shows half of it; unless the view is a summary (`data-summary`: the profile's signed-in
  * view, whose button names what it holds), which then shows none of it.
  */
-const cut = (fill: HTMLElement) => {
+function* cut(fill: HTMLElement) {
   const items = [...fill.querySelectorAll<HTMLElement>(':scope > *, ul > li')].filter(
     (el) => !el.querySelector('li') && !el.matches('.more'),
   );
+  yield;
   const end = fill.getBoundingClientRect().bottom + 0.5;
   let i = items.findIndex((el) => el.getBoundingClientRect().bottom > end);
   for (
@@ -54,9 +66,11 @@ const cut = (fill: HTMLElement) => {
       fill.style.minHeight = `${fill.scrollHeight}px`;
       break;
     }
+    yield;
     for (let at = el; at !== fill; at = at.parentElement!)
       for (let next = at.nextElementSibling; next; next = next.nextElementSibling)
         if (!next.matches('.more')) next.setAttribute('data-cut', '');
     el.setAttribute('data-cut', '');
+    yield;
   }
-};
+}
