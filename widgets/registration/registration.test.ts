@@ -331,6 +331,19 @@ describe('service-registration', () => {
     });
   }
 
+  it('held to a space too small for even its first programme (a narrow page), it grows by what that lacks and holds back the rest', async () => {
+    const el = await reserve(await settled(await mount(keyOf('registration'))), 343, 200);
+    const shown = (selector: string) => $$(el, selector).filter((e) => e.getClientRects().length);
+    // One whole programme with its first class, never half of one, and the way to the rest.
+    expect(shown('.course')).to.have.length(1);
+    expect(shown('.course .class').length).to.be.at.least(1);
+    expect(buttonNamed(el, 'Show all 6 programmes')).to.have.length(1);
+    const card = shown('.course')[0]!.getBoundingClientRect();
+    expect(card.bottom).to.be.at.most(el.getBoundingClientRect().bottom);
+    expect(el.getBoundingClientRect().height).to.be.above(200);
+    await expect(el).to.be.accessible();
+  });
+
   it('shows an empty state when the company offers nothing', async () => {
     const empty = { widget: { type: 'registration', company: { id: 'c_x', name: 'Quiet Co' } }, courses: [] };
     const el = await settled(await mount(keyOf('registration'), { fetch: async () => Response.json(empty) }));

@@ -99,10 +99,12 @@ const get = (url: string, init?: RequestInit) => {
   if (answer) setTimeout(() => delete first![url]);
   else if (!(answer = asked.get(url))) {
     const done = () => asked.delete(url);
-    asked.set(url, (answer = fetch(url, init)));
+    // Not stopped by the first asker's signal: others may wait for it.
+    asked.set(url, (answer = fetch(url, { ...init, signal: null })));
     answer.then(done, done);
   }
-  return answer.then((response) => response.clone());
+  // A caller that stopped waiting (its signal) gets no answer, as if its own request had been stopped.
+  return answer.then((response) => (init?.signal?.throwIfAborted(), response.clone()));
 };
 
 const once = async (fetch: (url: string, init: RequestInit) => Promise<Response>, url: string, init: RequestInit) => {

@@ -63,14 +63,23 @@ function* cut(fill: HTMLElement) {
       else break;
     }
     if (el.contains(items[0]!) && !fill.hasAttribute('data-summary')) {
+      // Even the first item does not fit: what follows it goes, and the view grows by what it lacks.
+      yield;
+      cutAfter(items[0]!, fill);
+      yield;
       fill.style.minHeight = `${fill.scrollHeight}px`;
       break;
     }
     yield;
-    for (let at = el; at !== fill; at = at.parentElement!)
-      for (let next = at.nextElementSibling; next; next = next.nextElementSibling)
-        if (!next.matches('.more')) next.setAttribute('data-cut', '');
+    cutAfter(el, fill);
     el.setAttribute('data-cut', '');
     yield;
   }
 }
+
+/** Takes out what follows `el` in `fill`, at every level up to it (but the button). */
+const cutAfter = (el: Element, fill: HTMLElement) => {
+  for (let at = el; at !== fill; at = at.parentElement!)
+    for (let next = at.nextElementSibling; next; next = next.nextElementSibling)
+      if (!next.matches('.more')) next.setAttribute('data-cut', '');
+};
