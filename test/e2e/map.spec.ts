@@ -222,3 +222,20 @@ for (const width of [1280, 375]) {
     await expect(checkout.getByRole('heading', { name: 'Your cart' })).toBeFocused();
   });
 }
+
+test('a map far below the fold sets up its map (Leaflet, 50 KB) only when the visitor nears it', async ({ watched: page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const chunks: string[] = [];
+  page.on('request', (request) => chunks.push(new URL(request.url()).pathname.split('/').pop()!));
+  await page.goto(`${SITE}/all.html`);
+  await ready(page);
+  const map = page.locator('service-map');
+  // Its list shows at once; the map's code has not been asked for.
+  await expect(map.getByRole('list', { name: 'Places' })).toBeAttached();
+  expect(chunks.filter((c) => c.startsWith('map-leaflet-'))).toEqual([]);
+  expect(await map.evaluate((el) => !!el.shadowRoot!.querySelector('.leaflet-container'))).toBe(false);
+  // Scrolled to it, the map is drawn with a marker for each place that has one (not the online one).
+  await map.evaluate((el) => el.scrollIntoView());
+  await expect(map.locator('.leaflet-marker-icon')).toHaveCount(PLACES.length);
+  expect(chunks.filter((c) => c.startsWith('map-leaflet-'))).toHaveLength(1);
+});

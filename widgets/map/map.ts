@@ -58,7 +58,7 @@ export type MapWord = keyof typeof en;
 
 export const t = translator(en, { de: () => import('./map.de.ts') });
 
-/** Leaflet and its CSS: a chunk of its own, fetched once the list shows, only on pages with a map. */
+/** Leaflet and its CSS: a chunk of its own, fetched once the list shows and the map nears the viewport. */
 const leafletChunk = () => import('./map-leaflet.ts');
 /** The page's cart: a chunk of its own, fetched once a checkout of the company is on the page. */
 const cartChunk = () => import('../shared/cart-badge.ts');
@@ -283,12 +283,25 @@ export class ServiceMap extends ServiceElement<MapData> {
     else this.renderRoot.querySelector(`#place-${id}`)?.scrollIntoView({ block: 'nearest' });
   }
 
-  /** Once the list shows: the map, in its box; a new load draws it anew. */
+  /** The map's box waited for (below the fold). */
+  #nearing?: HTMLElement;
+
+  /**
+   * Once the list shows: the map, in its box, when the box comes within a screen of the viewport (a
+   * page of many maps sets up only those near the visitor); a new load draws it anew.
+   */
   async #drawMap() {
     const box = this.renderRoot.querySelector<HTMLElement>('.map');
-    if (!box || this.#map || this._failed === 'mapFailed') return;
+    if (!box || this.#map || this._failed === 'mapFailed' || this.#nearing === box) return;
     const data = this.data!;
+    this.#nearing = box;
     try {
+      await new Promise<void>((near) => {
+        const watch = new IntersectionObserver((seen) => seen.some((e) => e.isIntersecting) && (watch.disconnect(), near()), {
+          rootMargin: '100% 0px',
+        });
+        watch.observe(box);
+      });
       const { LeafletMap } = await leafletChunk();
       // Another update drew it meanwhile (the chunk is 50 KB: a click in the list may come first).
       if (this.data !== data || !box.isConnected || this.#map) return;
