@@ -99,8 +99,8 @@ const get = (url: string, init?: RequestInit) => {
   if (answer) setTimeout(() => delete first![url]);
   else if (!(answer = asked.get(url))) {
     const done = () => asked.delete(url);
-    // Not stopped by the first asker's signal: others may wait for it.
-    asked.set(url, (answer = fetch(url, { ...init, signal: null })));
+    // Stopped with the first asker's signal, it fails the others, who then ask again (a retry).
+    asked.set(url, (answer = fetch(url, init)));
     answer.then(done, done);
   }
   // A caller that stopped waiting (its signal) gets no answer, as if its own request had been stopped.

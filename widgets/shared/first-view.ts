@@ -54,6 +54,8 @@ export class FirstView implements ReactiveController {
     if (!view) return;
     if (!updated.size) requestAnimationFrame(look);
     updated.add(view);
+    // After the visitor's act, at once: the focus may go into what it shows.
+    if (this.all || this.grown) look();
   }
 }
 
@@ -70,7 +72,8 @@ const look = () => {
     return fill && (view.classList.contains('first') ? fill.scrollHeight > fill.clientHeight : fill.querySelector('[data-cut]'));
   });
   updated.clear();
-  if (fitted.length) void (fitting ??= import('./fit.ts')).then(({ fit }) => fit(fitted.filter((view) => view.isConnected)));
+  // (A view taken off the page meanwhile measures nothing over, and nothing is taken out of it.)
+  if (fitted.length) void (fitting ??= import('./fit.ts')).then(({ fit }) => fit(fitted));
 };
 
 /**
