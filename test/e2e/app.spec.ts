@@ -54,6 +54,17 @@ async function signIn(context: BrowserContext, email: string) {
 }
 
 /** No axe violation at 1280 and 375 px, and nothing wider than the window at 375. */
+/** Olivia, signed in with the clipboard allowed, on the form of a new widget of Acme Academy. */
+async function newWidgetForm(page: Page) {
+  const context = page.context();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: SERVICE });
+  await signIn(context, OLIVIA);
+  await page.goto(`${APP}#/c/1/publish/new`);
+  const h1 = page.getByRole('heading', { level: 1 });
+  await expect(h1).toHaveText('New widget');
+  return { context, h1 };
+}
+
 async function accessible(page: Page, what: string) {
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
@@ -216,12 +227,7 @@ test('an owner creates a calendar widget, its copied snippet shows on the site, 
   watched: page,
 }) => {
   test.setTimeout(120_000);
-  const context = page.context();
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: SERVICE });
-  await signIn(context, OLIVIA);
-  await page.goto(`${APP}#/c/1/publish/new`);
-  const h1 = page.getByRole('heading', { level: 1 });
-  await expect(h1).toHaveText('New widget');
+  const { context, h1 } = await newWidgetForm(page);
   await accessible(page, 'create form');
 
   await page.getByRole('radio', { name: /Calendar/ }).check();
@@ -352,12 +358,7 @@ test('the widget’s page offers its snippet pinned: the integrity is the served
   watched: page,
 }) => {
   test.setTimeout(120_000);
-  const context = page.context();
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: SERVICE });
-  await signIn(context, OLIVIA);
-  await page.goto(`${APP}#/c/1/publish/new`);
-  const h1 = page.getByRole('heading', { level: 1 });
-  await expect(h1).toHaveText('New widget');
+  const { context, h1 } = await newWidgetForm(page);
   await page.getByRole('radio', { name: /Registration/ }).check();
   await page.getByLabel('Name').fill('Registration, pinned');
   await page.getByLabel('Origins').fill(SITE);

@@ -20,6 +20,12 @@ const recordRequests = (page: Page) => {
   });
   return log;
 };
+/** Waits until each of the page's seven placeholders is ready. */
+const allReady = async (page: Page) => {
+  const divs = page.locator('div[data-service-widget]');
+  await expect(divs).toHaveCount(7);
+  for (let i = 0; i < 7; i++) await expect(divs.nth(i)).toHaveAttribute('data-service-state', 'ready');
+};
 const path = (request: Request) => {
   const url = new URL(request.url());
   return url.pathname.replace(/^\/widget-api\/v1\//, '') + url.search;
@@ -33,9 +39,7 @@ test('every widget on one page: each first request goes out with the widget’s 
 }) => {
   const log = recordRequests(page);
   await page.goto(`${SITE}/all.html`);
-  const divs = page.locator('div[data-service-widget]');
-  await expect(divs).toHaveCount(7);
-  for (let i = 0; i < 7; i++) await expect(divs.nth(i)).toHaveAttribute('data-service-state', 'ready');
+  await allReady(page);
   const api = log.filter((e) => new URL(e.request.url()).pathname.startsWith('/widget-api/'));
   expect(log.filter((e) => e.request.method() === 'OPTIONS').map((e) => e.request.url())).toEqual([]);
   for (const type of Object.keys(WIDGET_TYPES) as WidgetType[]) {
@@ -56,9 +60,7 @@ test('placeholders that ask the same are answered by one request; one with an op
 }) => {
   const log = recordRequests(page);
   await page.goto(`${SITE}/many.html`);
-  const divs = page.locator('div[data-service-widget]');
-  await expect(divs).toHaveCount(7);
-  for (let i = 0; i < 7; i++) await expect(divs.nth(i)).toHaveAttribute('data-service-state', 'ready');
+  await allReady(page);
   // Each shows its answer: the registration's programmes, the calendar's month, the videos.
   await expect(page.locator('service-registration').getByRole('heading', { name: 'Programmes at Acme Academy' })).toHaveCount(3);
   await expect(page.locator('service-video').getByRole('heading', { name: 'Videos of Acme Academy' })).toHaveCount(2);
