@@ -101,7 +101,10 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
    * A checkout came, went or failed (contract/page.ts): paid classes go to it, or to the form again;
    * with one here, the page's cart comes, so that a class in it says so.
    */
-  #checkoutChanged = () => (this.#checkout() ? this.#loadCart().catch(() => {}) : this.requestUpdate());
+  #checkoutChanged = () => {
+    const had = this.#had;
+    if (this.#checkout() !== had) void (this.#had ? this.#loadCart().catch(() => {}) : this.requestUpdate());
+  };
 
   override connectedCallback() {
     super.connectedCallback();
@@ -288,8 +291,15 @@ export class ServiceRegistration extends ServiceElement<WidgetData> {
 
   /** Whether a checkout of this service and company is on the page and takes classes. */
   #checkout() {
-    return findCheckout(this.baseUrl, this.data?.widget.company.id);
+    return (this.#had = findCheckout(this.baseUrl, this.data?.widget.company.id));
   }
+
+  /**
+   * Whether a checkout was on the page when the widget last asked: a checkout's change draws it again
+   * only when that answer changed (a page of 28 checkouts and 57 booking widgets drew each booking
+   * widget some 30 times before all were ready).
+   */
+  #had?: boolean;
 
   async #loadCart() {
     const { BookingCart } = await cartChunk();
