@@ -121,6 +121,22 @@ export class ServiceMap extends ServiceElement<MapData> {
    * rest; side by side, the list scrolls within its part.
    */
   #view = new FirstView(this);
+  /**
+   * Side by side (40em wide or more, as map.styles.ts has it) nothing is held: its width as the page's
+   * layout gives it, before the frame is painted, never by forcing a layout of its own at each render
+   * (a page of many widgets laid itself out once for each). Its ruler's width (`render()`: no height,
+   * so that the view it then shows is no new size to observe in the same frame); one observer for
+   * every map, so that their styles are read together. Hidden by the loader, it is measured when it shows.
+   */
+  static #wide = new ResizeObserver((entries) => {
+    for (const { target, contentRect } of entries) {
+      const map = (target.getRootNode() as ShadowRoot).host as ServiceMap;
+      if (!map.#view.all && contentRect.width >= 40 * parseFloat(getComputedStyle(map).fontSize)) {
+        map.#view.all = true;
+        map.requestUpdate();
+      }
+    }
+  });
   /** The tiles' attribution, once the map shows. */
   private _attribution = '';
   #map?: InstanceType<Awaited<ReturnType<typeof leafletChunk>>['LeafletMap']>;
@@ -140,14 +156,15 @@ export class ServiceMap extends ServiceElement<MapData> {
   }
 
   override render() {
-    return this.renderState((data) => this.#renderPlaces(data));
+    return html`${this.renderState((data) => this.#renderPlaces(data))}<div class="ruler"></div>`;
+  }
+
+  protected override firstUpdated() {
+    ServiceMap.#wide.observe(this.renderRoot.querySelector('.ruler')!);
   }
 
   #renderPlaces({ widget, places }: MapData) {
     const locale = this.resolvedLocale;
-    // Side by side (its container 40em wide or more, as map.styles.ts has it) nothing is held. (Its
-    // div's width while the element itself has none yet.)
-    this.#view.all ||= (this.offsetWidth || this.parentElement!.offsetWidth) >= 40 * parseFloat(getComputedStyle(this).fontSize);
     return this.#view.render(
       html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company: widget.company.name })}</h2>
       <div class="body ${this._grown ? 'grown' : ''}">
@@ -233,8 +250,15 @@ export class ServiceMap extends ServiceElement<MapData> {
 
   /** Whether a checkout of the company is on the page and takes classes. */
   #checkout() {
-    return findCheckout(this.baseUrl, this.data?.widget.company.id);
+    return (this.#had = findCheckout(this.baseUrl, this.data?.widget.company.id));
   }
+
+  /**
+   * Whether a checkout was on the page when the widget last asked: a checkout's change draws it again
+   * only when that answer changed (a page of 28 checkouts and 57 booking widgets drew each booking
+   * widget some 30 times before all were ready).
+   */
+  #had?: boolean;
 
   async #loadCart() {
     const { BookingCart } = await cartChunk();
@@ -244,7 +268,10 @@ export class ServiceMap extends ServiceElement<MapData> {
   }
 
   /** A checkout came or went: with one, the cart's code comes (a class in the cart says so). */
-  #checkoutChanged = () => (this.#checkout() ? this.#loadCart().catch(() => {}) : this.requestUpdate());
+  #checkoutChanged = () => {
+    const had = this.#had;
+    if (this.#checkout() !== had) void (this.#had ? this.#loadCart().catch(() => {}) : this.requestUpdate());
+  };
 
   /** "Add to cart": one seat of the class into the page's cart, unless the page keeps it. */
   async #add(place: Place, cls: PlaceClass) {
@@ -356,6 +383,8 @@ export class ServiceMap extends ServiceElement<MapData> {
     super.connectedCallback();
     for (const type of ['click', 'keydown']) this.addEventListener(type, this.#grow, { once: true });
     addEventListener('service-checkout-change', this.#checkoutChanged);
+    // Moved on the page: its ruler is observed again (first, once it is drawn).
+    if (this.hasUpdated) this.firstUpdated();
     // Moved on the page: the map is drawn anew.
     if (this.loadState === 'ready') this.requestUpdate();
   }
@@ -363,6 +392,8 @@ export class ServiceMap extends ServiceElement<MapData> {
   override disconnectedCallback() {
     super.disconnectedCallback();
     removeEventListener('service-checkout-change', this.#checkoutChanged);
+    const ruler = this.renderRoot.querySelector('.ruler');
+    if (ruler) ServiceMap.#wide.unobserve(ruler);
     this.#map?.remove();
     this.#map = undefined;
   }

@@ -8,7 +8,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { ApiError, WidgetApi } from './api.ts';
 import { toApiError, type ServiceElement } from './base.ts';
-import { newId } from './ids.ts';
 
 type Host = ServiceElement<unknown>;
 
@@ -56,7 +55,7 @@ export class FormState {
    */
   async write<T>(api: WidgetApi, path: string, body: object, token?: string): Promise<T> {
     const payload = JSON.stringify([path, body]);
-    if (this.#submission?.payload !== payload) this.#submission = { payload, key: newId() };
+    if (this.#submission?.payload !== payload) this.#submission = { payload, key: crypto.randomUUID() };
     const answer = await api.request(path, { body, token, headers: { 'Idempotency-Key': this.#submission.key } });
     this.#submission = undefined;
     return answer as T;
