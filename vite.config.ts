@@ -147,8 +147,14 @@ export default defineConfig({
               // session, one chunk: the contact form and the profile take both at first, and the checkout
               // (the cart's base) pays the session's few lines (+122 B gzip) so that those two save a
               // chunk's imports and exports (35 B each). The video widget loads it on demand.
-              name: 'page-state',
+              name: 'state',
               test: /[\\/]widgets[\\/]shared[\\/](page-state|session)\.ts$/,
+            },
+            {
+              // Whether a checkout is on the page, for the widgets that book (the registration's and the
+              // map's first render; the cart and its badge). Its name is short: the loaders list it.
+              name: 'find',
+              test: /[\\/]widgets[\\/]shared[\\/]checkout-find\.ts$/,
             },
             {
               // The forms: for the contact form's and the profile's first render, and on demand for the
