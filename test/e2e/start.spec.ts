@@ -17,7 +17,7 @@ const freshShell = (): NodeJS.ProcessEnv => {
   return { ...env, npm_config_userconfig: userconfig };
 };
 
-test('npm start tells each step with its time, then the demo, the outbox and a snippet; the demo there works', async ({
+test('npm start tells each step with its time, then the demo, the outbox and a snippet; the demo there works; it stops on SIGTERM to the npm process (kill <pid>) and frees its port', async ({
   watched: page,
 }) => {
   test.setTimeout(120_000);
@@ -41,13 +41,18 @@ test('npm start tells each step with its time, then the demo, the outbox and a s
     await expect(page.locator('div[data-service-widget=registration]').first()).toHaveAttribute('data-service-state', 'ready');
     await page.goto(`${url}demo/outbox.html`);
     await expect(page.locator('#count')).toHaveText('No emails yet.');
+
+    // It stops on SIGTERM to the npm process (kill <pid>) and frees its port.
+    expect(await listening(port)).toBe(true);
+    process.kill(npm.pid!, 'SIGTERM');
+    await expect.poll(() => listening(port), { timeout: 10_000 }).toBe(false);
   } finally {
-    process.kill(-npm.pid!, 'SIGTERM');
+    stopGroup(npm.pid!);
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
-test('npm start in production says each step as a JSON line, like the service’s own log: no line of text among them', async () => {
+test('npm start in production says each step as a JSON line, like the service’s own log: no line of text among them; it stops on Ctrl+C (SIGINT to the whole process group) and frees its port', async () => {
   test.setTimeout(120_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'start-production-'));
   const port = Number(process.env.E2E_START_PORT ?? '8796');
@@ -81,12 +86,29 @@ test('npm start in production says each step as a JSON line, like the service’
     expect(logged.filter((l) => l.step).map((l) => l.step)).toEqual(['install', 'build', 'store', 'serve']);
     const ready = logged.find((l) => (l as { mode?: string }).mode === 'production')!;
     expect(ready.msg).toMatch(/^Ready in \d+\.\d s, in production, at https:\/\/booking\.example\.com\/$/);
-  } finally {
-    process.kill(-npm.pid!, 'SIGTERM');
+
+    // It stops on Ctrl+C (SIGINT to the whole process group) and frees its port.
+    expect(await listening(port)).toBe(true);
+    process.kill(-npm.pid!, 'SIGINT');
     await expect.poll(() => listening(port), { timeout: 10_000 }).toBe(false);
+  } finally {
+    stopGroup(npm.pid!);
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+/**
+ * Ends what is left of a test's `npm start` (its process group), so that a failed check leaves nothing
+ * on the port. Each start is stopped by a signal a person sends; the first two tests check that each
+ * way frees the port (a development and a production start run the same script and service).
+ */
+const stopGroup = (pid: number) => {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is gone already
+  }
+};
 
 /** Whether something accepts connections on the port. */
 const listening = (port: number) =>
@@ -114,30 +136,6 @@ async function npmStart(port: number, dataDir: string, env = process.env) {
     npm.on('exit', (code) => reject(new Error(`npm start ended (${code}) before it ran:\n${printed}`)));
   });
   return { npm, printed };
-}
-
-for (const [how, stop] of [
-  ['SIGTERM to the npm process (kill <pid>)', (pid: number) => process.kill(pid, 'SIGTERM')],
-  ['Ctrl+C (SIGINT to the whole process group)', (pid: number) => process.kill(-pid, 'SIGINT')],
-] as const) {
-  test(`npm start stops on ${how} and frees its port`, async () => {
-    test.setTimeout(120_000);
-    const dataDir = mkdtempSync(join(tmpdir(), 'start-stop-'));
-    const port = Number(process.env.E2E_START_PORT ?? '8796');
-    const { npm } = await npmStart(port, dataDir);
-    try {
-      expect(await listening(port)).toBe(true);
-      stop(npm.pid!);
-      await expect.poll(() => listening(port), { timeout: 10_000 }).toBe(false);
-    } finally {
-      try {
-        process.kill(-npm.pid!, 'SIGKILL');
-      } catch {
-        // the group is gone already
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
 }
 
 test('the install builds native modules against local headers, in a way npm does not warn about', async () => {
