@@ -275,7 +275,10 @@ test('an owner creates a calendar widget, its copied snippet shows on the site, 
     return ((await answer.json()) as { page: string }).page;
   };
   const oldPage = await paste(snippet);
-  const site = await context.newPage();
+  // A visitor's browser of its own: a second tab of the owner's would put the app in the background,
+  // where the browser slows its frames (each click then waited about 2 s for the button to hold still).
+  const visitor = await context.browser()!.newContext();
+  const site = await visitor.newPage();
   await site.goto(SITE + oldPage);
   const div = site.locator('div[data-service-widget="calendar"]');
   await expect(div).toHaveAttribute('data-service-state', 'ready');
@@ -352,6 +355,7 @@ test('an owner creates a calendar widget, its copied snippet shows on the site, 
   // The table lists it first.
   await page.getByRole('link', { name: 'All widgets' }).click();
   await expect(page.getByRole('row').nth(1)).toContainText('Calendar on the courses page');
+  await visitor.close();
 });
 
 test('the widget’s page offers its snippet pinned: the integrity is the served pinned loader’s sha384, the check passes it, and pasted into a page of the site it shows', async ({
@@ -403,7 +407,9 @@ test('the widget’s page offers its snippet pinned: the integrity is the served
     const answer = await fetch(`${SITE}/pasted`, { method: 'POST', body: JSON.stringify({ html, css: '', scriptSrc }) });
     return ((await answer.json()) as { page: string }).page;
   };
-  const site = await context.newPage();
+  // A visitor's browser of its own, as above: the app stays in the foreground.
+  const visitor = await context.browser()!.newContext();
+  const site = await visitor.newPage();
   const refused: string[] = [];
   site.on(
     'console',
@@ -425,7 +431,7 @@ test('the widget’s page offers its snippet pinned: the integrity is the served
   await expect(div).toHaveAttribute('data-service-state', 'ready');
   await expect(div.getByRole('heading', { name: 'Programmes at Acme Academy' })).toBeVisible();
   expect(refused).toEqual([]);
-  await site.close();
+  await visitor.close();
 
   // In German too; the choice stays.
   await page.getByRole('button', { name: 'Deutsch' }).click();
