@@ -141,13 +141,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   /** More of a big month's classes: its code once such a month has been shown. */
   #pages?: InstanceType<Awaited<ReturnType<typeof pagesChunk>>['CalendarPages']>;
   #waitlist?: InstanceType<Awaited<ReturnType<typeof waitlistChunk>>['CalendarWaitlist']>;
-  /**
-   * Its width, as the page's layout gives it (a list under 720 px): measured with the frame's layout,
-   * before it is painted, never by forcing a layout of its own (a page of many widgets laid itself out
-   * once for each). It is its ruler's (`render()`: no height, so that the view it chooses, taller or
-   * shorter, is no new size to observe in the same frame). Hidden by the loader, it is measured when it shows.
-   */
-  #resize = new ResizeObserver(([{ contentRect }]) => (this._narrow = contentRect.width < NARROW));
+  #resize = new ResizeObserver(() => (this._narrow = this.#width() < NARROW));
 
   protected override loadArgs: PropertyKey[] = ['key', 'baseUrl', 'course', 'location', 'locale'];
 
@@ -159,6 +153,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     this.#months.clear();
     const data = await this.#fetch(this._month);
     this._month = data.month;
+    this._narrow = this.#width() < NARROW;
     this.#ahead(data.month);
     // A class already in the cart (a reload) says so once the cart's code has come.
     idle(() => this.#loadCart().catch(() => {}));
@@ -219,6 +214,11 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
     return this.#cart;
   }
 
+  #width() {
+    // Hidden by the loader until it shows: its div's width then.
+    return this.offsetWidth || this.parentElement?.offsetWidth || NARROW;
+  }
+
   /** The days of the month shown that hold classes, once they have come (none while its answer is on the way). */
   get #days() {
     return this.data?.month === this._month ? this.data.days : [];
@@ -243,11 +243,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   }
 
   override render() {
-    return html`${this.renderState((data) => this.#renderReady(data))}<div class="ruler"></div>`;
-  }
-
-  protected override firstUpdated() {
-    this.#resize.observe(this.renderRoot.querySelector('.ruler')!);
+    return this.renderState((data) => this.#renderReady(data));
   }
 
   #renderReady({ widget, filters, next_month }: CalendarResponse) {
@@ -521,8 +517,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
 
   override connectedCallback() {
     super.connectedCallback();
-    // Moved on the page: its ruler is observed again (first, once it is drawn).
-    if (this.hasUpdated) this.firstUpdated();
+    this.#resize.observe(this);
     addEventListener('service-checkout-completed', this.#refresh);
   }
 
