@@ -285,7 +285,9 @@ describe('GET /openapi.json', () => {
 
   test('describes the real answers of the calendar and its file', async () => {
     const C = '/widget-api/v1/calendar';
-    const month = await call(`${C}?key=wk_demo_calendar`);
+    let month = await call(`${C}?key=wk_demo_calendar`);
+    // At a month's end the service's month may hold no classes any more: then the next one that does.
+    if (!month.body.classes.length) month = await call(`${C}?key=wk_demo_calendar&month=${month.body.next_month}`);
     assert.ok(month.body.classes.length > 0);
     assertDescribes(C, 'get', month);
     const empty = await call(`${C}?key=wk_demo_calendar&month=2100-12`);
