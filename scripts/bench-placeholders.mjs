@@ -10,11 +10,11 @@
 // when it has loaded. Typeform's time here is its own code's, its iframes' and an empty document's
 // each: the real form would then still load its own app. It is a lower bound of Typeform's time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { join } from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { brotliBest, gzipBest } from './compress.mjs';
 
 /** Every widget type and its loader version, in the order the pages hold them. */
 const TYPES = { registration: 1, profile: 1, contact: 1, calendar: 2, checkout: 2, video: 2, map: 2 };
@@ -372,19 +372,22 @@ export async function measurePlaceholders(browser, { siteUrl, runs, counts = PLA
 
 /**
  * Bytes of what is served: each loader, each chunk, each widget's first render (its loader and its
- * files, from scripts/size.ts), minified as built, gzip (level 9, as size.ts) and brotli (quality 11).
+ * files, from scripts/size.ts), minified as built, and as the build's gzip and brotli copies (the
+ * bytes sent); Typeform's files compressed the same way (scripts/compress.mjs).
  */
-export function measureBytes(widgetsDir, sizes, typeform) {
-  const bytes = (buffer) => ({
-    min: buffer.length,
-    gzip: gzipSync(buffer, { level: 9 }).length,
-    brotli: brotliCompressSync(buffer, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-    }).length,
+export async function measureBytes(widgetsDir, sizes, typeform) {
+  const built = (path) => ({
+    min: statSync(path).size,
+    gzip: statSync(`${path}.gz`).size,
+    brotli: statSync(`${path}.br`).size,
   });
+  const compressed = async (path) => {
+    const buffer = readFileSync(path);
+    return { min: buffer.length, gzip: (await gzipBest(buffer)).length, brotli: brotliBest(buffer).length };
+  };
   const known = new Map();
   const file = (name) => {
-    if (!known.has(name)) known.set(name, { file: name, ...bytes(readFileSync(join(widgetsDir, name))) });
+    if (!known.has(name)) known.set(name, { file: name, ...built(join(widgetsDir, name)) });
     return known.get(name);
   };
   const loaders = sizes.loaders.map((l) => ({ version: l.version, ...file(l.file) }));
@@ -402,8 +405,8 @@ export function measureBytes(widgetsDir, sizes, typeform) {
     result.typeform = {
       version: typeform.version,
       files: [
-        { file: 'embed.js', ...bytes(readFileSync(join(typeform.dir, 'build', 'embed.js'))) },
-        { file: 'css/widget.css', ...bytes(readFileSync(join(typeform.dir, 'build', 'css', 'widget.css'))) },
+        { file: 'embed.js', ...(await compressed(join(typeform.dir, 'build', 'embed.js'))) },
+        { file: 'css/widget.css', ...(await compressed(join(typeform.dir, 'build', 'css', 'widget.css'))) },
       ],
     };
   }

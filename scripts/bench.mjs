@@ -136,7 +136,7 @@ async function main() {
     }
     const typeform = settings.parts.includes('placeholders') ? ensureTypeform(root) : null;
     results.typeform = typeform && (typeform.skipped ? { skipped: typeform.skipped } : { version: typeform.version });
-    results.bytes = measureBytes(join(root, 'dist', 'widgets'), results.sizes, typeform);
+    results.bytes = await measureBytes(join(root, 'dist', 'widgets'), results.sizes, typeform);
     if (settings.parts.includes('placeholders')) {
       const stub = typeform.skipped ? null : await startTypeformStub(typeform);
       if (stub) cleanups.push(() => new Promise((resolve) => stub.server.close(resolve)));

@@ -8,9 +8,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { brotliBest, gzipBest } from './compress.mjs';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
 import { FIRST_REQUEST, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
 import { demoConfig } from '../demo/site.config.ts';
@@ -231,22 +231,21 @@ await build(appConfig(root, facts, pinned));
 for (const file of keptFiles) if (!existsSync(`${widgetsDir}/${file}`)) copy(`${kept}/${file}`, `${widgetsDir}/${file}`);
 rmSync(kept, { recursive: true, force: true });
 
-// Each text file of the build also as brotli and gzip, made once here at their best: the service
-// sends the one a browser takes (service/http/static.ts), so the bytes the budgets promise are the
-// bytes sent.
+// Each text file of the build also as brotli and gzip, made once here at their best (scripts/compress.mjs:
+// gzip by Zopfli): the service sends the one a browser takes (service/http/static.ts), and the size
+// budgets count these very files (scripts/size.ts), so the bytes the budgets promise are the bytes sent.
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt)$/;
-const precompress = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce((n, entry) => {
+const compressible = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return n + precompress(path);
-    if (!COMPRESSIBLE.test(entry.name)) return n;
-    const bytes = readFileSync(path);
-    writeFileSync(`${path}.br`, brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
-    writeFileSync(`${path}.gz`, gzipSync(bytes, { level: 9 }));
-    return n + 1;
-  }, 0);
-const precompressed = ['widgets', 'client', 'demo', 'app'].reduce((n, dir) => n + precompress(`${root}dist/${dir}`), 0);
-
+    return entry.isDirectory() ? compressible(path) : COMPRESSIBLE.test(entry.name) ? [path] : [];
+  });
+const texts = ['widgets', 'client', 'demo', 'app'].flatMap((dir) => compressible(`${root}dist/${dir}`));
+for (const path of texts) {
+  const bytes = readFileSync(path);
+  writeFileSync(`${path}.br`, brotliBest(bytes));
+  writeFileSync(`${path}.gz`, await gzipBest(bytes));
+}
 console.log(
-  `built dist/widgets: loaders v1 and v2, pinned as ${pinnedName(1)} and ${pinnedName(2)}${keptFiles.length ? ` (${keptFiles.length} files of earlier releases kept)` : ''}; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo; dist/app; ${precompressed} files also as .br and .gz`,
+  `built dist/widgets: loaders v1 and v2, pinned as ${pinnedName(1)} and ${pinnedName(2)}${keptFiles.length ? ` (${keptFiles.length} files of earlier releases kept)` : ''}; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo; dist/app; ${texts.length} files also as .br and .gz`,
 );
