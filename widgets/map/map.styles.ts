@@ -23,10 +23,6 @@ export const mapStyles = css`
   .view {
     flex: 1 1 auto;
   }
-  h2 {
-    font-size: 1.25rem;
-    line-height: 1.4;
-  }
   h3 {
     font-size: 1rem;
   }

@@ -43,6 +43,10 @@ export const baseStyles = css`
   ul {
     margin: 0;
   }
+  h2 {
+    font-size: 1.25em;
+    line-height: 1.3;
+  }
   ul {
     list-style: none;
     padding: 0;
