@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { brotliBest, gzipBest } from './compress.mjs';
@@ -231,21 +232,29 @@ await build(appConfig(root, facts, pinned));
 for (const file of keptFiles) if (!existsSync(`${widgetsDir}/${file}`)) copy(`${kept}/${file}`, `${widgetsDir}/${file}`);
 rmSync(kept, { recursive: true, force: true });
 
-// Each text file of the build also as brotli and gzip, made once here at their best (scripts/compress.mjs:
-// gzip by Zopfli): the service sends the one a browser takes (service/http/static.ts), and the size
-// budgets count these very files (scripts/size.ts), so the bytes the budgets promise are the bytes sent.
+// Each text file of the build also as brotli and gzip, made once here: the service sends the one a
+// browser takes (service/http/static.ts). The files other sites' pages load (the widgets, the REST
+// client) get gzip at its best, by Zopfli (scripts/compress.mjs), and the size budgets count these
+// very copies (scripts/size.ts), so the bytes the budgets promise are the bytes sent; the demo's and
+// the app's, our own pages, zlib's level 9 (Zopfli would add 2.5 s to every build for them).
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt)$/;
 const compressible = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? compressible(path) : COMPRESSIBLE.test(entry.name) ? [path] : [];
   });
-const texts = ['widgets', 'client', 'demo', 'app'].flatMap((dir) => compressible(`${root}dist/${dir}`));
-for (const path of texts) {
-  const bytes = readFileSync(path);
-  writeFileSync(`${path}.br`, brotliBest(bytes));
-  writeFileSync(`${path}.gz`, await gzipBest(bytes));
-}
+let compressed = 0;
+for (const [dirs, gzip] of [
+  [['widgets', 'client'], gzipBest],
+  [['demo', 'app'], (bytes: Buffer) => gzipSync(bytes, { level: 9 })],
+] as const)
+  for (const path of dirs.flatMap((dir) => compressible(`${root}dist/${dir}`))) {
+    const bytes = readFileSync(path);
+    writeFileSync(`${path}.br`, brotliBest(bytes));
+    writeFileSync(`${path}.gz`, await gzip(bytes));
+    compressed++;
+  }
+
 console.log(
-  `built dist/widgets: loaders v1 and v2, pinned as ${pinnedName(1)} and ${pinnedName(2)}${keptFiles.length ? ` (${keptFiles.length} files of earlier releases kept)` : ''}; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo; dist/app; ${texts.length} files also as .br and .gz`,
+  `built dist/widgets: loaders v1 and v2, pinned as ${pinnedName(1)} and ${pinnedName(2)}${keptFiles.length ? ` (${keptFiles.length} files of earlier releases kept)` : ''}; widgets: ${builtTypes.join(', ') || 'none'}; dist/client/rest-client.js; dist/custom-elements.json; dist/demo; dist/app; ${compressed} files also as .br and .gz`,
 );
