@@ -23,6 +23,9 @@ const GRACES = [0, 1, 24] as const;
 /** The snippet's version, as the builder offers it (docs/embedding.md, "Pinned versions"). */
 const PINS = ['evergreen', 'loader', 'chunks'] as const;
 type Pin = (typeof PINS)[number];
+/** The version last chosen in this browser (a preference, no secret): every widget's snippet starts with it. */
+const PIN_STORED = 'service-app:pin';
+const storedPin = (): Pin => PINS.find((pin) => pin === localStorage.getItem(PIN_STORED)) ?? 'evergreen';
 type Section = 'key' | 'snippet' | 'css' | 'origins' | 'state' | 'rotate' | 'settings';
 
 /** A widget the service has just answered with (a new one), for its view to show without asking again. */
@@ -56,7 +59,7 @@ export class WidgetView implements View {
   #checkSummary = '';
   #checkResult: CheckResult | undefined;
   #preview: { id: string; div: HTMLElement; state: PreviewState } | undefined;
-  #pin: Pin = 'evergreen';
+  #pin: Pin = storedPin();
   /** The CSP source of the import map last asked for (it is hashed asynchronously). */
   #importMapHash: { importMap: string; hash?: string } | undefined;
 
@@ -125,6 +128,7 @@ export class WidgetView implements View {
   #choosePin(pin: Pin) {
     const shown = this.#snippet().html;
     this.#pin = pin;
+    localStorage.setItem(PIN_STORED, pin);
     this.#status.snippet = '';
     if (this.#checkSource === shown) this.#checkSource = this.#snippet().html;
     this.#app.update();

@@ -433,6 +433,12 @@ test('the widget’s page offers its snippet pinned: the integrity is the served
   expect(refused).toEqual([]);
   await visitor.close();
 
+  // The choice is kept in this browser: the page opened again starts with it.
+  await page.reload();
+  await expect(h1).toHaveText('Registration, pinned');
+  await expect(page.getByRole('radio', { name: 'Pinned, all the widget’s code checked' })).toBeChecked();
+  await expect(page.locator('#snippet-html')).toContainText('<script type="importmap">');
+
   // In German too; the choice stays.
   await page.getByRole('button', { name: 'Deutsch' }).click();
   await expect(page.getByRole('group', { name: 'Version' })).toBeVisible();
