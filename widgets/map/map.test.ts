@@ -270,10 +270,10 @@ describe('service-map', () => {
     }
   });
 
-  /** The map as a phone shows it: 375 px wide, in the 420 px its loader reserves. */
-  const mountPhone = async (locale = 'en') => {
+  /** The map as a phone shows it: 375 px wide (or `width`), in the 420 px its loader reserves. */
+  const mountPhone = async (locale = 'en', width = 375) => {
     const page = await fixture<HTMLElement>(
-      html`<div style="width: 375px; font-size: 16px">
+      html`<div style="width: ${width}px; font-size: 16px">
         <service-map key=${keyOf('map')} base-url=${service.url} locale=${locale} style="display: block; min-height: 26.25em"></service-map>
       </div>`,
     );
@@ -306,6 +306,21 @@ describe('service-map', () => {
       expect(box(el).height).to.be.above(420);
     });
   }
+
+  it('on a narrow phone (256 px: 320 less wide page margins), where not even the first place fits, the map grows by what it lacks: that place whole, “Show all” below it', async () => {
+    const el = await mountPhone('en', 256);
+    const shown = await expectWholeItems(el);
+    const places = shown.filter((li) => li.matches('.place'));
+    expect(places.length).to.equal(1);
+    const more = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.more button')].find(
+      (b) => b.textContent!.trim() === 'Show all 5 places',
+    )!;
+    expect(!!more, 'Show all 5 places').to.equal(true);
+    expect(box(places[0]!).bottom, 'the place above “Show all”, not under it').to.be.at.most(box(more).top);
+    expect(box(el).height).to.be.above(420);
+    await still(el);
+    await expect(el).to.be.accessible();
+  });
 
   it('at 375 px, once the visitor chooses a place, the map grows to hold its popup whole, and the list shows whole below it', async () => {
     const el = await mountPhone();

@@ -17,7 +17,7 @@ function* fitting(view: HTMLElement) {
   const held = view.classList.contains('first');
   if (held || !more) {
     for (const el of fill.querySelectorAll('[data-cut]')) el.removeAttribute('data-cut');
-    fill.style.minHeight = '';
+    for (let el = fill; el !== view; el = el.parentElement!) el.style.minHeight = '';
   }
   if (!more) return;
   more.hidden = true;
@@ -26,7 +26,7 @@ function* fitting(view: HTMLElement) {
     if (over(fill)) {
       yield;
       more.hidden = false;
-      yield* cut(fill);
+      yield* cut(fill, view);
     }
   }
   more.hidden = !fill.querySelector('[data-cut]');
@@ -43,7 +43,7 @@ const over = (fill: HTMLElement) => fill.scrollHeight > fill.clientHeight;
  * never shows half of it; unless the view is a summary (`data-summary`: the profile's signed-in
  * view, whose button names what it holds), which then shows none of it.
  */
-function* cut(fill: HTMLElement) {
+function* cut(fill: HTMLElement, view: HTMLElement) {
   const items = [...fill.querySelectorAll<HTMLElement>(':scope > *, ul > li')].filter(
     (el) => !el.querySelector('li') && !el.matches('.more'),
   );
@@ -63,11 +63,17 @@ function* cut(fill: HTMLElement) {
       else break;
     }
     if (el.contains(items[0]!) && !fill.hasAttribute('data-summary')) {
-      // Even the first item does not fit: what follows it goes, and the view grows by what it lacks.
+      // Even the first item does not fit: what follows it goes, and the view grows by what it lacks:
+      // the fill, and each box between it and the view by as much (the map's list is in a row of a
+      // grid whose own height is flexed: the list alone would overflow its row, under "Show all").
       yield;
       cutAfter(items[0]!, fill);
       yield;
+      const lack = fill.scrollHeight - fill.clientHeight;
+      const boxes: [HTMLElement, number][] = [];
+      for (let el = fill.parentElement!; el !== view; el = el.parentElement!) boxes.push([el, el.offsetHeight + lack]);
       fill.style.minHeight = `${fill.scrollHeight}px`;
+      for (const [el, height] of boxes) el.style.minHeight = `${height}px`;
       break;
     }
     yield;
