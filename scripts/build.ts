@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { brotliBest, gzipBest } from './compress.mjs';
+import { readReleases, RELEASES_FILE, sealBroken } from './releases.ts';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
 import { FIRST_REQUEST, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
 import { demoConfig } from '../demo/site.config.ts';
@@ -148,6 +149,7 @@ const reachable = (name: string) => {
   return files.map((file) => `../${file}`);
 };
 const pinned: Pinned = { release, loaders: {} };
+const releases = readReleases(`${root}${RELEASES_FILE}`);
 for (const version of [1, 2]) {
   const dir = pinnedName(version);
   const loader = readFileSync(`${root}dist/widgets/v${version}/loader.js`);
@@ -166,6 +168,12 @@ for (const version of [1, 2]) {
       integrity(readFileSync(join(`${root}dist/widgets/${dir}`, file === 'loader.js' ? `../v${version}/loader.js` : file))),
     ]),
   );
+  // A release that is out keeps its files for good (scripts/releases.ts).
+  const broken = sealBroken(releases, release, dir, files);
+  if (broken) {
+    console.error(broken);
+    process.exit(1);
+  }
   const list: PinnedList = { release, loader: `v${version}`, files, widgets };
   copy(`${root}dist/widgets/v${version}/loader.js`, `${root}dist/widgets/${dir}/loader.js`);
   writeFileSync(`${root}dist/widgets/${dir}/integrity.json`, JSON.stringify(list, null, 2) + '\n');

@@ -120,7 +120,7 @@ const steps = [
   },
   {
     // docs/widgets.md against the build's custom-elements manifest; the widgets against what the
-    // build leaves out of Lit, and those patches against the installed Lit.
+    // build leaves out of Lit, and those patches against the installed Lit; released versions sealed.
     name: 'docs tests',
     after: ['build'],
     run: () =>
@@ -132,6 +132,7 @@ const steps = [
         'test/docs/manifest.test.ts',
         'test/docs/lit.test.ts',
         'test/docs/lit-patches.test.ts',
+        'test/docs/releases.test.ts',
       ]),
     count: nodeTestCount,
   },
