@@ -1,7 +1,8 @@
 // Size budgets, checked in `npm test` on the built files: the gzip bytes of each loader, and of
 // what a page with one widget downloads before its first view (its loader, the widget's chunks and
 // what it fetches with its first request). The bytes are those of the build's gzip copies, the very
-// files the service sends (scripts/compress.mjs: by Zopfli, 2 to 5 % smaller than zlib's level 9). `measureSizes` is also what `npm run bench` reports.
+// files the service sends (scripts/compress.mjs: by Zopfli, 2 to 5 % smaller than zlib's level 9).
+// `measureSizes` is also what `npm run bench` reports.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
