@@ -47,6 +47,13 @@ export const baseStyles = css`
     font-size: 1.25em;
     line-height: 1.3;
   }
+  /* A phone of 360 px and less: a heading of one line where it can ("Your account at Acme Academy"),
+     so that the first view keeps to the space reserved for it. */
+  @media (width <= 22.5em) {
+    h2 {
+      font-size: 1.125em;
+    }
+  }
   ul {
     list-style: none;
     padding: 0;
