@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { brotliBest, gzipBest } from './compress.mjs';
-import { readReleases, RELEASES_FILE, sealBroken } from './releases.ts';
+import { pinnedDir, readReleases, RELEASES_FILE, sealBroken } from './releases.ts';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
 import { FIRST_REQUEST, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
 import { demoConfig } from '../demo/site.config.ts';
@@ -31,7 +31,7 @@ if (releaseMajor !== 0 || !Number.isInteger(releaseMinor) || !Number.isInteger(r
   );
   process.exit(1);
 }
-const pinnedName = (version: number) => `v${version}.${releaseMinor}.${releasePatch}`;
+const pinnedName = (version: number) => pinnedDir(release, version);
 
 /** `<dir>/integrity.json`: each file a pinned loader may load (relative to the list), with its SRI hash. */
 interface PinnedList {
