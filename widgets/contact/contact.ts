@@ -244,7 +244,9 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     const locale = this.resolvedLocale;
     const head = html`<h2 tabindex="-1" data-focus>${t(locale, 'sent')}</h2>
       <p>${t(locale, 'reply', { email })}</p>`;
-    const another = html`<button part="button" class="secondary" @click=${() => (this._sent = undefined)}>
+    // (Not the second click of a double click on "Send message": when the answer comes between the
+    // two, this button is where that one was, and the thank-you would go at once.)
+    const another = html`<button part="button" class="secondary" @click=${(e: MouseEvent) => e.detail < 2 && (this._sent = undefined)}>
       ${t(locale, 'another')}
     </button>`;
     // Without its chunk (the connection dropped once the message had gone), the lines that matter.
