@@ -106,6 +106,10 @@ export const calendarStyles = css`
   .fill .more {
     padding: 0.375rem;
   }
+  .further {
+    justify-self: center;
+    margin-block: 0.375rem;
+  }
   .class button {
     justify-self: start;
   }

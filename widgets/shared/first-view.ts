@@ -72,10 +72,14 @@ export class FirstView implements ReactiveController {
  */
 const updated = new Set<HTMLElement>();
 const look = () => {
-  // Only a held view with more than fits, or a view with items taken out, has fitting to do.
+  // Only a held view with more than fits, or a view with items taken out, has fitting to do: a held
+  // one anew (what an update added after the items taken out, the calendar's "More classes" when its
+  // chunk comes after the first fitting, goes with them, whenever it came).
   const fitted = [...updated].filter((view) => {
     const fill = view.querySelector<HTMLElement>('.fill');
-    return fill && (view.classList.contains('first') ? fill.scrollHeight > fill.clientHeight : fill.querySelector('[data-cut]'));
+    return (
+      fill && ((view.classList.contains('first') && fill.scrollHeight > fill.clientHeight) || fill.querySelector('[data-cut]'))
+    );
   });
   updated.clear();
   // (A view taken off the page meanwhile measures nothing over, and nothing is taken out of it.)

@@ -1,0 +1,73 @@
+/**
+ * A held first view (first-view.ts, fit.ts) on its own, in a bare element: what a visitor sees of it
+ * when its content changes after it was fitted.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import { css, LitElement } from 'lit';
+import { until } from '../../test/browser/support.ts';
+import { FirstView, firstViewStyles } from './first-view.ts';
+import { baseStyles } from './styles.ts';
+
+/** A list of items of the given heights (px), held to 200 px. */
+class HeldList extends LitElement {
+  static override properties = { heights: { attribute: false } };
+  static override styles = [
+    baseStyles,
+    firstViewStyles,
+    css`
+      :host {
+        min-height: 200px;
+        width: 300px;
+      }
+      ul {
+        padding: 0;
+        list-style: none;
+      }
+    `,
+  ];
+  heights: number[] = [];
+  #view = new FirstView(this);
+
+  override render() {
+    return html`<section part="base">
+      ${this.#view.render(
+        html`<ul class="fill">
+          ${this.heights.map((_, i) => html`<li data-i=${i}>${i}</li>`)}
+        </ul>`,
+        'Show all',
+      )}
+    </section>`;
+  }
+
+  override updated() {
+    for (const li of this.renderRoot.querySelectorAll('li')) li.style.height = `${this.heights[Number(li.dataset.i)]}px`;
+  }
+}
+customElements.define('held-list', HeldList);
+
+/** The items the visitor sees, by their place in the list. */
+const shown = (el: HeldList) =>
+  [...el.shadowRoot!.querySelectorAll<HTMLElement>('li')]
+    .filter((li) => li.getClientRects().length)
+    .map((li) => Number(li.dataset.i));
+
+describe('a held first view', () => {
+  it('shows its first items in their order, never one that an update added after an item taken out', async () => {
+    const el = await fixture<HeldList>(html`<held-list .heights=${[50, 50, 150]}></held-list>`);
+    await until(() => shown(el).join() === '0,1', 'the third item taken out');
+    expect(el.getBoundingClientRect().height, 'the reservation kept').to.equal(200);
+    const more = el.shadowRoot!.querySelector<HTMLElement>('.more')!;
+    expect(more.hidden, '"Show all" shown').to.equal(false);
+    // A small item added at the end would fit in what the third left free: it goes with the third
+    // (the calendar's "More classes", when its chunk came after the first fitting, stood alone
+    // below the classes kept, with its focus ring cut by the list's foot).
+    el.heights = [50, 50, 150, 20];
+    await el.updateComplete;
+    await until(() => !!el.shadowRoot!.querySelector('li[data-i="3"][data-cut]'), 'the added item taken out with the third');
+    expect(shown(el)).to.deep.equal([0, 1]);
+    expect(el.getBoundingClientRect().height).to.equal(200);
+    await expect(el).to.be.accessible();
+    more.querySelector('button')!.click();
+    await until(() => shown(el).length === 4, 'every item shown on "Show all"');
+  });
+});
