@@ -154,7 +154,7 @@ interface Backend {
    * until then it plans a grown company as the seed's few rows (a map's places took 8 ms each, not
    * 0.1). SQLite plans by its indexes alone: nothing to do.
    */
-  refreshStatistics(): Promise<void>;
+  refreshStatistics(tables: string[]): Promise<void>;
   /** Lets go of what the open took (the process's claim on a SQLite store). */
   release(): void;
   /** Runs `work` while no other process opening the store does (one process per SQLite store already). */
@@ -321,10 +321,24 @@ async function openPostgres(url: string, onQuery?: (query: CompiledQuery) => voi
       );
     },
     async empty(tx, tables) {
-      if (tables.length) await sql`truncate ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(tx);
+      // Row by row, each table after those that refer to it: a TRUNCATE made new files for every
+      // table and index, 75 to 110 ms of each reset of the seed's few rows. Numbers go on counting,
+      // as SQLite's do. Only a development reset empties a store: its commit need not wait for the disk.
+      await sql`set local synchronous_commit = off`.execute(tx);
+      const refs = (
+        await sql<{ child: string; parent: string }>`select conrelid::regclass::text as child, confrelid::regclass::text as parent
+          from pg_constraint where contype = 'f' and conrelid <> confrelid`.execute(tx)
+      ).rows;
+      for (let left = [...tables]; left.length;) {
+        const free = left.filter((t) => !refs.some((r) => r.parent === t && r.child !== t && left.includes(r.child)));
+        if (!free.length) throw new Error(`The tables ${left.join(', ')} refer to each other: they cannot be emptied in turn.`);
+        for (const table of free) await tx.deleteFrom(table as keyof Tables).execute();
+        left = left.filter((t) => !free.includes(t));
+      }
     },
-    async refreshStatistics() {
-      await sql`analyze`.execute(db);
+    async refreshStatistics(tables) {
+      // These tables only: the whole database's (its catalogs too) took 80 to 150 ms of each reset.
+      if (tables.length) await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);
     },
   };
 }
@@ -447,6 +461,8 @@ export async function openStore(dataDir: string, clock: Clock, opts: StoreOption
         return { status: 'moved', weeks, seededAt: seededAt + weeks * WEEK_MS };
       });
 
+  /** The store's own tables, emptied by a reset. */
+  let tables: string[] | undefined;
   return {
     db,
     dialect: backend.dialect,
@@ -469,17 +485,17 @@ export async function openStore(dataDir: string, clock: Clock, opts: StoreOption
       if (production) throw new Error('A production store is never reset.');
       backend.ensure();
       seedState.seededAt = await db.transaction().execute(async (tx) => {
-        // Every row goes (the tables stay, and the store's secret), then the seed comes again.
-        const tables = (await tx.introspection.getTables()).map((t) => t.name);
-        await backend.empty(
-          tx,
-          tables.filter((name) => !name.startsWith('schema_migrations') && name !== 'meta'),
-        );
+        // Every row goes (the tables stay, and the store's secret), then the seed comes again. The
+        // tables are looked up once (the migrations ran at the open): 16 ms of PostgreSQL's catalog.
+        tables ??= (await tx.introspection.getTables())
+          .map((t) => t.name)
+          .filter((name) => !name.startsWith('schema_migrations') && name !== 'meta');
+        await backend.empty(tx, tables);
         const at = await seedNow(tx);
         await growStore(tx, times);
         return at;
       });
-      await backend.refreshStatistics();
+      await backend.refreshStatistics(tables!);
       seedState.status = 'created';
     },
     backup: (to: string) => backend.backup(to),
