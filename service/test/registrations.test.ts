@@ -538,8 +538,12 @@ describe('rate limits', () => {
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error.code, 'rate-limited');
     assert.match(refused.body.error.message, /^Too many registrations from here\. Try again in 10 minutes\.$/);
-    assert.equal(refused.headers.get('retry-after'), '600');
-    assert.equal(refused.body.error.retry_after, 600);
+    // Ten minutes from the first of them (a second or two of the run's own time may have gone).
+    assert.ok(
+      refused.body.error.retry_after > 590 && refused.body.error.retry_after <= 600,
+      String(refused.body.error.retry_after),
+    );
+    assert.equal(refused.headers.get('retry-after'), String(refused.body.error.retry_after));
     assert.match(refused.headers.get('access-control-expose-headers') ?? '', /Retry-After/);
     assert.equal(await registrationCount(), before, 'nothing stored');
     assert.equal((await from('203.0.113.8')).status, 201, 'another visitor is not held up');
@@ -571,7 +575,8 @@ describe('rate limits', () => {
       for (let i = 0; i < 3; i++) assert.equal((await send()).status, 201);
       const refused = await send();
       assert.equal(refused.status, 429);
-      assert.equal(refused.headers.get('retry-after'), '60');
+      const retry = Number(refused.headers.get('retry-after'));
+      assert.ok(retry > 50 && retry <= 60, String(retry));
       assert.match(refused.body.error.message, /Try again in 1 minute\./);
       const other = await strict.json('/widget-api/v1/registrations?key=wk_globex_registration', {
         method: 'POST',
