@@ -39,10 +39,11 @@ export const mapStyles = css`
       grid-template-columns: minmax(0, 3fr) minmax(16em, 2fr);
     }
   }
-  /* Stacked, in the first view: a smaller map, so that a whole place fits below it (German too). */
+  /* Stacked, in the first view: a smaller map, so that a whole place fits below it (German too; a
+     sans-serif page's place of two lines at 343 px, a phone's width less its margins, was 6 px over at 9em). */
   @container (width < 40em) {
     .first .body {
-      grid-template-rows: 9em minmax(0, 1fr);
+      grid-template-rows: 8em minmax(0, 1fr);
     }
   }
   /* Stacked, once the visitor acts: a map its popups fit in, and the whole list below it. */
