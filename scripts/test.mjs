@@ -217,17 +217,17 @@ const steps = [
 /**
  * The order in which steps start, once the steps they follow are done and one of the `jobs` places
  * is free (a step that runs alone waits for the others to end, and holds every place): the service
- * tests alone, then the build and the end-to-end tests (the longest step, which needs it); the rest
- * fill the other place.
+ * tests alone, then the build, what reads it and the end-to-end tests (the longest step), with
+ * nothing else in that place before them; the rest fill the other place.
  */
 const startOrder = [
   'service tests',
   'build',
   'service, PostgreSQL',
-  'type check',
   'size budgets',
   'docs tests',
   'end-to-end tests',
+  'type check',
   'lint',
   'npm package',
   'browser tests',
