@@ -12,7 +12,7 @@ import { ApiError } from '../shared/api.ts';
 import { ServiceEvent, toApiError, type ChunkHost } from '../shared/base.ts';
 import type { CartController } from '../shared/cart.ts';
 import { askSignIn, doneStyles } from '../shared/done.ts';
-import type { FirstView } from '../shared/first-view.ts';
+import { loadFit, type FirstView } from '../shared/first-view.ts';
 import { consent, field, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
@@ -369,7 +369,9 @@ export class CheckoutSteps {
       [{ order }] = (await Promise.all([
         host.api().request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
         t.load(this.#locale),
-      ])) as [OrderReadResponse, void];
+        // A confirmation is held, and longer than the space of most pages' checkouts.
+        loadFit(),
+      ])) as [OrderReadResponse, void, unknown];
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401) throw error;
       host.cart.set({ order: undefined });

@@ -83,7 +83,7 @@ const look = () => {
   });
   updated.clear();
   // (A view taken off the page meanwhile measures nothing over, and nothing is taken out of it.)
-  if (fitted.length) void (fitting ??= import('./fit.ts')).then(({ fit }) => fit(fitted));
+  if (fitted.length) void loadFit().then(({ fit }) => fit(fitted));
 };
 
 /**
@@ -92,6 +92,12 @@ const look = () => {
  * held view is cut at its end.
  */
 let fitting: Promise<typeof import('./fit.ts')> | undefined;
+/**
+ * The fitting's chunk, once; asked for ahead by a view that will be held and long (the checkout's
+ * confirmation, back from the payment page): fitted in its first frame, nothing in it moves after
+ * (its "Show the whole order" came a moment later, and at 320 px moved its actions up by a row).
+ */
+export const loadFit = () => (fitting ??= import('./fit.ts'));
 
 export const firstViewStyles = css`
   .view {
