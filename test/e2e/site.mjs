@@ -11,7 +11,7 @@ const serviceUrl = process.env.SERVICE_URL ?? 'http://127.0.0.1:8791';
 const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
 /** The widget types a layout page can hold, and the loader version each needs. */
 const LOADER_OF = { registration: 1, profile: 1, contact: 1, calendar: 2, checkout: 2, video: 2, map: 2 };
-const LAYOUT = new RegExp(`^layout-(${Object.keys(LOADER_OF).join('|')})-(head|reserved)\\.html$`);
+const LAYOUT = new RegExp(`^layout-(${Object.keys(LOADER_OF).join('|')})-(head|reserved|sans)\\.html$`);
 /**
  * The map pages allow exactly what the README tells a site owner to allow for the map: the service's
  * origin for scripts and requests, and the tiles' host for images (the service's own tiles, or
@@ -29,10 +29,12 @@ const TRUSTED_TYPES = {
 /**
  * `layout-<type>-<placement>.html`: one widget with text below it, as docs/embedding.md places it. `head`:
  * the loader in <head>, not async (the space is reserved before the first paint); `reserved`: an
- * async loader at the end of <body>, the space reserved by a class in the site's stylesheet.
+ * async loader at the end of <body>, the space reserved by a class in the site's stylesheet; `sans`:
+ * as `head`, on a page of a sans-serif font (Arial's widths) with margins of 16 px, as most sites have.
  */
 const layoutPage = (type, placement) => {
-  const loader = `<script ${placement === 'head' ? '' : 'async '}src="${serviceUrl}/widgets/v${LOADER_OF[type]}/loader.js"></script>`;
+  const inHead = placement !== 'reserved';
+  const loader = `<script ${inHead ? '' : 'async '}src="${serviceUrl}/widgets/v${LOADER_OF[type]}/loader.js"></script>`;
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -41,15 +43,15 @@ const layoutPage = (type, placement) => {
     <title>Acme Academy – ${type}</title>
     <link rel="icon" href="data:," />
     <link rel="stylesheet" href="/site.css" />
-    ${placement === 'head' ? loader : ''}
+    ${inHead ? loader : ''}
   </head>
-  <body>
+  <body${placement === 'sans' ? ' class="sans"' : ''}>
     <main>
       <h1>Acme Academy</h1>
       <div class="service-${type}${placement === 'reserved' ? ' reserve' : ''}" data-service-widget="${type}" data-service-id="wk_demo_${type}"></div>
       <p id="below">Text below the widget, which must not move.</p>
     </main>
-    ${placement === 'head' ? '' : loader}
+    ${inHead ? '' : loader}
   </body>
 </html>`;
 };
