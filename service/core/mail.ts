@@ -132,6 +132,8 @@ export class MailWorker {
           .limit(20)
           .execute();
       } catch (err) {
+        // Stopped meanwhile: the store was closed under the read (a stop without grace), nothing is wrong.
+        if (this.#stopped) return;
         // The store itself is unusable (readiness says so): try again on the next round.
         return this.#logError('the mail worker could not read the queue', err);
       }
