@@ -369,8 +369,9 @@ export class CheckoutSteps {
       [{ order }] = (await Promise.all([
         host.api().request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
         t.load(this.#locale),
-        // A confirmation is held, and longer than the space of most pages' checkouts.
-        loadFit(),
+        // A confirmation is held, and longer than the space of most pages' checkouts (a chunk that
+        // does not come leaves the view cut at its end, as any held view's).
+        loadFit(import(/* first render: back from the payment page */ '../shared/fit.ts')).catch(() => {}),
       ])) as [OrderReadResponse, void, unknown];
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401) throw error;

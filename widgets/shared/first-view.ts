@@ -83,21 +83,32 @@ const look = () => {
   });
   updated.clear();
   // (A view taken off the page meanwhile measures nothing over, and nothing is taken out of it.)
-  if (fitted.length) void loadFit().then(({ fit }) => fit(fitted));
+  // (Its chunk not come, the views stay cut at their ends.)
+  if (fitted.length)
+    loadFit().then(
+      ({ fit }) => fit(fitted),
+      () => {},
+    );
 };
 
+type Fitting = typeof import('./fit.ts');
 /**
  * The fitting of a held view (fit.ts): a chunk of its own, loaded when a view first has more than
- * fits. It is no part of a first render (a view of a few items never loads it); until it comes, the
- * held view is cut at its end.
+ * fits. It is no part of a first render (a view of a few items never loads it; but the checkout's
+ * confirmation, below); until it comes, the held view is cut at its end.
  */
-let fitting: Promise<typeof import('./fit.ts')> | undefined;
+let fitting: Promise<Fitting> | undefined;
 /**
- * The fitting's chunk, once; asked for ahead by a view that will be held and long (the checkout's
- * confirmation, back from the payment page): fitted in its first frame, nothing in it moves after
- * (its "Show the whole order" came a moment later, and at 320 px moved its actions up by a row).
+ * The fitting's chunk, once (asked for again after a failure); `chunk`, its import by a view that
+ * will be held and long, asked for ahead with the view's data: the checkout's confirmation, back from
+ * the payment page, is fitted in its first frame and nothing in it moves after (its "Show the whole
+ * order" came a moment later, and at 320 px moved its actions up by a row).
  */
-export const loadFit = () => (fitting ??= import('./fit.ts'));
+export const loadFit = (chunk?: Promise<Fitting>) =>
+  (fitting ??= (chunk ?? import('./fit.ts')).catch((error: unknown) => {
+    fitting = undefined;
+    throw error;
+  }));
 
 export const firstViewStyles = css`
   .view {
