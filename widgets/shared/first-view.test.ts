@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { css, LitElement } from 'lit';
 import { until } from '../../test/browser/support.ts';
-import { FirstView, firstViewStyles } from './first-view.ts';
+import { FirstView, firstViewStyles, loadFit } from './first-view.ts';
 import { baseStyles } from './styles.ts';
 
 /** A list of items of the given heights (px), held to 200 px. */
@@ -52,6 +52,16 @@ const shown = (el: HeldList) =>
     .map((li) => Number(li.dataset.i));
 
 describe('a held first view', () => {
+  // First in this file (its own page): the fitting's chunk has not been asked for yet.
+  it('asks for its fitting again after the chunk failed to come (a network that failed once)', async () => {
+    const failed = loadFit(Promise.reject(new TypeError('Failed to fetch')));
+    let error: unknown;
+    await failed.catch((e: unknown) => (error = e));
+    expect(String(error)).to.contain('Failed to fetch');
+    const { fit } = await loadFit();
+    expect(fit).to.be.a('function');
+  });
+
   it('shows its first items in their order, never one that an update added after an item taken out', async () => {
     const el = await fixture<HeldList>(html`<held-list .heights=${[50, 50, 150]}></held-list>`);
     await until(() => shown(el).join() === '0,1', 'the third item taken out');
