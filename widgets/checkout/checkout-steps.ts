@@ -12,7 +12,7 @@ import { ApiError } from '../shared/api.ts';
 import { ServiceEvent, toApiError, type ChunkHost } from '../shared/base.ts';
 import type { CartController } from '../shared/cart.ts';
 import { askSignIn, doneStyles } from '../shared/done.ts';
-import { loadFit, type FirstView } from '../shared/first-view.ts';
+import type { FirstView } from '../shared/first-view.ts';
 import { consent, field, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
 import { formatDateRange, formatMoney } from '../shared/format.ts';
 import { translator, type Locale } from '../shared/i18n.ts';
@@ -369,10 +369,7 @@ export class CheckoutSteps {
       [{ order }] = (await Promise.all([
         host.api().request(`orders/${encodeURIComponent(waiting.id)}`, { headers: { 'X-Order-Token': waiting.token } }),
         t.load(this.#locale),
-        // A confirmation is held, and longer than the space of most pages' checkouts (a chunk that
-        // does not come leaves the view cut at its end, as any held view's).
-        loadFit(import(/* first render: back from the payment page */ '../shared/fit.ts')).catch(() => {}),
-      ])) as [OrderReadResponse, void, unknown];
+      ])) as [OrderReadResponse, void];
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401) throw error;
       host.cart.set({ order: undefined });
