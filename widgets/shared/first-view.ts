@@ -23,7 +23,10 @@ export class FirstView implements ReactiveController {
     (this.#host = host).addController(this);
     // The visitor acted in the widget: from its next update on, the view grows with what they open
     // (a layout shift right after an input is none: the page moves because the visitor did something).
-    for (const type of ['click', 'input']) host.addEventListener(type, () => (this.grown = true));
+    // Known before the act's own handlers run (capture): an update they ask for runs as soon as the
+    // handler returns, before the event reaches the host (the calendar's next month, already fetched,
+    // was drawn held and fitted, and showed a bare day once it grew).
+    for (const type of ['click', 'input']) host.addEventListener(type, () => (this.grown = true), true);
   }
 
   /**
@@ -72,13 +75,15 @@ export class FirstView implements ReactiveController {
  */
 const updated = new Set<HTMLElement>();
 const look = () => {
-  // Only a held view with more than fits, or a view with items taken out, has fitting to do: a held
-  // one anew (what an update added after the items taken out, the calendar's "More classes" when its
-  // chunk comes after the first fitting, goes with them, whenever it came).
+  // Only a held view with more than fits, or a view with items taken out or its button shown, has
+  // fitting to do: a held one anew (what an update added after the items taken out, the calendar's
+  // "More classes" when its chunk comes after the first fitting, goes with them, whenever it came).
   const fitted = [...updated].filter((view) => {
     const fill = view.querySelector<HTMLElement>('.fill');
     return (
-      fill && ((view.classList.contains('first') && fill.scrollHeight > fill.clientHeight) || fill.querySelector('[data-cut]'))
+      fill &&
+      ((view.classList.contains('first') && fill.scrollHeight > fill.clientHeight) ||
+        view.querySelector('[data-cut], .more:not([hidden])'))
     );
   });
   updated.clear();

@@ -15,9 +15,17 @@ function* fitting(view: HTMLElement) {
   const fill = view.querySelector<HTMLElement>('.fill')!;
   const more = view.querySelector<HTMLElement>('.more');
   const held = view.classList.contains('first');
-  if (held || !more) {
+  // A view that grew and was drawn anew (the calendar's next month, in the elements of the month
+  // before) keeps out what follows its first item out, whole: what was marked in the elements drawn
+  // anew may be a list without its heading, or items kept after one out.
+  const out = !held && more && fill.querySelector<HTMLElement>('[data-cut]');
+  if (held || !more || out) {
     for (const el of fill.querySelectorAll('[data-cut]')) el.removeAttribute('data-cut');
     for (let el = fill; el !== view; el = el.parentElement!) el.style.minHeight = '';
+  }
+  if (out) {
+    const el = whole(out, fill);
+    if (!el.contains(itemsOf(fill)[0]!)) cutFrom(el, fill);
   }
   if (!more) return;
   more.hidden = true;
@@ -44,9 +52,7 @@ const over = (fill: HTMLElement) => fill.scrollHeight > fill.clientHeight;
  * view, whose button names what it holds), which then shows none of it.
  */
 function* cut(fill: HTMLElement, view: HTMLElement) {
-  const items = [...fill.querySelectorAll<HTMLElement>(':scope > *, ul > li')].filter(
-    (el) => !el.querySelector('li') && !el.matches('.more'),
-  );
+  const items = itemsOf(fill);
   yield;
   const end = fill.getBoundingClientRect().bottom + 0.5;
   let i = items.findIndex((el) => el.getBoundingClientRect().bottom > end);
@@ -55,19 +61,15 @@ function* cut(fill: HTMLElement, view: HTMLElement) {
     i >= 0 && over(fill);
     i = items.findLastIndex((el, j) => j < i && !el.closest('[data-cut]'))
   ) {
-    let el = items[i]!;
-    for (let prev; ;) {
-      prev = el.previousElementSibling;
-      if (prev?.matches('h3')) el = prev as HTMLElement;
-      else if (!prev && el.parentElement !== fill) el = el.parentElement!.closest('li') ?? el.parentElement!;
-      else break;
-    }
+    const el = whole(items[i]!, fill);
     if (el.contains(items[0]!) && !fill.hasAttribute('data-summary')) {
       // Even the first item does not fit: what follows it goes, and the view grows by what it lacks:
       // the fill, and each box between it and the view by as much (the map's list is in a row of a
       // grid whose own height is flexed: the list alone would overflow its row, under "Show all").
+      // The first item is the first that is no heading: a day's heading stays with its first class
+      // (the calendar at 375 px showed a bare day, its classes under "Show more").
       yield;
-      cutAfter(items[0]!, fill);
+      cutAfter(items.find((item) => !item.matches('h3')) ?? items[0]!, fill);
       yield;
       const lack = fill.scrollHeight - fill.clientHeight;
       const boxes: [HTMLElement, number][] = [];
@@ -77,11 +79,30 @@ function* cut(fill: HTMLElement, view: HTMLElement) {
       break;
     }
     yield;
-    cutAfter(el, fill);
-    el.setAttribute('data-cut', '');
+    cutFrom(el, fill);
     yield;
   }
 }
+
+/** The items of a fill: a list's items that hold no list, and the blocks of `fill` that hold none. */
+const itemsOf = (fill: HTMLElement) =>
+  [...fill.querySelectorAll<HTMLElement>(':scope > *, ul > li')].filter((el) => !el.querySelector('li') && !el.matches('.more'));
+
+/** What goes with an item taken out: its heading, and the list (and card) it is the first of. */
+const whole = (el: HTMLElement, fill: HTMLElement) => {
+  for (let prev; ;) {
+    prev = el.previousElementSibling;
+    if (prev?.matches('h3')) el = prev as HTMLElement;
+    else if (!prev && el.parentElement !== fill) el = el.parentElement!.closest('li') ?? el.parentElement!;
+    else return el;
+  }
+};
+
+/** Takes out `el` and what follows it. */
+const cutFrom = (el: Element, fill: HTMLElement) => {
+  cutAfter(el, fill);
+  el.setAttribute('data-cut', '');
+};
 
 /** Takes out what follows `el` in `fill`, at every level up to it (but the button). */
 const cutAfter = (el: Element, fill: HTMLElement) => {
