@@ -11,7 +11,7 @@ const serviceUrl = process.env.SERVICE_URL ?? 'http://127.0.0.1:8791';
 const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
 /** The widget types a layout page can hold, and the loader version each needs. */
 const LOADER_OF = { registration: 1, profile: 1, contact: 1, calendar: 2, checkout: 2, video: 2, map: 2 };
-const LAYOUT = new RegExp(`^layout-(${Object.keys(LOADER_OF).join('|')})-(head|reserved|sans)\\.html$`);
+const LAYOUT = new RegExp(`^layout-(${Object.keys(LOADER_OF).join('|')})-(head|reserved|sans)(-de)?\\.html$`);
 /**
  * The map pages allow exactly what the README tells a site owner to allow for the map: the service's
  * origin for scripts and requests, and the tiles' host for images (the service's own tiles, or
@@ -31,12 +31,13 @@ const TRUSTED_TYPES = {
  * the loader in <head>, not async (the space is reserved before the first paint); `reserved`: an
  * async loader at the end of <body>, the space reserved by a class in the site's stylesheet; `sans`:
  * as `head`, on a page of a sans-serif font (Arial's widths) with margins of 16 px, as most sites have.
+ * `-de` at the end of the name: the page is German (`lang="de"`).
  */
-const layoutPage = (type, placement) => {
+const layoutPage = (type, placement, lang = 'en') => {
   const inHead = placement !== 'reserved';
   const loader = `<script ${inHead ? '' : 'async '}src="${serviceUrl}/widgets/v${LOADER_OF[type]}/loader.js"></script>`;
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -97,7 +98,7 @@ createServer(async (req, res) => {
     const paste = name.match(PASTED);
     if (paste && !pasted[Number(paste[1])]) throw new Error('nothing pasted under that number');
     const body = layout
-      ? layoutPage(layout[1], layout[2])
+      ? layoutPage(layout[1], layout[2], layout[3] ? 'de' : 'en')
       : paste
         ? paste[2] === 'html'
           ? pastedPage(Number(paste[1]))

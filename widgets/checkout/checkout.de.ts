@@ -14,13 +14,13 @@ const de: typeof en & typeof sharedWordsDe = {
   apply: 'Einlösen',
   subtotal: 'Zwischensumme',
   discount: 'Rabatt',
-  taxIncluded: 'Enthaltene MwSt. ({rate} %)',
-  taxAdded: 'Zzgl. MwSt. ({rate} %)',
+  taxIncluded: 'Enthaltene MwSt. ({rate}\u00a0%)',
+  taxAdded: 'Zzgl. MwSt. ({rate}\u00a0%)',
   total: 'Gesamt',
   next: 'Weiter',
   updating: 'Preise werden aktualisiert …',
   failed: 'Die Preise konnten nicht aktualisiert werden.',
-  haveVoucher: 'Haben Sie einen Gutscheincode?',
+  haveVoucher: 'Gutschein einlösen',
   more: 'Alle {count} Termine zeigen',
 };
 

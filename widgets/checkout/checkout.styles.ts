@@ -23,9 +23,16 @@ export const checkoutStyles = css`
   .seats select {
     width: auto;
   }
+  .title {
+    display: flex;
+    gap: 0.75rem;
+    justify-content: space-between;
+    align-items: baseline;
+  }
   .amount {
     margin-left: auto;
     font-weight: 600;
+    white-space: nowrap;
   }
   .voucher input {
     flex: 0 1 16rem;
@@ -35,8 +42,30 @@ export const checkoutStyles = css`
     justify-self: start;
     align-self: start;
   }
-  .voucher p {
+  .voucher p,
+  .links .voucher {
     flex: 1 1 100%;
+  }
+  .links {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem 1rem;
+  }
+  .links .more {
+    margin-inline-start: auto;
+  }
+  /* A phone of 360 px and less: the links under the lines in one row where they can (a cart's first
+     view keeps to its space at 288 px in a sans-serif font). */
+  @media (width <= 22.5em) {
+    .line {
+      padding-inline: 0.75rem;
+    }
+    .links {
+      column-gap: 0.75rem;
+    }
+  }
+  [role='status'] .error {
+    margin-bottom: 0.75rem;
   }
   label {
     font-weight: 600;

@@ -491,6 +491,17 @@ describe('service-checkout', () => {
     $<HTMLInputElement>(el, '#voucher').value = 'WELCOME10';
     button(el, 'Apply').click();
     await until(() => quoteOf(el)?.voucher?.status === 'applied');
+    // Each amount on one line: its text's boxes all on one (the cart's beside a title of two lines).
+    const oneLine = (selector: string) => {
+      const amounts = $$(el, selector);
+      expect(amounts.length, selector).to.be.above(0);
+      for (const amount of amounts) {
+        const text = document.createRange();
+        text.selectNodeContents(amount);
+        expect(new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size, amount.textContent!).to.equal(1);
+      }
+    };
+    oneLine('.line .amount, .totals dd');
     await toDetails(el);
     await fill(el, { ...attendees('cls_web_2', ['Grace Hopper']), ...BUYER(), 'buyer.email': email });
     const completed = oneEvent(el, 'service-checkout-completed');
@@ -500,12 +511,7 @@ describe('service-checkout', () => {
     expect(textOf(el)).to.contain(email);
     const done = $(el, '.done');
     expect(done.scrollWidth).to.be.at.most(done.clientWidth);
-    // Each amount on one line: its text's boxes all on one.
-    for (const amount of $$(el, '.done dd, .done .amount')) {
-      const text = document.createRange();
-      text.selectNodeContents(amount);
-      expect(new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size, amount.textContent!).to.equal(1);
-    }
+    oneLine('.done dd, .done .amount');
     await expect(el).to.be.accessible();
   });
 
@@ -860,7 +866,7 @@ describe('service-checkout', () => {
     expect(text).to.contain('390,00 €');
     await expect(el).to.be.accessible();
     // The service's verdicts in German too: a voucher, a line that cannot be ordered.
-    button(el, 'Haben Sie einen Gutscheincode?').click();
+    button(el, 'Gutschein einlösen').click();
     await until(() => !!el.shadowRoot!.querySelector('#voucher'));
     $<HTMLInputElement>(el, '#voucher').value = 'nope';
     button(el, 'Einlösen').click();

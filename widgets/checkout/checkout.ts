@@ -32,8 +32,8 @@ export const en = {
   apply: 'Apply',
   subtotal: 'Subtotal',
   discount: 'Discount',
-  taxIncluded: 'Including {rate} % VAT',
-  taxAdded: 'Plus {rate} % VAT',
+  taxIncluded: 'Including {rate}\u00a0% VAT',
+  taxAdded: 'Plus {rate}\u00a0% VAT',
   total: 'Total',
   next: 'Continue',
   updating: 'Updating prices…',
@@ -250,9 +250,13 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         }
         ${
           lines.length
-            ? html`${
-                this._voucher || quote?.voucher
-                  ? html`<form class="voucher" @submit=${this.#applyVoucher}>
+            ? // "Show all" in one row with the voucher's link (at its end: the link never moves when it
+              // shows), and the live region with the button (empty, no row of the view's grid): a cart of
+              // several classes fits its first view's space.
+              html`<div class="links">
+                  ${
+                    this._voucher || quote?.voucher
+                      ? html`<form class="voucher" @submit=${this.#applyVoucher}>
                       <label for="voucher">${t(locale, 'voucher')}</label>
                       <input
                         id="voucher"
@@ -275,21 +279,24 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                         }
                       </p>
                     </form>`
-                  : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
-              }
+                      : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
+                  }
+                  ${this.#view.more(t(locale, 'more', { count: lines.length }))}
+                </div>
                 ${failed ? this.#renderFailed(locale, failed) : nothing}
                 ${quote ? this.#totals(quote, quote.voucher?.code) : nothing}
-                <div role="status">${quote && !quote.orderable ? html`<p class="error">${this.#verdicts!(locale, 'fixCart')}</p>` : nothing}</div>
-                <button
-                  part="button"
-                  ?disabled=${!quote?.orderable || this._quoting || !!this.#cart.cart.order}
-                  @click=${this.#next}
-                >
-                  ${this._quoting ? t(locale, 'updating') : t(locale, 'next')}
-                </button>`
+                <div>
+                  <div role="status">${quote && !quote.orderable ? html`<p class="error">${this.#verdicts!(locale, 'fixCart')}</p>` : nothing}</div>
+                  <button
+                    part="button"
+                    ?disabled=${!quote?.orderable || this._quoting || !!this.#cart.cart.order}
+                    @click=${this.#next}
+                  >
+                    ${this._quoting ? t(locale, 'updating') : t(locale, 'next')}
+                  </button>
+                </div>`
             : nothing
         }`,
-      t(locale, 'more', { count: lines.length }),
     );
   }
 
@@ -326,8 +333,12 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     const ends = quoted?.ends_at ?? line.ends_at;
     const max = Math.min(20, Math.max(quoted?.seats_left ?? 1, line.seats));
     const id = line.class_id;
+    // Its amount beside its title: the seats' row keeps to one line at 288 px (in German too).
     return html`<li class="line" part="card">
-      <h3 id="l-${id}">${title}</h3>
+      <div class="title">
+        <h3 id="l-${id}">${title}</h3>
+        ${quoted ? html`<span class="amount">${formatMoney(locale, quoted.total)}</span>` : nothing}
+      </div>
       ${starts ? html`<p>${formatDateRange(locale, starts, ends!, quoted?.timezone ?? line.timezone)} · ${quoted?.location ?? line.location}</p>` : nothing}
       ${
         quoted?.problem
@@ -351,7 +362,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
         <button class="link" aria-label=${t(locale, 'removeLine', { course: title })} @click=${() => this.#remove(id)}>
           ${t(locale, 'remove')}
         </button>
-        ${quoted ? html`<span class="amount">${formatMoney(locale, quoted.total)}</span>` : nothing}
       </div>
       ${quoted && line.seats > 1 ? html`<p class="hint">${t(locale, 'each', { price: formatMoney(locale, quoted.unit_price) })}</p>` : nothing}
     </li>`;
