@@ -37,24 +37,40 @@ const PLACEMENTS = {
   reserved: 'async, space reserved by a class',
   sans: 'in <head>, on a sans-serif page of 16 px margins',
 };
-for (const placement of ['head', 'reserved', 'sans'] as const) {
+/** Each widget's heading in German. */
+const GERMAN: Record<(typeof TYPES)[number], string> = {
+  registration: 'Programme von Acme Academy',
+  profile: 'Ihr Konto bei Acme Academy',
+  contact: 'Kontakt zu Acme Academy',
+  calendar: 'Termine von Acme Academy',
+  checkout: 'Ihr Warenkorb',
+  video: 'Videos von Acme Academy',
+  map: 'Hier unterrichtet Acme Academy',
+};
+/** In German (`layout-…-de.html`, longer words: a date, a seat's state, a consent of more lines) on the narrow widths. */
+const RUNS = [
+  ...(['head', 'reserved', 'sans'] as const).flatMap((placement) => WIDTHS.map((width) => ({ placement, width, lang: 'en' }))),
+  ...(['head', 'sans'] as const).flatMap((placement) => [375, 320].map((width) => ({ placement, width, lang: 'de' }))),
+];
+for (const { placement, width, lang } of RUNS) {
   for (const type of TYPES) {
     // (A sans-serif page of 16 px margins at 320 px leaves 288 px for the widget.)
-    for (const width of WIDTHS) {
-      test(`${type} at ${width} px, loader ${PLACEMENTS[placement]}: layout shift under 0.01`, async ({ watched: page }) => {
-        await page.setViewportSize({ width, height: 900 });
-        await watchShifts(page);
-        await page.goto(`${SITE}/layout-${type}-${placement}.html`);
-        const div = page.locator('div[data-service-widget]');
-        await expect(div).toHaveAttribute('data-service-state', 'ready');
-        const { cls, height } = await shiftAndHeight(page);
-        console.log(
-          `${type} ${width}px ${placement}: CLS ${cls.toFixed(4)}, height ${Math.round(height)} (reserved ${RESERVED_HEIGHT[type]})`,
-        );
-        expect(cls).toBeLessThan(0.01);
-        expect(Math.round(height)).toBe(RESERVED_HEIGHT[type]);
-      });
-    }
+    test(`${type} at ${width} px, loader ${PLACEMENTS[placement]}${lang === 'de' ? ', in German' : ''}: layout shift under 0.01`, async ({
+      watched: page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await watchShifts(page);
+      await page.goto(`${SITE}/layout-${type}-${placement}${lang === 'de' ? '-de' : ''}.html`);
+      const div = page.locator('div[data-service-widget]');
+      await expect(div).toHaveAttribute('data-service-state', 'ready');
+      if (lang === 'de') await expect(page.locator(`service-${type}`).getByRole('heading', { name: GERMAN[type] })).toBeVisible();
+      const { cls, height } = await shiftAndHeight(page);
+      console.log(
+        `${type} ${width}px ${placement} ${lang}: CLS ${cls.toFixed(4)}, height ${Math.round(height)} (reserved ${RESERVED_HEIGHT[type]})`,
+      );
+      expect(cls).toBeLessThan(0.01);
+      expect(Math.round(height)).toBe(RESERVED_HEIGHT[type]);
+    });
   }
 }
 

@@ -13,7 +13,7 @@ const de: typeof en & typeof sharedWordsDe = {
   topic: 'Thema',
   choose: 'Thema wählen',
   message: 'Nachricht',
-  consent: 'Ich bin einverstanden, dass {company} meine Angaben speichert, um meine Nachricht zu beantworten.',
+  consent: 'Ich bin einverstanden, dass {company} meine Angaben für die Antwort speichert.',
   send: 'Nachricht senden',
   sending: 'Wird gesendet …',
   tooFast: 'Das ging schnell! Bitte prüfen Sie Ihre Nachricht und senden Sie sie erneut.',

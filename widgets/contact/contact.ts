@@ -172,7 +172,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
           ({ invalid, describedBy }) => html`<textarea
             id="message"
             name="message"
-            rows="4"
+            rows="3"
             minlength=${MIN}
             maxlength=${MAX}
             required

@@ -63,6 +63,19 @@ export const registrationStyles = css`
       padding: 0.75rem;
     }
   }
+  /* 288 px (a phone of 320): one line of it, and less room between the parts, so that a card of a
+     date and seats of two lines each (in German, in a sans-serif font) keeps to the first view's space. */
+  @container (width < 20rem) {
+    .course > p {
+      -webkit-line-clamp: 1;
+    }
+    .view {
+      gap: 0.75rem;
+    }
+    .course {
+      gap: 0.375rem;
+    }
+  }
   .when,
   label {
     font-weight: 600;
