@@ -177,4 +177,19 @@ describe('a held first view', () => {
     more.querySelector('button')!.click();
     await until(() => seen(el).length === 8, 'every day on "Show all"');
   });
+
+  it('moves nothing above its list once the visitor acts and it holds less than its space', async () => {
+    const el = await fixture<HeldDays>(html`<held-days .days=${[[40], [40], [40]]}></held-days>`);
+    await until(() => seen(el).join() === 'h0,0.0', 'the days after the first taken out');
+    const next = el.shadowRoot!.querySelector<HTMLElement>('#next')!;
+    const before = next.getBoundingClientRect();
+    el.next = [[20]];
+    next.focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => seen(el).join() === 'h0,0.0' && !el.shadowRoot!.querySelector('.first'), 'one short day, grown');
+    const after = next.getBoundingClientRect();
+    // (A grid's rows shared the space left: the button grew and the list moved down.)
+    expect([after.top, after.height]).to.deep.equal([before.top, before.height]);
+    expect(el.getBoundingClientRect().height, 'the space kept').to.equal(200);
+  });
 });

@@ -115,17 +115,22 @@ export const loadFit = (chunk?: Promise<Fitting>) =>
     throw error;
   }));
 
+/*
+ * Held or not, a column whose list (`.fill`) takes what the space leaves: once the view is no longer
+ * held (the visitor typed, booked) nothing else stretches, and nothing above the list moves (a grid's
+ * rows shared the space left: the search field moved down as the visitor typed in it).
+ */
 export const firstViewStyles = css`
   .view {
-    display: grid;
+    display: flex;
+    flex-direction: column;
     gap: 1rem;
   }
   section {
     min-height: inherit;
   }
-  .first {
-    display: flex;
-    flex-direction: column;
+  .fill {
+    flex: 1 0 auto;
   }
   .first .fill {
     flex: 1 1 0;
