@@ -573,6 +573,21 @@ describe('service-contact', () => {
     expect(fetcher.posts.at(-1)!.key).not.to.equal(fetcher.posts[0]!.key);
   });
 
+  it('keeps the keyboard in the form when it cannot be sent: the focus back on its button', async () => {
+    const fetcher = spy({ post: () => Promise.reject(new TypeError('Failed to fetch')) });
+    const el = await settled(await mount({ fetch: fetcher }));
+    await ageFormToken();
+    await fill(el, complete());
+    const send = buttonNamed(el, 'Send message')!;
+    send.focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => textOf(el).includes('Your message is kept.'));
+    // (Disabled while it was sent, the button lost the focus to the page's body.)
+    await until(() => el.shadowRoot!.activeElement === send, 'the focus on "Send message"');
+    await sendKeys({ press: 'Shift+Tab' });
+    expect(el.shadowRoot!.activeElement!.id, 'Tab goes on in the form').to.equal('consent');
+  });
+
   it('has no public method: only the hooks of Lit and of the base', () => {
     expect(ownMethods(customElements.get('service-contact')!)).to.deep.equal([]);
   });

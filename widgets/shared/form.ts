@@ -120,6 +120,9 @@ export class FormState {
    */
   async send<T>(call: () => Promise<T>, explain: (error: ApiError) => string | void = () => {}): Promise<T | undefined> {
     if (this.sending) return undefined;
+    // The control that sent: a button, disabled while sending, loses the focus (to the page's body);
+    // it takes it back when nothing else did (a failure without a field at fault).
+    const sender = (this.host.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
     this.sending = true;
     this.message = '';
     this.errors = {};
@@ -135,6 +138,9 @@ export class FormState {
     } finally {
       this.sending = false;
       this.host.requestUpdate();
+      void this.host.updateComplete.then(() => {
+        if (!(this.host.renderRoot as ShadowRoot).activeElement && document.activeElement === document.body) sender?.focus();
+      });
     }
   }
 }
