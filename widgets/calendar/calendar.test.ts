@@ -324,6 +324,9 @@ describe('service-calendar', () => {
     button(el, `Show ${monthName(answer.next_month!)}`).click();
     await until(() => el.data!.month === answer.next_month && !el.shadowRoot!.querySelector('[aria-busy=true]'));
     expect(el.data!.classes.length).to.be.greaterThan(0);
+    // The button went with the notice: the focus is on the month shown (it was lost to the page's body).
+    expect(el.shadowRoot!.activeElement?.id).to.equal('month');
+    expect(el.shadowRoot!.activeElement!.textContent).to.equal(monthName(answer.next_month!));
     expect($(el, 'td[tabindex="0"]').dataset.day).to.equal(el.data!.classes[0]!.local_date);
   });
 

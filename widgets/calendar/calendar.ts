@@ -314,7 +314,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
         </div>
         <div class="bar nav">
           <button class="secondary" aria-label=${t(locale, 'previous')} @click=${() => this.#show(addMonths(month, -1))}>‹</button>
-          <h3 id="month" aria-live="polite">${monthName(month)}</h3>
+          <h3 id="month" tabindex="-1" aria-live="polite">${monthName(month)}</h3>
           <button class="secondary" aria-label=${t(locale, 'next')} @click=${() => this.#show(addMonths(month, 1))}>›</button>
           <button class="secondary" @click=${() => this.#show(this.#today().slice(0, 7), this.#today())}>${t(locale, 'today')}</button>
         </div>
@@ -335,7 +335,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
                     ${t(locale, 'emptyMonth', { month: monthName(month) })}
                     ${
                       next_month
-                        ? html`<button class="link" @click=${() => this.#show(next_month, '')}>
+                        ? // The month's heading takes the focus from the button, which goes.
+                          html`<button class="link" @click=${() => (this.#show(next_month, ''), this.renderRoot.querySelector<HTMLElement>('#month')!.focus())}>
                             ${t(locale, 'showMonth', { month: monthName(next_month) })}
                           </button>`
                         : t(locale, 'noUpcoming')
