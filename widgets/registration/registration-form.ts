@@ -51,7 +51,8 @@ export const en = {
 };
 
 /** Until when a place can be cancelled: a day, and a time of the venue. */
-const CANCEL_UNTIL: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric' };
+// Its hour as the class's own times above it write theirs ("08:00", not "8:00").
+const CANCEL_UNTIL: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit' };
 
 const t = translator(en, { de: () => import('./registration-form.de.ts') });
 

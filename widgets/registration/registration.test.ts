@@ -696,9 +696,11 @@ describe('service-registration’s confirmation', () => {
           weekday: 'short',
           day: 'numeric',
           month: 'short',
-          hour: 'numeric',
+          hour: '2-digit',
         });
         expect(text).to.contain(words.cancel.replace('{date}', until));
+        // Its hour written as the class's ("08:00" in German, not "8:00").
+        if (locale === 'de') expect(until).to.match(/ \d\d:\d\d GMT/);
         // Its zone named as every class's times are, by its offset, in German too (not "MEZ").
         expect(until).to.match(/ GMT[+-]\d+$/);
         // The class's calendar file, as a plain link of the service.
