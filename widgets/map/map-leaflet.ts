@@ -73,6 +73,10 @@ const OWN_CSS = `
   outline: 3px solid var(--_link);
   outline-offset: 2px;
 }
+/* The page's font, in the popups too (not Leaflet's Helvetica). */
+.map.leaflet-container {
+  font: inherit;
+}
 .leaflet-popup-content {
   margin: 7px 18px 7px 14px;
 }

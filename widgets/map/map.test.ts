@@ -82,6 +82,10 @@ describe('service-map', () => {
     expect((await selected).detail).to.deep.equal({ id: 'pl_vienna' });
     await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'));
     expect(el.shadowRoot!.querySelector('.leaflet-popup')!.textContent).to.contain('Mariahilfer Straße 10, 1070 Vienna');
+    // In the page's font, as the rest of the widget (not Leaflet's Helvetica).
+    expect(getComputedStyle(el.shadowRoot!.querySelector('.leaflet-popup-content')!).fontFamily).to.equal(
+      getComputedStyle(el).fontFamily,
+    );
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[aria-current=true] h3')!.textContent!.trim()).to.equal('Acme Vienna');
     await still(el);
