@@ -26,7 +26,11 @@ export class FirstView implements ReactiveController {
     // Known before the act's own handlers run (capture): an update they ask for runs as soon as the
     // handler returns, before the event reaches the host (the calendar's next month, already fetched,
     // was drawn held and fitted, and showed a bare day once it grew).
-    for (const type of ['click', 'input']) host.addEventListener(type, () => (this.grown = true), true);
+    // Enter or Space is one too where it makes no click (a map's marker opens its popup on Enter).
+    const act = (event: Event) => {
+      if (!(event instanceof KeyboardEvent) || event.key === 'Enter' || event.key === ' ') this.grown = true;
+    };
+    for (const type of ['click', 'input', 'keydown']) host.addEventListener(type, act, true);
   }
 
   /**
