@@ -487,7 +487,8 @@ export class CheckoutSteps {
                       names: [...new Set(item.attendees.map((a) => `${a.first_name} ${a.last_name}`))].join(', '),
                     })}
                   </bdi>
-                  <span class="amount">${order.total.amount ? formatMoney(locale, item.total) : t(locale, 'free')}</span>
+                  <!-- Before the voucher's share, as the cart's lines: they add up to the subtotal. -->
+                  <span class="amount">${order.total.amount ? formatMoney(locale, { ...item.total, amount: item.total.amount + item.discount.amount }) : t(locale, 'free')}</span>
                 </p>
               </li>`,
           )}

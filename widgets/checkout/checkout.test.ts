@@ -470,6 +470,8 @@ describe('service-checkout', () => {
           // Nothing below it was in view: it shows whole (how it was paid, the discount, every line).
           const text = $(el, '.done').textContent!.replace(/\s+/g, ' ');
           for (const said of [words.paid, words.discount, words.seats]) expect(text).to.contain(said);
+          // The line before its discount, as the subtotal it makes (the discount once, in its row).
+          expect($(el, '.done .amount').textContent).to.equal($(el, '.done .totals dd').textContent);
           expect($(el, '.done .more')?.hidden ?? true).to.equal(true);
           expect(el.getBoundingClientRect().bottom - $(el, '.done').getBoundingClientRect().bottom).to.be.below(1);
           await expect(el).to.be.accessible();
@@ -502,6 +504,8 @@ describe('service-checkout', () => {
       }
     };
     oneLine('.line .amount, .totals dd');
+    // The line before its discount, as the subtotal it makes (the discount once, in its row).
+    expect($(el, '.line .amount').textContent).to.equal($(el, '.totals dd').textContent);
     await toDetails(el);
     await fill(el, { ...attendees('cls_web_2', ['Grace Hopper']), ...BUYER(), 'buyer.email': email });
     const completed = oneEvent(el, 'service-checkout-completed');

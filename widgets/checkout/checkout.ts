@@ -18,6 +18,15 @@ export interface CheckoutData {
 export type Totals = Pick<QuoteResponse, 'subtotal' | 'discount' | 'tax' | 'total' | 'tax_rate' | 'prices_include_tax'>;
 
 /**
+ * A line's amount before the voucher's share: the lines add up to the subtotal, and the discount is
+ * said once, in its row (a line's `total` beside them counted it twice, to the eye).
+ */
+export const beforeDiscount = ({ total, discount }: { total: Money; discount: Money }): Money => ({
+  ...total,
+  amount: total.amount + discount.amount,
+});
+
+/**
  * The cart's words; German is in checkout.de.ts. The later steps' are in their own chunk, and so are
  * the words of the service's verdicts on a cart (checkout-verdicts.ts).
  */
@@ -337,7 +346,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     return html`<li class="line" part="card">
       <div class="title">
         <h3 id="l-${id}">${title}</h3>
-        ${quoted ? html`<span class="amount">${formatMoney(locale, quoted.total)}</span>` : nothing}
+        ${quoted ? html`<span class="amount">${formatMoney(locale, beforeDiscount(quoted))}</span>` : nothing}
       </div>
       ${starts ? html`<p>${formatDateRange(locale, starts, ends!, quoted?.timezone ?? line.timezone)} · ${quoted?.location ?? line.location}</p>` : nothing}
       ${
