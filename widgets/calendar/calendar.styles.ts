@@ -13,10 +13,11 @@ export const calendarStyles = css`
   .bar h2 {
     flex: 1 1 10rem;
   }
+  /* Side by side from 21rem (at 304 px, "Alle Programme" was cut in its select): else each a row. */
   .field {
     display: grid;
     gap: 0.25rem;
-    flex: 1 1 9rem;
+    flex: 1 1 10rem;
   }
   label {
     font-weight: 600;

@@ -330,6 +330,17 @@ describe('service-calendar', () => {
     expect($(el, 'td[tabindex="0"]').dataset.day).to.equal(el.data!.classes[0]!.local_date);
   });
 
+  it('gives each filter a row of its own where two would cut their words (304 px, German), and sets them side by side where they fit', async () => {
+    const rows = async (width: number) => {
+      const el = await mount({ locale: 'de', width });
+      const [programme, place] = ['#programme', '#place'].map((id) => $(el, id).getBoundingClientRect());
+      // ("Alle Programme" was cut to "Alle Programm" in a select of 144 px.)
+      return programme!.top === place!.top ? 'one row' : 'a row each';
+    };
+    expect(await rows(304)).to.equal('a row each');
+    expect(await rows(343)).to.equal('one row');
+  });
+
   it('shows the month as a list on a narrow page, and the visitor can switch', async () => {
     await setViewport({ width: 375, height: 800 });
     try {
