@@ -374,7 +374,7 @@ export class CheckoutSteps {
       if (!(error instanceof ApiError) || error.status !== 401) throw error;
       host.cart.set({ order: undefined });
       host.notice(t(this.#locale, 'lost'));
-      return;
+      return this.#arrive();
     }
     const locale = this.#locale;
     if (order.status === 'confirmed') return this.#done(order, true);
@@ -384,6 +384,22 @@ export class CheckoutSteps {
     } else {
       host.notice(this.#unpaid(waiting, order.payment.redirect_url!));
     }
+    // (Its line, under the cart's heading, said nothing to the keyboard: the focus was at the page's top.)
+    this.#arrive();
+  }
+
+  /** Back from the provider's page, the page opened at its top: the widget brought into view once it shows, the focus on its heading. */
+  #arrive() {
+    const { element } = this.host;
+    const arrived: ReactiveController = {
+      hostUpdated() {
+        if (element.loadState !== 'ready') return;
+        element.removeController(arrived);
+        element.scrollIntoView({ block: 'start' });
+        element.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus({ preventScroll: true });
+      },
+    };
+    element.addController(arrived);
   }
 
   /** The order waits for its payment: a way back to paying, and a way to cancel it; `failed` says why the last cancel did not. */
@@ -433,15 +449,7 @@ export class CheckoutSteps {
       // The loader shows the element once it is ready: until then its div holds the space.
       const space = element.hidden ? element.parentElement! : element;
       if (space.getBoundingClientRect().bottom >= innerHeight) host.view.all = true;
-      const arrived: ReactiveController = {
-        hostUpdated() {
-          if (element.loadState !== 'ready') return;
-          element.removeController(arrived);
-          element.scrollIntoView({ block: 'start' });
-          element.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus({ preventScroll: true });
-        },
-      };
-      element.addController(arrived);
+      this.#arrive();
     }
     element.dispatchEvent(
       new CheckoutCompletedEvent({

@@ -725,6 +725,8 @@ describe('service-checkout', () => {
     const el = await mount({ fetch: fetcher });
     await quoted(el);
     expect(textOf(el)).to.contain('Your payment is not complete yet.');
+    // Back from the provider's page: the focus on the cart's heading, its line below it.
+    await until(() => el.shadowRoot!.activeElement === $(el, 'h2'), 'the heading focused');
     expect($<HTMLAnchorElement>(el, '.notice a').href).to.equal(order.payment.redirect_url);
     // Its own order holds the seats: no second order meanwhile.
     expect(button(el, 'Continue').disabled).to.equal(true);
