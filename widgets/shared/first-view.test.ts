@@ -9,23 +9,26 @@ import { until } from '../../test/browser/support.ts';
 import { FirstView, firstViewStyles, loadFit } from './first-view.ts';
 import { baseStyles } from './styles.ts';
 
+/** The styles of a bare held element: 300 px wide, held to 200 px, its lists without bullets. */
+const heldStyles = [
+  baseStyles,
+  firstViewStyles,
+  css`
+    :host {
+      min-height: 200px;
+      width: 300px;
+    }
+    ul {
+      padding: 0;
+      list-style: none;
+    }
+  `,
+];
+
 /** A list of items of the given heights (px), held to 200 px. */
 class HeldList extends LitElement {
   static override properties = { heights: { attribute: false } };
-  static override styles = [
-    baseStyles,
-    firstViewStyles,
-    css`
-      :host {
-        min-height: 200px;
-        width: 300px;
-      }
-      ul {
-        padding: 0;
-        list-style: none;
-      }
-    `,
-  ];
+  static override styles = heldStyles;
   heights: number[] = [];
   #view = new FirstView(this);
 
@@ -50,20 +53,13 @@ customElements.define('held-list', HeldList);
 class HeldDays extends LitElement {
   static override properties = { days: { attribute: false } };
   static override styles = [
-    baseStyles,
-    firstViewStyles,
+    ...heldStyles,
     css`
-      :host {
-        min-height: 200px;
-        width: 300px;
-      }
-      ul {
-        margin: 0;
-        padding: 0;
-        list-style: none;
-      }
+      ul,
       h3 {
         margin: 0;
+      }
+      h3 {
         height: 20px;
       }
     `,
