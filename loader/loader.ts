@@ -141,7 +141,6 @@ const install = (): ServiceWidgets => {
     const ownHeight = div.style.minHeight;
     const [height, path, ...chunks] = built!;
     if (!parseFloat(getComputedStyle(div).minHeight)) div.style.minHeight = height / 16 + 'em';
-    const tag: `service-${string}` = `service-${type}`;
     // The widget's code, tried three times. A browser that follows whatwg/html#10327 fetches a failed
     // module again; an older one keeps the failure for that URL, so a retry asks for the widget's own
     // chunk (the first, which no chunk imports) under a new URL. Shared chunks keep theirs: one
@@ -180,7 +179,7 @@ const install = (): ServiceWidgets => {
     load(0).then(
       () => {
         // The element handshake (contract/page.ts): its attributes, its reserved space, its outcomes.
-        const Widget = customElements.get(tag)!;
+        const Widget = customElements.get(`service-${type}`)!;
         const el = (p.el = new Widget());
         p.options = Widget.observedAttributes;
         el.setAttribute('base-url', base);
