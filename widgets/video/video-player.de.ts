@@ -21,6 +21,7 @@ const de: typeof en = {
   playNow: 'Jetzt abspielen',
   linkEnded: 'Dieser Anmeldelink ist abgelaufen. Melden Sie sich erneut an, um dieses Video anzusehen.',
   signInFailed: 'Die Anmeldung konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  otherEmail: 'Mit anderer E-Mail-Adresse anmelden',
 };
 
 export default de;

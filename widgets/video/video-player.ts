@@ -42,6 +42,7 @@ export const en = {
   playNow: 'Play now',
   linkEnded: 'This sign-in link has expired. Sign in again to watch this video.',
   signInFailed: 'The sign-in could not be loaded. Check your connection and try again.',
+  otherEmail: 'Sign in with another email',
 };
 
 const t = translator(en, { de: () => import('./video-player.de.ts') });
@@ -157,11 +158,14 @@ export class VideoPlayer implements ReactiveController {
         return media;
       } catch (error) {
         if (error instanceof ApiError && error.code === 'participants-only') {
-          // Signed in, but not a participant of this video's programme: nothing to try again.
+          // Signed in, but not a participant of this video's programme: nothing to try again, but
+          // another email to sign in with (a page without a profile widget offers no sign-out).
           const course = (error.details?.course as { title: string } | null | undefined)?.title;
+          const locale = element.resolvedLocale;
           return void this.host.hold({
             id: video.id,
-            line: t(element.resolvedLocale, 'participantsOnly', { course: course ?? element.data!.widget.company.name }),
+            line: t(locale, 'participantsOnly', { course: course ?? element.data!.widget.company.name }),
+            action: [t(locale, 'otherEmail'), () => void this.#signOut(video, token)],
           });
         }
         if (!(error instanceof ApiError && error.code === 'invalid-token')) {
@@ -176,6 +180,19 @@ export class VideoPlayer implements ReactiveController {
     // A widget of the page that offers the sign-in (the profile) shows its own; else it is here.
     if (!this.#askSignIn(false)) return void this.#signInHere(video, line);
     void this.host.hold({ id: video.id, line, action: [t(locale, 'signIn'), () => this.#askSignIn(true)], ask: true });
+  }
+
+  /**
+   * Ends the page's sign-in (at the service too, where it can: a failure there ends it in the page
+   * all the same), and asks for the sign-in again for this video.
+   */
+  async #signOut(video: Video, token: string) {
+    await this.host
+      .api()
+      .request('participant/logout', { body: {}, token })
+      .catch(() => null);
+    this.#session.write();
+    await this.signedMedia(video);
   }
 
   /**

@@ -366,7 +366,8 @@ describe('service-video', () => {
     expect(profile.shadowRoot!.activeElement?.getAttribute('type')).to.equal('email');
   });
 
-  it('a signed-in participant of another programme is told whose recording it is, in English and German; nothing to retry', async () => {
+  it('a signed-in participant of another programme is told whose recording it is, in English and German, and can sign in with another email (signed out at the service too); accessible', async () => {
+    sessionStorage.clear();
     // A new participant with a place on the free open day only (the seeded ones' places change in other tests).
     const email = `open-day-${Date.now()}@example.org`;
     const registered = await fetch(new URL(`widget-api/v1/registrations?key=${keyOf('registration')}`, service.url), {
@@ -375,17 +376,46 @@ describe('service-video', () => {
       body: JSON.stringify({ class_id: 'cls_open_1', first_name: 'Open', last_name: 'Day', email, consent: true }),
     });
     expect(registered.status).to.equal(201);
-    writeSession(service.url, 'c_acme', { token: await participantToken(email) });
+    const token = await participantToken(email);
+    const me = () =>
+      fetch(new URL(`widget-api/v1/participant/me?key=${keyOf('video')}`, service.url), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Service-Token': token },
+        body: '{}',
+      });
+    writeSession(service.url, 'c_acme', { token });
     try {
-      for (const [locale, line] of [
-        ['en', 'This recording is for participants of TypeScript for teams.'],
-        ['de', 'Diese Aufzeichnung ist für Teilnehmende von „TypeScript for teams“.'],
+      for (const [locale, line, other, ask] of [
+        [
+          'de',
+          'Diese Aufzeichnung ist für Teilnehmende von „TypeScript for teams“.',
+          'Mit anderer E-Mail-Adresse anmelden',
+          'Dieses Video ist für Teilnehmende von Acme Academy. Melden Sie sich an, um es anzusehen.',
+        ],
+        [
+          'en',
+          'This recording is for participants of TypeScript for teams.',
+          'Sign in with another email',
+          'This video is for participants of Acme Academy. Sign in to watch it.',
+        ],
       ]) {
         const el = await settled(await mount('vid_ts_session_1', locale));
         const held = await heldAfterPlay(el);
-        expect(held.textContent!.trim()).to.equal(line);
-        expect(held.querySelector('button'), 'nothing to try again').to.equal(null);
-        expect(el.shadowRoot!.activeElement).to.equal(held);
+        expect(held.querySelector('p')!.textContent!.trim()).to.equal(line);
+        // Nothing to try again: the one thing to do is to sign in as someone else.
+        expect([...held.querySelectorAll('button')].map((b) => b.textContent!.trim())).to.deep.equal([other]);
+        expect(focused(el)).to.equal(other);
+        expect(el.shadowRoot!.querySelector('video')).to.equal(null);
+        await expect(el).to.be.accessible();
+        if (locale === 'de') continue;
+
+        expect((await me()).status).to.equal(200);
+        await press('Enter');
+        // Signed out in the page and at the service; the sign-in below the poster, the focus in its field.
+        await until(() => focused(el) === '#email', 'the focus in the email field');
+        expect(readSession(service.url, 'c_acme')).to.equal(undefined);
+        expect((await me()).status).to.equal(401);
+        expect($(el, '.held p').textContent!.trim()).to.equal(ask);
         expect(el.shadowRoot!.querySelector('video')).to.equal(null);
         await expect(el).to.be.accessible();
       }
