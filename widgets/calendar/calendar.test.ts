@@ -198,6 +198,12 @@ describe('service-calendar', () => {
     expect(focusedDay(el)).to.equal(right);
     expect($(el, `[data-day="${right}"]`).getAttribute('aria-selected')).to.equal('true');
     expect($$(el, 'td[tabindex="0"]')).to.have.length(1);
+    // Its focus ring stays out of the next day's content (the cells' padding): at 320 px the days are narrow.
+    const cell = $(el, `[data-day="${right}"]`);
+    expect(cell.matches(':focus-visible')).to.equal(true);
+    const ring = getComputedStyle(cell);
+    const outward = parseFloat(ring.outlineWidth) + parseFloat(ring.outlineOffset);
+    expect(outward, 'how far the ring reaches out of its cell').to.be.above(0).and.at.most(parseFloat(ring.paddingLeft));
 
     await sendKeys({ press: 'ArrowLeft' });
     await until(() => focusedDay(el) === day);
