@@ -56,11 +56,12 @@ export default {
   nodeResolve: { exportConditions: ['development'] },
   concurrency: 2,
   testFramework: { config: { timeout: 8000 } },
-  // The services' dev endpoints (clock, outbox, tokens) through this server, same-origin for the
-  // tests: /dev/* to the service, /strict/dev/* to the strict one.
+  // The services' dev endpoints (clock, outbox, tokens) and the REST API (an owner's settings of a
+  // widget) through this server, same-origin for the tests: /dev/* and /v1/* to the service (with
+  // the REST API's X-Service-* headers), /strict/dev/* to the strict one.
   middleware: [
     async (ctx, next) => {
-      const target = ctx.path.startsWith('/dev/') ? service : ctx.path.startsWith('/strict/dev/') ? strict : undefined;
+      const target = /^\/(dev|v1)\//.test(ctx.path) ? service : ctx.path.startsWith('/strict/dev/') ? strict : undefined;
       if (!target) return next();
       const body =
         ctx.method === 'POST'
@@ -71,7 +72,10 @@ export default {
           : undefined;
       const answer = await fetch(`${target.url}${ctx.url.replace(/^\/strict/, '')}`, {
         method: ctx.method,
-        headers: { 'Content-Type': 'application/json' },
+        headers: {
+          'Content-Type': 'application/json',
+          ...Object.fromEntries(Object.entries(ctx.headers).filter(([name]) => name.startsWith('x-service-'))),
+        },
         body,
       });
       ctx.status = answer.status;

@@ -9,7 +9,7 @@ import type { App, Company, View } from './app.ts';
 import { checkOrigins } from './origins.ts';
 import { TYPES } from './publish.ts';
 import { href } from './routes.ts';
-import { coursesOf, emptySettings, nameField, optionsOf, settingsFields, type SettingsErrors } from './settings.ts';
+import { checkTerms, coursesOf, emptySettings, nameField, optionsOf, settingsFields, type SettingsErrors } from './settings.ts';
 import { choice, field, fieldErrors, said, sayText, type Said } from './ui.ts';
 import { openWidget } from './widget.ts';
 
@@ -46,6 +46,8 @@ export class CreateView implements View {
     const errors: CreateErrors = {};
     if (!this.#type) errors.type = { text: t.typeMissing };
     if (!this.#settings.name.trim()) errors.name = { text: t.nameMissing };
+    const terms = checkTerms(t, this.#settings);
+    if (terms) errors.terms = terms;
     const origins = checkOrigins(t, this.#origins, app.dev);
     if ('fault' in origins) errors.origins = { text: origins.fault };
     this.#errors = errors;
@@ -79,6 +81,7 @@ export class CreateView implements View {
       ['type', `input[name="type"]${this.#type ? ':checked' : ''}`],
       ['name', '#widget-name'],
       ['options', '#widget-locale'],
+      ['terms', '#option-terms'],
       ['origins', '#widget-origins'],
     ];
     const first = order.find(([name]) => this.#errors[name]);

@@ -162,6 +162,10 @@ const en = {
     video: 'A video’s id. Empty: all videos.',
     'booking-url': '“Book” links there, with the programme and the class.',
   } as Record<string, string>,
+  termsLabel: 'Your terms and conditions',
+  termsHint:
+    'The https address of the terms a buyer agrees to, linked in the checkout’s consent. Empty: buyers agree to the storing of their details only.',
+  termsFormat: 'Give the address of your terms as https:// and the page, such as https://www.example.com/terms.',
   allCourses: 'All programmes',
   allPlaces: 'All places',
   // Detail
@@ -433,6 +437,10 @@ const de: Words = {
     video: 'Die Id eines Videos. Leer: alle Videos.',
     'booking-url': '„Buchen“ führt dorthin, mit Programm und Termin.',
   },
+  termsLabel: 'Ihre Geschäftsbedingungen',
+  termsHint:
+    'Die https-Adresse der Bedingungen, denen Käufer zustimmen, verlinkt in der Einwilligung des Checkouts. Leer: Käufer stimmen nur der Speicherung ihrer Angaben zu.',
+  termsFormat: 'Geben Sie die Adresse Ihrer Bedingungen mit https:// und der Seite an, etwa https://www.example.com/agb.',
   allCourses: 'Alle Programme',
   allPlaces: 'Alle Orte',
   back: 'Alle Widgets',

@@ -21,7 +21,15 @@ export interface Settings {
   rest: Record<string, unknown>;
 }
 
-export type SettingsErrors = Partial<Record<'name' | 'options', Said>>;
+export type SettingsErrors = Partial<Record<'name' | 'options' | 'terms', Said>>;
+
+/** A checkout's terms as the service takes them (an https address), checked before sending: its fault, if any. */
+export const checkTerms = (t: App['t'], s: Settings): Said | undefined => {
+  const terms = s.rest.terms;
+  if (terms === undefined) return undefined;
+  const url = typeof terms === 'string' && URL.canParse(terms) ? new URL(terms) : undefined;
+  return url?.protocol === 'https:' && url.hostname && String(terms).length <= 500 ? undefined : { text: t.termsFormat };
+};
 
 /** The colours offered: the widgets' accent and the text on it. */
 const COLOURS = ['--service-accent', '--service-on-accent'];
@@ -163,6 +171,33 @@ export function settingsFields(
               />`,
     });
   };
+  // A checkout's terms: the service's own option (kept with the rest), an https address.
+  const terms =
+    type === 'checkout'
+      ? field({
+          id: 'option-terms',
+          label: t.termsLabel,
+          hint: t.termsHint,
+          error: errors.terms,
+          control: (describedBy, invalid) =>
+            html`<input
+              id="option-terms"
+              type="url"
+              autocomplete="off"
+              spellcheck="false"
+              placeholder="https://www.example.com/terms"
+              aria-describedby=${describedBy}
+              aria-invalid=${invalid}
+              .value=${typeof s.rest.terms === 'string' ? s.rest.terms : ''}
+              @input=${(e: Event) => {
+                const value = (e.target as HTMLInputElement).value.trim();
+                if (value) s.rest.terms = value;
+                else delete s.rest.terms;
+                changed();
+              }}
+            />`,
+        })
+      : nothing;
   const palette = colours(type);
   return html`${field({
     id: 'widget-locale',
@@ -186,7 +221,7 @@ export function settingsFields(
       <legend>${t.optionsLegend}</legend>
       ${
         OPTIONS[type].length
-          ? html`<div class="form-grid">${OPTIONS[type].map(option)}</div>`
+          ? html`<div class="form-grid">${OPTIONS[type].map(option)} ${terms}</div>`
           : html`<p class="hint">${t.noOptions}</p>`
       }
       ${errors.options ? html`<p class="field-error" id="options-error">${sayText(errors.options)}</p>` : nothing}

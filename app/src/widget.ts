@@ -15,7 +15,16 @@ import { date, dateTime } from './i18n.ts';
 import { checkOrigin } from './origins.ts';
 import { placeholder, type PreviewState } from './preview.ts';
 import { href } from './routes.ts';
-import { coursesOf, nameField, optionsOf, settingsFields, settingsOf, type Settings, type SettingsErrors } from './settings.ts';
+import {
+  checkTerms,
+  coursesOf,
+  nameField,
+  optionsOf,
+  settingsFields,
+  settingsOf,
+  type Settings,
+  type SettingsErrors,
+} from './settings.ts';
 import { choice, copy, field, fieldErrors, said, sayText, type Said } from './ui.ts';
 
 type CheckResult = Awaited<ReturnType<typeof check>>;
@@ -253,6 +262,12 @@ export class WidgetView implements View {
     if (!s.name.trim()) {
       this.#settingsErrors.name = { text: t.nameMissing };
       this.#app.focusAfterRender('#widget-name');
+      return this.#app.update();
+    }
+    const terms = checkTerms(t, s);
+    if (terms) {
+      this.#settingsErrors.terms = terms;
+      this.#app.focusAfterRender('#option-terms');
       return this.#app.update();
     }
     // On an error, what was typed stays: the form's settings are the answer's only after a success.

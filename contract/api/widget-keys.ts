@@ -32,11 +32,18 @@ export const Widget = named(
       name: z.string(),
     }),
     options: z
-      .object({ topics: z.array(z.string()).optional(), tiles: MapTiles.optional() })
+      .object({
+        topics: z.array(z.string()).optional(),
+        tiles: MapTiles.optional(),
+        terms: z
+          .string()
+          .optional()
+          .meta({ description: 'Checkout widgets: the address of the terms a buyer agrees to (an https URL)' }),
+      })
       .catchall(z.unknown())
       .meta({
         description:
-          'The widget’s configuration. Contact widgets: `topics`, the subjects a message may be filed under (possibly empty). Map widgets: `tiles`.',
+          'The widget’s configuration. Contact widgets: `topics`, the subjects a message may be filed under (possibly empty). Map widgets: `tiles`. Checkout widgets: `terms`, when the company has terms to agree to.',
       }),
   }),
 );

@@ -162,13 +162,16 @@ export async function rotateWidgetKey(tx: Db, row: WidgetRow, now: number, grace
   return { ...row, key };
 }
 
+/** An absolute https URL (with a host), as a page links to it. */
+const isHttpsUrl = (value: string) => URL.canParse(value) && new URL(value).protocol === 'https:' && !!new URL(value).hostname;
+
 /** How large a widget's options may be (JSON, in bytes). */
 const MAX_OPTIONS_BYTES = 4096;
 const CONTROL = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * A widget's options, as `options` is sent: the snippet's attributes of its type (and `locale`), each a
- * text, and the service's own (`topics` of a contact form, `tiles` of a map). The first fault goes
+ * text, and the service's own (`topics` of a contact form, `tiles` of a map, `terms` of a checkout). The first fault goes
  * into `fields.options`, saying how to write it.
  */
 /** A colour the snippet's CSS may carry: nothing that could end its declaration. */
@@ -176,7 +179,7 @@ const COLOUR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla|oklch|okla
 
 export function widgetOptions(type: WidgetType, raw: Record<string, unknown>, fields: FieldErrors): Record<string, unknown> {
   const attributes = ['locale', ...OPTIONS[type]];
-  const own = type === 'contact' ? ['topics'] : type === 'map' ? ['tiles'] : [];
+  const own = type === 'contact' ? ['topics'] : type === 'map' ? ['tiles'] : type === 'checkout' ? ['terms'] : [];
   const fault = (message: string) => void (fields.options ??= message);
   if (Buffer.byteLength(JSON.stringify(raw)) > MAX_OPTIONS_BYTES)
     fault(`options may hold at most ${MAX_OPTIONS_BYTES} bytes of JSON.`);
@@ -218,6 +221,11 @@ export function widgetOptions(type: WidgetType, raw: Record<string, unknown>, fi
       )
         fault(
           'options.tiles is { "url": "https://…/{z}/{x}/{y}.png", "attribution": "© …" }: an https tile URL template and the text shown on the map.',
+        );
+    } else if (name === 'terms' && own.includes(name)) {
+      if (typeof value !== 'string' || value.length > 500 || CONTROL.test(value) || !isHttpsUrl(value))
+        fault(
+          'options.terms is the address of the terms a buyer agrees to: an https URL of at most 500 characters, such as https://www.acme.example/terms.',
         );
     } else {
       fault(`A ${type} widget takes no option "${name.slice(0, 40)}": it takes ${[...attributes, 'theme', ...own].join(', ')}.`);

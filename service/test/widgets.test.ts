@@ -144,6 +144,26 @@ describe('/v1/widgets', () => {
     assert.match(topics.body.error.fields.options, /1 to 100 characters/);
   });
 
+  test('a checkout’s terms: an https address its first render names; anything else is 422 saying how to write it', async () => {
+    const terms = 'https://www.acme.example/terms?lang=de#booking';
+    const checkout = await created({ type: 'checkout', options: { terms } });
+    assert.deepEqual(checkout.options, { terms });
+    const shown = await svc.json(`/widget-api/v1/widget?key=${encodeURIComponent(checkout.key)}&type=checkout`, {
+      headers: { Origin: SITE },
+    });
+    assert.equal(shown.status, 200, JSON.stringify(shown.body));
+    assert.equal(shown.body.widget.options.terms, terms);
+    for (const bad of ['http://www.acme.example/terms', 'javascript:alert(1)', '/terms', 'https://', 7, `https://a.example/${'x'.repeat(500)}`]) {
+      const res = await rest(OWNER, `/v1/widgets/${checkout.id}`, 'PATCH', { options: { terms: bad } });
+      assert.equal(res.status, 422, String(bad));
+      assert.match(res.body.error.fields.options, /options\.terms is .* an https URL of at most 500 characters, such as https:\/\/www\.acme\.example\/terms\./);
+    }
+    // Another type has no terms to agree to.
+    const calendar = await rest(OWNER, '/v1/widgets', 'POST', { type: 'calendar', origins: [SITE], options: { terms } });
+    assert.match(calendar.body.error.fields.options, /takes no option "terms"/);
+    assert.deepEqual((await rest(OWNER, `/v1/widgets/${checkout.id}`)).body.options, { terms });
+  });
+
   test('in production only https origins serve: plain http on this machine is for development', () => {
     const dev: Record<string, string> = {};
     assert.deepEqual(widgetOrigins(['http://localhost:3000', 'HTTPS://WWW.Acme.example:443'], true, dev), [

@@ -135,6 +135,31 @@ export const dev = async <T = unknown>(path: string, body?: unknown, { strict = 
   return answer.status === 204 ? (undefined as T) : ((await answer.json()) as T);
 };
 
+/**
+ * A REST API call of Acme's owner (Acme's application, its client secret), through the test server:
+ * what an owner sets in the app, such as a widget's options.
+ */
+export const asOwner = async <T = unknown>(path: string, method = 'GET', body?: unknown): Promise<T> => {
+  const headers = { 'X-Service-Api-Key': 'rk_demo_acme' };
+  const login = await fetch('/v1/login', {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      login: 'olivia.owner@acme.example',
+      verification_method: 'client_secret',
+      client_secret: 'cs_demo_acme_secret',
+    }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const answer = await fetch(path, {
+    method,
+    headers: { ...headers, 'X-Service-Token': token, 'X-Service-Company': '1' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()) as T;
+};
+
 /** The words of a form's own check (widgets/shared/form.ts and form.de.ts), as a visitor reads them. */
 export const FORM_WORDS = {
   en: {

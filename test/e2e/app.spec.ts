@@ -358,6 +358,49 @@ test('an owner creates a calendar widget, its copied snippet shows on the site, 
   await visitor.close();
 });
 
+test('an owner names a checkout’s terms: an address that is not https is said beside it, what was typed kept; the saved one is the checkout’s, and can be changed', async ({
+  watched: page,
+}) => {
+  const { h1 } = await newWidgetForm(page);
+  await page.getByRole('radio', { name: /Checkout/ }).check();
+  await page.getByLabel('Name').fill('Checkout with terms');
+  await page.getByLabel('Origins').fill(SITE);
+  const terms = page.getByLabel('Your terms and conditions');
+  await expect(terms).toHaveAccessibleDescription(/linked in the checkout’s consent/);
+  await terms.fill('http://www.acme.example/terms');
+  await page.getByRole('button', { name: 'Create widget' }).click();
+  await expect(page.locator('#option-terms-error')).toHaveText(
+    'Give the address of your terms as https:// and the page, such as https://www.example.com/terms.',
+  );
+  await expect(terms).toBeFocused();
+  await expect(terms).toHaveValue('http://www.acme.example/terms');
+  await expect(page.getByLabel('Name')).toHaveValue('Checkout with terms');
+  await accessible(page, 'create form with a wrong terms address');
+
+  await terms.fill('https://www.acme.example/terms');
+  await page.getByRole('button', { name: 'Create widget' }).click();
+  await expect(h1).toHaveText('Checkout with terms');
+  const key = (await page.locator('#widget-key').textContent())!;
+  const checkout = async () => {
+    const answer = await fetch(`${SERVICE}/widget-api/v1/widget?key=${key}&type=checkout`, { headers: { Origin: SITE } });
+    return ((await answer.json()) as { widget: { options: { terms?: string } } }).widget.options.terms;
+  };
+  expect(await checkout()).toBe('https://www.acme.example/terms');
+  await expect(terms).toHaveValue('https://www.acme.example/terms');
+
+  // Changed in the widget's settings; emptied, the checkout names none.
+  await terms.fill('www.acme.example/agb');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.locator('#option-terms-error')).toBeVisible();
+  await expect(terms).toBeFocused();
+  expect(await checkout()).toBe('https://www.acme.example/terms');
+  await terms.fill('');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  expect(await checkout()).toBeUndefined();
+  await accessible(page, 'checkout widget without terms');
+});
+
 test('the widget’s page offers its snippet pinned: the integrity is the served pinned loader’s sha384, the check passes it, and pasted into a page of the site it shows', async ({
   watched: page,
 }) => {

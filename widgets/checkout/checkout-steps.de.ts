@@ -27,8 +27,11 @@ const de: typeof en & typeof sharedWordsDe = {
   invoice: 'Rechnung',
   on_site: 'Zahlung vor Ort',
   card: 'Karte, auf der sicheren Seite unseres Zahlungsanbieters',
-  consent:
-    'Ich bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert, und mit den Bedingungen.',
+  consent: 'Ich bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert.',
+  consentTerms:
+    'Ich bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert, und mit den {terms}.',
+  terms: 'Geschäftsbedingungen',
+  newTab: '(öffnet in neuem Tab)',
   order: 'Kostenpflichtig bestellen · {total}',
   pay: 'Weiter zur Zahlung · {total}',
   orderFree: 'Kostenlos bestellen',

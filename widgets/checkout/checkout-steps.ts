@@ -7,7 +7,7 @@
 import { html, nothing, type ReactiveController } from 'lit';
 import { COUNTRIES } from '../../contract/countries.ts';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
-import type { Order, OrderReadResponse, OrderRequest, OrderResponse, QuoteResponse } from '../../contract/api/index.ts';
+import type { Order, OrderReadResponse, OrderRequest, OrderResponse, QuoteResponse, Widget } from '../../contract/api/index.ts';
 import { ApiError } from '../shared/api.ts';
 import { ServiceEvent, toApiError, type ChunkHost } from '../shared/base.ts';
 import type { CartController } from '../shared/cart.ts';
@@ -51,7 +51,10 @@ export const en = {
   invoice: 'Invoice',
   on_site: 'Pay on site',
   card: 'Card, on our payment provider’s secure page',
-  consent: 'I agree that {company} stores my details to handle this order, and to its terms.',
+  consent: 'I agree that {company} stores my details to handle this order.',
+  consentTerms: 'I agree that {company} stores my details to handle this order, and to its {terms}.',
+  terms: 'terms and conditions',
+  newTab: '(opens in a new tab)',
   order: 'Place order · {total}',
   pay: 'Continue to payment · {total}',
   orderFree: 'Place free order',
@@ -89,6 +92,19 @@ const countries = (locale: Locale) =>
     code,
     new Intl.DisplayNames(locale, { type: 'region' }).of(code)!,
   ]).sort((a, b) => a[1].localeCompare(b[1], locale)));
+
+/**
+ * The consent the buyer ticks: the storing of their details, and the company's terms where its
+ * widget names them (`options.terms`, an https address the service checked), a link to them that
+ * opens beside the checkout (the form stays as filled in).
+ */
+const consentLabel = (locale: Locale, { company, options }: Widget) => {
+  if (!options.terms) return t(locale, 'consent', { company: company.name });
+  const [before, after] = t(locale, 'consentTerms', { company: company.name, terms: '\u0000' }).split('\u0000');
+  return html`${before}<a href=${options.terms} target="_blank" rel="noopener noreferrer"
+      >${t(locale, 'terms')}<span class="visually-hidden"> ${t(locale, 'newTab')}</span></a
+    >${after}`;
+};
 
 /**
  * The field of an attendee's name, named after the class (not the line's place in the cart), so
@@ -255,7 +271,7 @@ export class CheckoutSteps {
               </fieldset>`
             : nothing
         }
-        ${consent(form, t(locale, 'consent', { company: host.element.data!.widget.company.name }))} ${formError(form)}
+        ${consent(form, consentLabel(locale, host.element.data!.widget))} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>
           ${
             form.sending

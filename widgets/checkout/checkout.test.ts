@@ -4,6 +4,7 @@ import type { Cart } from '../shared/cart.ts';
 import { readState, writeState } from '../shared/page-state.ts';
 import { writeSession } from '../shared/session.ts';
 import {
+  asOwner,
   darkPage,
   dev,
   expectFaults,
@@ -517,6 +518,52 @@ describe('service-checkout', () => {
     expect(done.scrollWidth).to.be.at.most(done.clientWidth);
     oneLine('.done dd, .done .amount');
     await expect(el).to.be.accessible();
+  });
+
+  it('names the company’s terms in its consent where its widget has them, a link that opens beside the form; else only the storing of the details; English and German, accessible', async () => {
+    const terms = 'https://www.acme.example/terms';
+    // The owner's setting of a checkout widget of this page (the REST API; the app sets it the same way).
+    const { key } = await asOwner<{ key: string }>('/v1/widgets', 'POST', {
+      type: 'checkout',
+      origins: [location.origin],
+      options: { terms },
+    });
+    for (const [locale, next, withTerms, without] of [
+      [
+        'en',
+        'Continue',
+        'I agree that Acme Academy stores my details to handle this order, and to its terms and conditions (opens in a new tab).',
+        'I agree that Acme Academy stores my details to handle this order.',
+      ],
+      [
+        'de',
+        'Weiter',
+        'Ich bin einverstanden, dass Acme Academy meine Angaben zur Abwicklung dieser Bestellung speichert, und mit den Geschäftsbedingungen (öffnet in neuem Tab).',
+        'Ich bin einverstanden, dass Acme Academy meine Angaben zur Abwicklung dieser Bestellung speichert.',
+      ],
+    ]) {
+      const el = await settled(
+        await fixture<HTMLElementTagNameMap['service-checkout']>(
+          html`<service-checkout key=${key} base-url=${service.url} locale=${locale} classes="cls_web_2"></service-checkout>`,
+        ),
+      );
+      await toDetails(el, next);
+      const label = $(el, 'label[for=consent]');
+      expect(label.textContent!.replace(/\s+/g, ' ').trim()).to.equal(withTerms);
+      const link = label.querySelector('a')!;
+      expect([link.href, link.target, link.relList.contains('noopener')]).to.deep.equal([terms, '_blank', true]);
+      await expect(el).to.be.accessible();
+      el.remove();
+      writeState('cart', service.url, COMPANY);
+
+      // The seeded checkout names no terms: nothing to agree to but the storing of the details.
+      const plain = await mount({ classes: 'cls_web_2', locale });
+      await toDetails(plain, next);
+      expect($(plain, 'label[for=consent]').textContent!.trim()).to.equal(without);
+      expect($(plain, 'label[for=consent] a')).to.equal(null);
+      plain.remove();
+      writeState('cart', service.url, COMPANY);
+    }
   });
 
   it('fills the buyer from the participant signed in on the page', async () => {
