@@ -104,8 +104,8 @@ export class CalendarWaitlist {
     if (email) return html`<p class="notice" id="joined-${cls.id}" tabindex="-1">✓ ${this.#t('joined', { email })}</p>`;
     if (this.#open !== cls.id) return undefined;
     const form = this.#form;
-    const field = (name: 'first_name' | 'last_name' | 'email', type: string, autocomplete: string, maxlength = 100) =>
-      input(form, name, this.#t(name), { type, autocomplete, maxlength });
+    const field = (name: 'first_name' | 'last_name' | 'email', type: string, autocomplete: string) =>
+      input(form, name, this.#t(name), { type, autocomplete });
     const company = this.host.element.data!.widget.company.name;
     return html`<form
       novalidate
@@ -115,7 +115,7 @@ export class CalendarWaitlist {
       aria-describedby=${formDescribedBy(form)}
     >
       <p>${this.#t('notice')}</p>
-      ${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')} ${field('email', 'email', 'email', 254)}
+      ${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')} ${field('email', 'email', 'email')}
       ${consent(form, this.#t('consent', { company }))} ${formError(form)}
       <div class="actions">
         <button part="button" ?disabled=${form.sending}>${form.sending ? this.#t('sending') : this.#t('join')}</button>

@@ -223,17 +223,17 @@ export class CheckoutSteps {
             ${text('buyer.first_name', t(locale, 'first_name'), 'given-name')} ${text('buyer.last_name', t(locale, 'last_name'), 'family-name')}
           </div>
           <div class="row">
-            ${text('buyer.email', t(locale, 'email'), 'email', { type: 'email', maxlength: 254 })}
-            ${text('buyer.phone', t(locale, 'phone'), 'tel', { type: 'tel', maxlength: 40, ...optional })}
+            ${text('buyer.email', t(locale, 'email'), 'email', { type: 'email' })}
+            ${text('buyer.phone', t(locale, 'phone'), 'tel', { type: 'tel', ...optional })}
           </div>
-          ${text('buyer.organisation', t(locale, 'organisation'), 'organization', { maxlength: 200, ...optional })}
+          ${text('buyer.organisation', t(locale, 'organisation'), 'organization', { ...optional })}
         </fieldset>
         <fieldset ?disabled=${free} ?hidden=${free}>
           <legend>${t(locale, 'address')}</legend>
-          ${text('buyer.address.line1', t(locale, 'line1'), 'address-line1', { maxlength: 200 })}
-          ${text('buyer.address.line2', t(locale, 'line2'), 'address-line2', { maxlength: 200, ...optional })}
+          ${text('buyer.address.line1', t(locale, 'line1'), 'address-line1')}
+          ${text('buyer.address.line2', t(locale, 'line2'), 'address-line2', { ...optional })}
           <div class="row">
-            ${text('buyer.address.postal_code', t(locale, 'postal_code'), 'postal-code', { maxlength: 20 })}
+            ${text('buyer.address.postal_code', t(locale, 'postal_code'), 'postal-code')}
             ${text('buyer.address.city', t(locale, 'city'), 'address-level2')}
           </div>
           ${field(

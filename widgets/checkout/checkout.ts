@@ -271,7 +271,6 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                         id="voucher"
                         name="voucher"
                         autocomplete="off"
-                        maxlength="40"
                         .value=${this.#cart.cart.voucher ?? ''}
                         aria-describedby=${quote?.voucher ? 'voucher-result' : nothing}
                       />

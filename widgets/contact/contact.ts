@@ -141,11 +141,11 @@ export class ServiceContact extends ServiceElement<WidgetData> {
     const topics = this.#topics;
     const subject = this.#value('subject');
     const message = this.#value('message');
-    const text = (name: 'name' | 'email' | 'subject', type: string, autocomplete: string, maxlength: number) =>
-      input(form, name, t(locale, name), { type, autocomplete, maxlength, value: this.#value(name) });
+    const text = (name: 'name' | 'email' | 'subject', type: string, autocomplete: string) =>
+      input(form, name, t(locale, name), { type, autocomplete, value: this.#value(name) });
     return html`<h2 tabindex="-1" data-focus>${t(locale, 'heading', { company })}</h2>
       <form novalidate @submit=${this.#submit} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
-        <div class="row">${text('name', 'text', 'name', 100)} ${text('email', 'email', 'email', 254)}</div>
+        <div class="row">${text('name', 'text', 'name')} ${text('email', 'email', 'email')}</div>
         ${
           topics.length
             ? field(
@@ -163,7 +163,7 @@ export class ServiceContact extends ServiceElement<WidgetData> {
                 ${topics.map((topic) => html`<option ?selected=${topic === subject}>${topic}</option>`)}
               </select>`,
               )
-            : text('subject', 'text', 'off', 150)
+            : text('subject', 'text', 'off')
         }
         ${field(
           form,
@@ -174,7 +174,6 @@ export class ServiceContact extends ServiceElement<WidgetData> {
             name="message"
             rows="3"
             minlength=${MIN}
-            maxlength=${MAX}
             required
             .value=${message}
             aria-invalid=${invalid}

@@ -265,8 +265,8 @@ export class ProfileAccount implements ReactiveController {
     // Upcoming and past by the service's clock: the visitor's may be wrong.
     const upcoming = registrations.filter((r) => !r.past);
     const past = registrations.filter((r) => r.past).reverse();
-    const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string, maxlength = 100) =>
-      input(form, name, this.#t(name), { type, autocomplete, maxlength, value: p[name] ?? '', required: name !== 'phone' });
+    const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string) =>
+      input(form, name, this.#t(name), { type, autocomplete, value: p[name] ?? '', required: name !== 'phone' });
     // The classes bought with an order (not cancelled) are the participant's classes too: the upcoming
     // ones are listed with the registrations, by start, and say which order they are of.
     const bought = orders
@@ -341,7 +341,7 @@ export class ProfileAccount implements ReactiveController {
         this.#editing
           ? html`<form novalidate @submit=${this.#save} @input=${form.edit} aria-describedby=${formDescribedBy(form)}>
             <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
-            <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
+            <div class="row">${field('email', 'email', 'email')} ${field('phone', 'tel', 'tel')}</div>
             ${line}
             <p class="bar">
               <button part="button" ?disabled=${form.sending}>${this.#t('save')}</button>

@@ -102,8 +102,8 @@ export class RegistrationForm {
     const locale = host.element.resolvedLocale;
     const form = this.#form;
     const book = t(locale, cls.status === 'waitlist' ? 'joinWaitlist' : 'book');
-    const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string, maxlength = 100) =>
-      input(form, name, t(locale, name), { type, autocomplete, maxlength, required: name !== 'phone' });
+    const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string) =>
+      input(form, name, t(locale, name), { type, autocomplete, required: name !== 'phone' });
     return html`<p><button class="link" @click=${() => host.back()}>← ${t(locale, 'back')}</button></p>
       <h2 tabindex="-1" data-focus>${t(locale, 'formHeading', { course: course.title })}</h2>
       <p class="facts">${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location} · ${host.price(cls)}</p>
@@ -115,7 +115,7 @@ export class RegistrationForm {
         aria-describedby=${formDescribedBy(form)}
       >
         <div class="row">${field('first_name', 'text', 'given-name')} ${field('last_name', 'text', 'family-name')}</div>
-        <div class="row">${field('email', 'email', 'email', 254)} ${field('phone', 'tel', 'tel', 40)}</div>
+        <div class="row">${field('email', 'email', 'email')} ${field('phone', 'tel', 'tel')}</div>
         ${consent(form, t(locale, 'consent', { company: host.element.data!.widget.company.name }))} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>${form.sending ? t(locale, 'sending') : book}</button>
       </form>`;

@@ -449,6 +449,29 @@ describe('service-registration', () => {
     await expect(el).to.be.accessible();
   });
 
+  for (const [locale, button, line] of [
+    ['en', 'Register', 'Shorten first name to at most 100 characters.'],
+    ['de', 'Anmelden', 'Kürzen Sie „Vorname“ auf höchstens 100 Zeichen.'],
+  ]) {
+    it(`(${locale}) a pasted name longer than the service takes is kept whole, and the service says how long it may be (the browser would cut it without a word)`, async () => {
+      const el = await settled(await mount(keyOf('registration'), { locale, course: 'crs_open' }));
+      await choose(el, 'Open day: meet the trainers', button);
+      await fill(el, { last_name: 'Lovelace', email: uniqueEmail(), consent: true });
+      const name = 'Augusta Ada '.repeat(10).trim();
+      const input = $<HTMLInputElement>(el, '#first_name');
+      input.focus();
+      // Inserted as a paste is, which a field's maxlength would cut.
+      document.execCommand('insertText', false, name);
+      expect(input.value).to.equal(name);
+      submit(el);
+      await until(() => !!el.shadowRoot!.querySelector('#first_name-error'), 'the service’s fault');
+      expect($(el, '#first_name-error').textContent).to.equal(line);
+      expect(input.value).to.equal(name);
+      expect(el.shadowRoot!.activeElement).to.equal(input);
+      await expect(el).to.be.accessible();
+    });
+  }
+
   it('shows the service’s field errors next to the fields and keeps what was typed', async () => {
     const el = await settled(await mount(keyOf('registration'), { course: 'crs_open' }));
     const email = uniqueEmail();

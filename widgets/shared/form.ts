@@ -178,6 +178,10 @@ export interface InputOptions {
   /** What the field shows when nothing was typed (a prefill, the stored value). */
   value?: string;
   autocomplete?: string;
+  /**
+   * Only where a longer value can never be right (a PIN): elsewhere the browser would cut a pasted
+   * text without a word, and the service's refusal says how long it may be, nothing typed lost.
+   */
   maxlength?: number;
   required?: boolean;
   inputmode?: string;
@@ -185,7 +189,7 @@ export interface InputOptions {
 
 /** A labelled text input; its value is kept by the form's `@input=${form.edit}`. */
 export const input = (form: FormState, name: string, label: unknown, options: InputOptions = {}) => {
-  const { type = 'text', value = '', autocomplete = 'off', maxlength = 100, required = true, inputmode } = options;
+  const { type = 'text', value = '', autocomplete = 'off', maxlength, required = true, inputmode } = options;
   return field(
     form,
     name,
@@ -195,7 +199,7 @@ export const input = (form: FormState, name: string, label: unknown, options: In
       name=${name}
       type=${type}
       autocomplete=${autocomplete}
-      maxlength=${maxlength}
+      maxlength=${maxlength ?? nothing}
       inputmode=${inputmode ?? nothing}
       ?required=${required}
       .value=${(form.values[name] as string | undefined) ?? value}

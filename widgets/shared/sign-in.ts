@@ -82,7 +82,7 @@ export class SignIn {
         @input=${form.edit}
         aria-describedby=${formDescribedBy(form)}
       >
-        ${input(form, 'email', t(locale, 'email'), { type: 'email', autocomplete: 'email', maxlength: 254 })} ${formError(form)}
+        ${input(form, 'email', t(locale, 'email'), { type: 'email', autocomplete: 'email' })} ${formError(form)}
         <button part="button" ?disabled=${form.sending}>${t(locale, 'sendPin')}</button>
       </form>`;
   }
