@@ -511,8 +511,15 @@ export class CheckoutSteps {
                       names: [...new Set(item.attendees.map((a) => `${a.first_name} ${a.last_name}`))].join(', '),
                     })}
                   </bdi>
-                  <!-- Before the voucher's share, as the cart's lines: they add up to the subtotal. -->
-                  <span class="amount">${order.total.amount ? formatMoney(locale, { ...item.total, amount: item.total.amount + item.discount.amount }) : t(locale, 'free')}</span>
+                  <span class="amount"
+                    >${
+                      order.total.amount
+                        ? // Before the voucher's share, as the cart's lines (checkout.ts, beforeDiscount: not
+                          // imported, which would split the cart's chunk): they add up to the subtotal.
+                          formatMoney(locale, { ...item.total, amount: item.total.amount + item.discount.amount })
+                        : t(locale, 'free')
+                    }</span
+                  >
                 </p>
               </li>`,
           )}

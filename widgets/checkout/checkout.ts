@@ -21,7 +21,7 @@ export type Totals = Pick<QuoteResponse, 'subtotal' | 'discount' | 'tax' | 'tota
  * A line's amount before the voucher's share: the lines add up to the subtotal, and the discount is
  * said once, in its row (a line's `total` beside them counted it twice, to the eye).
  */
-export const beforeDiscount = ({ total, discount }: { total: Money; discount: Money }): Money => ({
+const beforeDiscount = ({ total, discount }: { total: Money; discount: Money }): Money => ({
   ...total,
   amount: total.amount + discount.amount,
 });
