@@ -64,7 +64,7 @@ export default {
       const target = /^\/(dev|v1)\//.test(ctx.path) ? service : ctx.path.startsWith('/strict/dev/') ? strict : undefined;
       if (!target) return next();
       const body =
-        ctx.method === 'POST'
+        ctx.method !== 'GET' && ctx.method !== 'HEAD'
           ? await new Promise((resolve) => {
               let data = '';
               ctx.req.on('data', (chunk) => (data += chunk)).on('end', () => resolve(data));

@@ -38,7 +38,7 @@ export interface ProfileLoginDetail {
   id: string;
 }
 
-/** `service-profile-logout`: signed out, by the visitor or because the service ended the session. */
+/** `service-profile-logout`: signed out, by the visitor (here or in another widget of the page) or because the service ended the session. */
 export type ProfileLogoutDetail = Record<string, never>;
 
 /** `service-contact-sent`: the service stored a message. */

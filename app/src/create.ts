@@ -46,7 +46,7 @@ export class CreateView implements View {
     const errors: CreateErrors = {};
     if (!this.#type) errors.type = { text: t.typeMissing };
     if (!this.#settings.name.trim()) errors.name = { text: t.nameMissing };
-    const terms = checkTerms(t, this.#settings);
+    const terms = this.#type && checkTerms(t, this.#type, this.#settings);
     if (terms) errors.terms = terms;
     const origins = checkOrigins(t, this.#origins, app.dev);
     if ('fault' in origins) errors.origins = { text: origins.fault };

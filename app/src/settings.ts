@@ -6,6 +6,7 @@
  * there besides (a contact form's topics, a map's tiles) is kept as it is.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { termsUrl } from '../../contract/terms.ts';
 import { OPTIONS, type WidgetType } from '../../contract/index.ts';
 import type { Course, WidgetInfo } from '../../contract/rest-client.ts';
 import { FACTS } from '../../demo/src/facts.ts';
@@ -24,12 +25,8 @@ export interface Settings {
 export type SettingsErrors = Partial<Record<'name' | 'options' | 'terms', Said>>;
 
 /** A checkout's terms as the service takes them (an https address), checked before sending: its fault, if any. */
-export const checkTerms = (t: App['t'], s: Settings): Said | undefined => {
-  const terms = s.rest.terms;
-  if (terms === undefined) return undefined;
-  const url = typeof terms === 'string' && URL.canParse(terms) ? new URL(terms) : undefined;
-  return url?.protocol === 'https:' && url.hostname && String(terms).length <= 500 ? undefined : { text: t.termsFormat };
-};
+export const checkTerms = (t: App['t'], type: WidgetType, s: Settings): Said | undefined =>
+  type !== 'checkout' || s.rest.terms === undefined || termsUrl(s.rest.terms) ? undefined : { text: t.termsFormat };
 
 /** The colours offered: the widgets' accent and the text on it. */
 const COLOURS = ['--service-accent', '--service-on-accent'];
@@ -64,7 +61,9 @@ export function settingsOf(widget: WidgetInfo): Settings {
 
 /** The widget's `options` as the API takes them: the language, the type's options that are set, the colours. */
 export function optionsOf(type: WidgetType, s: Settings): Record<string, unknown> {
-  const options: Record<string, unknown> = { ...s.rest };
+  // A checkout's terms go with a checkout only (a type changed in the create form leaves them behind).
+  const { terms, ...rest } = s.rest;
+  const options: Record<string, unknown> = type === 'checkout' && terms !== undefined ? { ...rest, terms } : rest;
   if (s.locale) options.locale = s.locale;
   for (const name of OPTIONS[type]) if (s.options[name]?.trim()) options[name] = s.options[name]!.trim();
   const theme = Object.fromEntries(colours(type).flatMap(({ name }) => (s.theme[name] ? [[name, s.theme[name]]] : [])));

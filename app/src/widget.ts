@@ -264,7 +264,7 @@ export class WidgetView implements View {
       this.#app.focusAfterRender('#widget-name');
       return this.#app.update();
     }
-    const terms = checkTerms(t, s);
+    const terms = checkTerms(t, this.#widget!.type, s);
     if (terms) {
       this.#settingsErrors.terms = terms;
       this.#app.focusAfterRender('#option-terms');

@@ -9,6 +9,7 @@ import type { WidgetType } from '../core/widget-types.ts';
 import type { FieldErrors } from '../core/refusal.ts';
 import type { Db, Tables } from '../db/database.ts';
 import { OriginPattern } from '../../contract/api/dev.ts';
+import { termsUrl } from '../../contract/terms.ts';
 import { MapTiles } from '../../contract/api/widget-keys.ts';
 import { OPTIONS } from '../../contract/index.ts';
 
@@ -162,9 +163,6 @@ export async function rotateWidgetKey(tx: Db, row: WidgetRow, now: number, grace
   return { ...row, key };
 }
 
-/** An absolute https URL (with a host), as a page links to it. */
-const isHttpsUrl = (value: string) => URL.canParse(value) && new URL(value).protocol === 'https:' && !!new URL(value).hostname;
-
 /** How large a widget's options may be (JSON, in bytes). */
 const MAX_OPTIONS_BYTES = 4096;
 const CONTROL = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
@@ -223,7 +221,7 @@ export function widgetOptions(type: WidgetType, raw: Record<string, unknown>, fi
           'options.tiles is { "url": "https://…/{z}/{x}/{y}.png", "attribution": "© …" }: an https tile URL template and the text shown on the map.',
         );
     } else if (name === 'terms' && own.includes(name)) {
-      if (typeof value !== 'string' || value.length > 500 || CONTROL.test(value) || !isHttpsUrl(value))
+      if (!termsUrl(value) || CONTROL.test(value as string))
         fault(
           'options.terms is the address of the terms a buyer agrees to: an https URL of at most 500 characters, such as https://www.acme.example/terms.',
         );

@@ -153,10 +153,21 @@ describe('/v1/widgets', () => {
     });
     assert.equal(shown.status, 200, JSON.stringify(shown.body));
     assert.equal(shown.body.widget.options.terms, terms);
-    for (const bad of ['http://www.acme.example/terms', 'javascript:alert(1)', '/terms', 'https://', 7, `https://a.example/${'x'.repeat(500)}`]) {
+    for (const bad of [
+      'http://www.acme.example/terms',
+      'javascript:alert(1)',
+      '/terms',
+      'https://',
+      'https://www.acme.example@evil.example/terms',
+      7,
+      `https://a.example/${'x'.repeat(500)}`,
+    ]) {
       const res = await rest(OWNER, `/v1/widgets/${checkout.id}`, 'PATCH', { options: { terms: bad } });
       assert.equal(res.status, 422, String(bad));
-      assert.match(res.body.error.fields.options, /options\.terms is .* an https URL of at most 500 characters, such as https:\/\/www\.acme\.example\/terms\./);
+      assert.match(
+        res.body.error.fields.options,
+        /options\.terms is .* an https URL of at most 500 characters, such as https:\/\/www\.acme\.example\/terms\./,
+      );
     }
     // Another type has no terms to agree to.
     const calendar = await rest(OWNER, '/v1/widgets', 'POST', { type: 'calendar', origins: [SITE], options: { terms } });

@@ -401,6 +401,23 @@ test('an owner names a checkout’s terms: an address that is not https is said 
   await accessible(page, 'checkout widget without terms');
 });
 
+test('terms typed for a checkout stay behind when the owner chooses another type: the widget is made without them', async ({
+  watched: page,
+}) => {
+  const { h1 } = await newWidgetForm(page);
+  await page.getByRole('radio', { name: /Checkout/ }).check();
+  await page.getByLabel('Your terms and conditions').fill('www.acme.example/terms');
+  await page.getByRole('radio', { name: /Calendar/ }).check();
+  await expect(page.getByLabel('Your terms and conditions')).toHaveCount(0);
+  await page.getByLabel('Name').fill('Calendar, once a checkout');
+  await page.getByLabel('Origins').fill(SITE);
+  await page.getByRole('button', { name: 'Create widget' }).click();
+  await expect(h1).toHaveText('Calendar, once a checkout');
+  const key = (await page.locator('#widget-key').textContent())!;
+  const answer = await fetch(`${SERVICE}/widget-api/v1/widget?key=${key}&type=calendar`, { headers: { Origin: SITE } });
+  expect(((await answer.json()) as { widget: { options: object } }).widget.options).toEqual({});
+});
+
 test('the widget’s page offers its snippet pinned: the integrity is the served pinned loader’s sha384, the check passes it, and pasted into a page of the site it shows', async ({
   watched: page,
 }) => {

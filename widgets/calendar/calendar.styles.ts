@@ -83,12 +83,13 @@ export const calendarStyles = css`
   [aria-current] {
     font-weight: 700;
   }
-  /* A day's focus ring reaches into its neighbours' borders only, never to their numbers (2px out of
-     its 3px, within a cell's 1px border and 0.25rem padding: the page's 2px gap reached 5px out). */
+  /* A day's focus ring reaches 2px out of its cell, short of the next day's number (a 1px border and
+     0.25rem of padding away; the page's 2px gap reached 5px out, onto it at 320px). On the chosen day
+     it joins the day's frame: the frame grows 2px outward when the day has the focus. */
   td:focus-visible {
     outline-offset: -1px;
   }
-  /* The chosen day is framed inside, in the link colour: its focus ring stays its own. */
+  /* The chosen day is framed inside, in the link colour. */
   [aria-selected='true'] {
     box-shadow: inset 0 0 0 2px var(--_link);
   }

@@ -154,7 +154,7 @@ describe('service-calendar', () => {
     );
     const el = await settled(page.querySelector('service-calendar')!);
     // The chosen day is framed inside in the link colour (3:1 against the page at least); its focus
-    // ring stays its own, which accessible() checks on every Tab stop.
+    // ring is checked by accessible() on every Tab stop.
     const chosen = el.shadowRoot!.querySelector<HTMLElement>('[aria-selected=true]')!;
     const frame = getComputedStyle(chosen).boxShadow.replace(/\s-?[\d.]+px.*$/, '');
     expect(contrast(paint(frame), backdrop(chosen)), frame).to.be.at.least(3);

@@ -29,9 +29,9 @@ const de: typeof en & typeof sharedWordsDe = {
   card: 'Karte, auf der sicheren Seite unseres Zahlungsanbieters',
   consent: 'Ich bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert.',
   consentTerms:
-    'Ich bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert, und mit den {terms}.',
+    'Ich stimme den {terms} von {company} zu und bin einverstanden, dass {company} meine Angaben zur Abwicklung dieser Bestellung speichert.',
   terms: 'Geschäftsbedingungen',
-  newTab: '(öffnet in neuem Tab)',
+  newTab: '(öffnet in einem neuen Tab)',
   order: 'Kostenpflichtig bestellen · {total}',
   pay: 'Weiter zur Zahlung · {total}',
   orderFree: 'Kostenlos bestellen',

@@ -5,6 +5,7 @@
  * page, so that a cancelled payment does not ask for it again.
  */
 import { html, nothing, type ReactiveController } from 'lit';
+import { termsUrl } from '../../contract/terms.ts';
 import { COUNTRIES } from '../../contract/countries.ts';
 import type { CheckoutCompletedDetail } from '../../contract/index.ts';
 import type { Order, OrderReadResponse, OrderRequest, OrderResponse, QuoteResponse, Widget } from '../../contract/api/index.ts';
@@ -99,9 +100,10 @@ const countries = (locale: Locale) =>
  * opens beside the checkout (the form stays as filled in).
  */
 const consentLabel = (locale: Locale, { company, options }: Widget) => {
-  if (!options.terms) return t(locale, 'consent', { company: company.name });
+  const terms = termsUrl(options.terms);
+  if (!terms) return t(locale, 'consent', { company: company.name });
   const [before, after] = t(locale, 'consentTerms', { company: company.name, terms: '\u0000' }).split('\u0000');
-  return html`${before}<a href=${options.terms} target="_blank" rel="noopener noreferrer"
+  return html`${before}<a class="link" href=${terms.href} target="_blank" rel="noopener noreferrer"
       >${t(locale, 'terms')}<span class="visually-hidden"> ${t(locale, 'newTab')}</span></a
     >${after}`;
 };

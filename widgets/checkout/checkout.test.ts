@@ -538,7 +538,7 @@ describe('service-checkout', () => {
       [
         'de',
         'Weiter',
-        'Ich bin einverstanden, dass Acme Academy meine Angaben zur Abwicklung dieser Bestellung speichert, und mit den Geschäftsbedingungen (öffnet in neuem Tab).',
+        'Ich stimme den Geschäftsbedingungen (öffnet in einem neuen Tab) von Acme Academy zu und bin einverstanden, dass Acme Academy meine Angaben zur Abwicklung dieser Bestellung speichert.',
         'Ich bin einverstanden, dass Acme Academy meine Angaben zur Abwicklung dieser Bestellung speichert.',
       ],
     ]) {

@@ -437,6 +437,18 @@ describe('service-profile', () => {
     await expect(other).to.be.accessible();
   });
 
+  it('follows a sign-out made in another widget on the page (a video’s), and tells the page as its own sign-out does', async () => {
+    const email = await newParticipant('Grete');
+    const el = await settled(await mount());
+    await signIn(el, email);
+    const out = oneEvent(el, 'service-profile-logout');
+    writeSession(service.url, COMPANY, undefined);
+    expect((await out).detail).to.deep.equal({});
+    await until(() => has(el, '#email'), 'the email step');
+    expect(textOf(el)).not.to.contain('Hello Grete');
+    await expect(el).to.be.accessible();
+  });
+
   it('keeps a session that works when the page is opened again through an old emailed link', async () => {
     const email = await newParticipant('Joan');
     const first = await settled(await mount());

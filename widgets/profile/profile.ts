@@ -72,7 +72,7 @@ export interface ProfileHost extends ChunkHost<ProfileData> {
  * their details, their upcoming and past registrations, cancelling, signing out.
  *
  * @fires service-profile-login - Signed in with the PIN or the emailed link; `detail: { id }` (the participant's id).
- * @fires service-profile-logout - Signed out (by the visitor, or because the service ended the session).
+ * @fires service-profile-logout - Signed out (by the visitor, here or in another widget of the page, or because the service ended the session).
  * @fires service-registration-cancelled - A registration was cancelled; `detail: { id, course, class }`.
  *
  * @csspart base - The widget's outer container.
@@ -223,7 +223,12 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     this.keepFocus();
     this._notice = '';
     this.#signInSteps?.done();
-    if (!token) return void (this.data = { widget: data.widget });
+    if (!token) {
+      this.data = { widget: data.widget };
+      // The page is told, as when the visitor signs out here (a video's "Sign in with another email").
+      this.dispatchEvent(new ProfileLogoutEvent());
+      return;
+    }
     this.#pending = token;
     await this.#signIn(token, true);
     this.#pending = undefined;

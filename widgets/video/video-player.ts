@@ -118,6 +118,8 @@ export class VideoPlayer implements ReactiveController {
   #signIn?: SignIn;
   /** The video whose poster shows the sign-in (its link comes back to it). */
   #asking = '';
+  /** "Sign in with another email" was pressed: its sign-out is on its way. */
+  #signingOut = false;
   /** The sign-in's line above its step (`''`: none). */
   #notice = '';
   /** Back from the link the sign-in emailed: the video it was for, and the link's token. */
@@ -187,12 +189,21 @@ export class VideoPlayer implements ReactiveController {
    * all the same), and asks for the sign-in again for this video.
    */
   async #signOut(video: Video, token: string) {
-    await this.host
-      .api()
-      .request('participant/logout', { body: {}, token })
-      .catch(() => null);
-    this.#session.write();
-    await this.signedMedia(video);
+    if (this.#signingOut) return;
+    this.#signingOut = true;
+    try {
+      await this.host
+        .api()
+        .request('participant/logout', { body: {}, token })
+        .catch(() => null);
+      this.#session.write();
+      // The sign-in here, if it was used, begins again with an empty email field.
+      this.#signIn?.done();
+      this.#signIn?.form.reset();
+      await this.signedMedia(video);
+    } finally {
+      this.#signingOut = false;
+    }
   }
 
   /**
