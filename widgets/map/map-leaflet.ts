@@ -138,9 +138,11 @@ export class LeafletMap {
   readonly #map: L.Map;
   readonly #markers = new Map<string, L.Marker>();
   readonly #resize: ResizeObserver;
+  readonly #root: ShadowRoot;
 
   constructor(host: MapHost, container: HTMLElement, places: Place[], tiles: MapTiles) {
     const { root } = host;
+    this.#root = root;
     if (!sheet) {
       sheet = new CSSStyleSheet();
       sheet.replaceSync(leafletCss + OWN_CSS);
@@ -248,7 +250,13 @@ export class LeafletMap {
         maxHeight: y - 2 * EDGE - POPUP_FRAME.y,
       });
     }
-    this.#openPopup()?.update();
+    // Leaflet's update puts the content in anew, which takes the focus from what had it (a popup
+    // opened by Enter has it on its heading, and the map grows as the visitor acts): it goes back.
+    const popup = this.#openPopup();
+    const focused = this.#root.activeElement as HTMLElement | null;
+    const inside = !!focused && !!popup?.getElement()?.contains(focused);
+    popup?.update();
+    if (inside && focused!.isConnected && this.#root.activeElement !== focused) focused!.focus({ preventScroll: true });
   }
 
   #openPopup() {

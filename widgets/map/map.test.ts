@@ -332,32 +332,47 @@ describe('service-map', () => {
     [
       'by Enter on its marker',
       async (el: ServiceMap) => {
+        // The list's first place: under the grown map, its item ends below the page's fold.
+        const first = el.shadowRoot!.querySelector('.places h3 button')!.textContent!.trim();
         markers(el)
-          .find((m) => m.tabIndex === 0)!
+          .find((m) => m.getAttribute('aria-label') === first)!
           .focus();
         await sendKeys({ press: 'Enter' });
       },
     ],
   ] as const) {
-    it(`at 375 px, once the visitor chooses a place ${how}, the map grows to hold its popup whole, and the list shows whole below it`, async () => {
-      const el = await mountPhone();
-      const places = el.shadowRoot!.querySelector<HTMLElement>('.places')!;
-      await choose(el);
-      await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'), 'the popup');
-      const mapBox = el.shadowRoot!.querySelector<HTMLElement>('.map-box')!;
-      await until(() => box(mapBox).height >= 380, 'the map grown');
-      // The popup whole inside the map (Leaflet pans it in), its content not scrolling.
-      await until(() => {
-        const popup = box(el.shadowRoot!.querySelector('.leaflet-popup')!);
-        const map = box(mapBox);
-        return popup.top >= map.top && popup.bottom <= map.bottom && popup.left >= map.left && popup.right <= map.right;
-      }, 'the popup inside the map');
-      const content = el.shadowRoot!.querySelector<HTMLElement>('.leaflet-popup-content')!;
-      expect(content.scrollHeight, 'the popup shows all it holds').to.be.at.most(content.clientHeight + 1);
-      expect(places.scrollHeight, 'the whole list').to.be.at.most(places.clientHeight + 1);
-      expect(box(el).height).to.be.above(420);
-      await still(el);
-      await expect(el).to.be.accessible();
+    it(`at 375 px, once the visitor chooses a place ${how}, the map grows to hold its popup whole, and the list shows whole below it; the page stays where it is`, async () => {
+      // Text above the widget: the chosen place's list item, under the grown map, ends below the fold.
+      const above = document.body.insertBefore(document.createElement('div'), document.body.firstChild);
+      above.style.height = '150px';
+      try {
+        const el = await mountPhone();
+        const places = el.shadowRoot!.querySelector<HTMLElement>('.places')!;
+        const scrolled = scrollY;
+        await choose(el);
+        await until(() => !!el.shadowRoot!.querySelector('.leaflet-popup'), 'the popup');
+        const mapBox = el.shadowRoot!.querySelector<HTMLElement>('.map-box')!;
+        await until(() => box(mapBox).height >= 380, 'the map grown');
+        // The popup whole inside the map (Leaflet pans it in), its content not scrolling.
+        await until(() => {
+          const popup = box(el.shadowRoot!.querySelector('.leaflet-popup')!);
+          const map = box(mapBox);
+          return popup.top >= map.top && popup.bottom <= map.bottom && popup.left >= map.left && popup.right <= map.right;
+        }, 'the popup inside the map');
+        const content = el.shadowRoot!.querySelector<HTMLElement>('.leaflet-popup-content')!;
+        expect(content.scrollHeight, 'the popup shows all it holds').to.be.at.most(content.clientHeight + 1);
+        expect(places.scrollHeight, 'the whole list').to.be.at.most(places.clientHeight + 1);
+        expect(box(el).height).to.be.above(420);
+        await still(el);
+        // Not scrolled to the place's list item, below the map: that took the popup out of sight.
+        expect(scrollY, 'the page not scrolled').to.equal(scrolled);
+        if (how !== 'in the list') expect(box(el.shadowRoot!.querySelector('.place.selected')!).bottom).to.be.above(innerHeight);
+        // By Enter, the focus is in the popup, on its heading, though the map grew round it.
+        if (how !== 'in the list') expect(el.shadowRoot!.activeElement?.matches('.leaflet-popup h3')).to.equal(true);
+        await expect(el).to.be.accessible();
+      } finally {
+        above.remove();
+      }
     });
   }
 

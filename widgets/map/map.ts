@@ -306,8 +306,14 @@ export class ServiceMap extends ServiceElement<MapData> {
     if (changed) this.dispatchEvent(new PlaceSelectedEvent({ id }));
     await this.updateComplete;
     this.#map?.highlight(id);
-    if (from === 'list') this.#map?.show(id);
-    else this.renderRoot.querySelector(`#place-${id}`)?.scrollIntoView({ block: 'nearest' });
+    if (from === 'list') return this.#map?.show(id);
+    // Its list item into view within the list, where the list scrolls (side by side); stacked (a
+    // phone), the page stays where it is: scrolled to the list, it took the popup out of sight.
+    const item = this.renderRoot.querySelector(`#place-${id}`);
+    const list = item?.parentElement;
+    if (!item || !list || list.scrollHeight <= list.clientHeight) return;
+    const [outer, inner] = [list.getBoundingClientRect(), item.getBoundingClientRect()];
+    list.scrollTop += Math.min(0, inner.top - outer.top) || Math.max(0, inner.bottom - outer.bottom);
   }
 
   /** The map's box waited for (below the fold). */
