@@ -147,6 +147,9 @@ test('a participant edits her details, cancels a place and signs out, by keyboar
   // Cancel a place: a confirmation step, then the place is gone, here and in the service.
   await tabTo(page, profile.getByRole('button', { name: 'Cancel my place' }));
   await page.keyboard.press('Enter');
+  // The safe answer has the focus; the one that cancels is a Shift+Tab away.
+  await expect(profile.getByRole('button', { name: 'Keep my place' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
   await expect(profile.getByRole('button', { name: 'Yes, cancel' })).toBeFocused();
   const cancelled = nextEvent(page, 'service-registration-cancelled');
   await page.keyboard.press('Enter');

@@ -226,7 +226,9 @@ export class ProfileAccount implements ReactiveController {
     const kept = this.#confirming;
     this.#confirming = id;
     this.host.element.requestUpdate();
-    return this.#focus(id ? '[role=group] button' : `[aria-describedby="r-${kept}"]`);
+    // The question's safe answer takes the focus (a second Enter, a key held, keeps the place), and
+    // Escape gives it too; back, the focus is on the button that asked.
+    return this.#focus(id ? '[role=group] .secondary' : `[aria-describedby="r-${kept}"]`);
   }
 
   async #cancel(registration: ProfileRegistration) {
@@ -297,7 +299,12 @@ export class ProfileAccount implements ReactiveController {
                 ${r.status === 'waitlisted' ? html`<span>${this.#t('waitlisted')}</span>` : nothing}
                 ${
                   this.#confirming === r.id
-                    ? html`<div class="confirm" role="group" aria-label=${this.#t('confirmCancel', { course: r.course.title })}>
+                    ? html`<div
+                      class="confirm"
+                      role="group"
+                      aria-label=${this.#t('confirmCancel', { course: r.course.title })}
+                      @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#confirm('')}
+                    >
                       <p>${this.#t('confirmCancel', { course: r.course.title })}</p>
                       <button class="danger" ?disabled=${form.sending} @click=${() => this.#cancel(r)}>${this.#t('yesCancel')}</button>
                       <button class="secondary" @click=${() => this.#confirm('')}>${this.#t('keep')}</button>

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { readSession, writeSession } from '../shared/session.ts';
 import {
   darkPage,
@@ -850,7 +851,8 @@ describe('service-profile', () => {
     await el.updateComplete;
     const group = $(el, '[role=group]');
     expect(group.getAttribute('aria-label')).to.equal('Cancel your place in TypeScript for teams?');
-    expect(focused(el)).to.equal('Yes, cancel');
+    // The safe answer has the focus: a second Enter keeps the place.
+    expect(focused(el)).to.equal('Keep my place');
     // The question, then its two answers together (not spread across the row); the one that cancels
     // in the danger colour, not the accent of every other button.
     const [yes, keep] = [buttonNamed(el, 'Yes, cancel')!, buttonNamed(el, 'Keep my place')!].map((b) =>
@@ -864,6 +866,17 @@ describe('service-profile', () => {
     // Keeping it changes nothing, and the focus goes back to its button.
     click(el, 'Keep my place');
     await until(() => focused(el) === 'Cancel my place', 'the focus back on the button');
+    expect(has(el, '[role=group]')).to.equal(false);
+    expect($$(el, 'ul')[0]!.textContent).to.contain('TypeScript for teams');
+    // By keyboard: Enter asks, a second Enter (a double press) keeps; Escape keeps too.
+    await sendKeys({ press: 'Enter' });
+    await until(() => focused(el) === 'Keep my place', 'the question, its safe answer focused');
+    await sendKeys({ press: 'Enter' });
+    await until(() => focused(el) === 'Cancel my place', 'kept by the second Enter');
+    await sendKeys({ press: 'Enter' });
+    await until(() => has(el, '[role=group]'), 'the question again');
+    await sendKeys({ press: 'Escape' });
+    await until(() => focused(el) === 'Cancel my place', 'kept by Escape');
     expect(has(el, '[role=group]')).to.equal(false);
     expect($$(el, 'ul')[0]!.textContent).to.contain('TypeScript for teams');
 
