@@ -9,7 +9,7 @@ import { ServiceEvent, type ChunkHost } from '../shared/base.ts';
 import { askSignIn, doneStyles } from '../shared/done.ts';
 import { consent, formDescribedBy, formError, FormState, formStyles, formWords, input } from '../shared/form.ts';
 import { formatDateRange, minutesUntil } from '../shared/format.ts';
-import { translator } from '../shared/i18n.ts';
+import { translator, type Locale } from '../shared/i18n.ts';
 import { SessionController } from '../shared/session.ts';
 import type { Chosen, ClassInfo, WidgetData } from './registration.ts';
 
@@ -50,9 +50,17 @@ export const en = {
   signIn: 'Sign in to your account',
 };
 
-/** Until when a place can be cancelled: a day, and a time of the venue. */
-// Its hour as the class's own times above it write theirs ("08:00", not "8:00").
-const CANCEL_UNTIL: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit' };
+/**
+ * Until when a place can be cancelled: a day, and a time of the venue. Its hour as the class's own
+ * times above it write theirs: "08:00" in German, "8:00 AM" in English (a range's hours in English
+ * drop the zero that a single time keeps).
+ */
+const cancelUntil = (locale: Locale): Intl.DateTimeFormatOptions => ({
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: locale === 'de' ? '2-digit' : 'numeric',
+});
 
 const t = translator(en, { de: () => import('./registration-form.de.ts') });
 
@@ -178,7 +186,7 @@ export class RegistrationForm {
     // By the service's clock (the visitor's may be wrong): the class may start within the day.
     const cancellable = until && Date.parse(until) > Date.parse(registration.created_at);
     // A moment, named as every class's times are (the venue's zone by its offset, in both languages).
-    const date = until && formatDateRange(locale, until, until, cls.timezone, CANCEL_UNTIL);
+    const date = until && formatDateRange(locale, until, until, cls.timezone, cancelUntil(locale));
     const offered = cancellable && askSignIn(this.#session, false);
     return html`<div class="done">
       <h2 tabindex="-1" data-focus>${t(locale, registration.status)}</h2>

@@ -719,11 +719,11 @@ describe('service-registration’s confirmation', () => {
           weekday: 'short',
           day: 'numeric',
           month: 'short',
-          hour: '2-digit',
+          hour: locale === 'de' ? '2-digit' : 'numeric',
         });
         expect(text).to.contain(words.cancel.replace('{date}', until));
-        // Its hour written as the class's ("08:00" in German, not "8:00").
-        if (locale === 'de') expect(until).to.match(/ \d\d:\d\d GMT/);
+        // Its hour written as the class's: "08:00" in German (not "8:00"), "8:00 AM" in English (not "08:00 AM").
+        expect(until).to.match(locale === 'de' ? / \d\d:\d\d GMT/ : / [1-9]\d?:\d\d [AP]M GMT/);
         // Its zone named as every class's times are, by its offset, in German too (not "MEZ").
         expect(until).to.match(/ GMT[+-]\d+$/);
         // The class's calendar file, as a plain link of the service.
