@@ -53,7 +53,7 @@ export const en = {
   on_site: 'Pay on site',
   card: 'Card, on our payment provider’s secure page',
   consent: 'I agree that {company} stores my details to handle this order.',
-  consentTerms: 'I agree that {company} stores my details to handle this order, and to its {terms}.',
+  consentTerms: 'I agree to the {terms} of {company} and that it stores my details to handle this order.',
   terms: 'terms and conditions',
   newTab: '(opens in a new tab)',
   order: 'Place order · {total}',

@@ -532,7 +532,7 @@ describe('service-checkout', () => {
       [
         'en',
         'Continue',
-        'I agree that Acme Academy stores my details to handle this order, and to its terms and conditions (opens in a new tab).',
+        'I agree to the terms and conditions (opens in a new tab) of Acme Academy and that it stores my details to handle this order.',
         'I agree that Acme Academy stores my details to handle this order.',
       ],
       [
