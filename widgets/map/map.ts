@@ -298,7 +298,7 @@ export class ServiceMap extends ServiceElement<MapData> {
 
   /**
    * A place chosen in the list (its marker is highlighted and its popup opens) or on the map (its
-   * list item is highlighted and scrolled to).
+   * list item is highlighted, and scrolled to where the list scrolls).
    */
   async #select(id: string, from: 'list' | 'map') {
     const changed = this._selected !== id;
