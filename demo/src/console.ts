@@ -207,13 +207,16 @@ $<HTMLInputElement>('#secret-email').value = firstUser;
 // --- Step 2: log in ---------------------------------------------------------------------------
 
 const method = () => $<HTMLInputElement>('input[name="method"]:checked').value;
-for (const radio of $$('input[name="method"]')) {
-  radio.addEventListener('change', () => {
-    $('#email-form').hidden = method() !== 'email';
-    $('#email-step').hidden = method() !== 'email' || !$('#email-view').childElementCount;
-    $('#secret-form').hidden = method() !== 'secret';
-  });
-}
+/** The form of the way to log in that is chosen. */
+const showMethod = () => {
+  $('#email-form').hidden = method() !== 'email';
+  $('#email-step').hidden = method() !== 'email' || !$('#email-view').childElementCount;
+  $('#secret-form').hidden = method() !== 'secret';
+};
+for (const radio of $$('input[name="method"]')) radio.addEventListener('change', showMethod);
+// Chosen before this script got here (it waits for the applications above), or kept by the browser
+// on a return to the page: the form follows (a choice made early showed the email form, and stayed).
+showMethod();
 
 const outbox = async (to: string) => (await getJson<OutboxResponse>(`/dev/outbox?to=${encodeURIComponent(to)}`))?.emails ?? [];
 

@@ -66,6 +66,21 @@ test('the console logs in by the PIN, typed by keyboard', async ({ watched: page
   await expect(page.locator('#courses-summary')).toHaveText(/^Acme Academy \(member\): courses 1–5 of \d+/);
 });
 
+test('a way to log in chosen before the console’s script is ready shows its own form', async ({ watched: page }) => {
+  // The seed (the applications and users) held back: the script waits for it before it listens.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/dev/seed', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${SERVICE}/demo/console.html`);
+  await page.getByRole('radio', { name: 'Client secret (server to server)' }).check();
+  release();
+  await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send the login email' })).toBeHidden();
+});
+
 test('the console logs in by the client secret, and a 401 sends the visitor back to log in', async ({ watched: page }) => {
   await page.goto(`${SERVICE}/demo/console.html`);
   await page.getByLabel('REST application').selectOption('202');
