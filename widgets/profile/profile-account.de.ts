@@ -11,6 +11,7 @@ const de: typeof en = {
   last_name: 'Nachname',
   email: 'E-Mail',
   phone: 'Telefon',
+  phoneField: 'Telefon (optional)',
   none: '—',
   edit: 'Angaben ändern',
   save: 'Speichern',

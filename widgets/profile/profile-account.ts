@@ -32,6 +32,8 @@ export const en = {
   last_name: 'Last name',
   email: 'Email',
   phone: 'Phone',
+  /** The phone's label in the form, as every form of the widgets names an optional field. */
+  phoneField: 'Phone (optional)',
   none: '—',
   edit: 'Edit details',
   save: 'Save',
@@ -268,7 +270,12 @@ export class ProfileAccount implements ReactiveController {
     const upcoming = registrations.filter((r) => !r.past);
     const past = registrations.filter((r) => r.past).reverse();
     const field = (name: 'first_name' | 'last_name' | 'email' | 'phone', type: string, autocomplete: string) =>
-      input(form, name, this.#t(name), { type, autocomplete, value: p[name] ?? '', required: name !== 'phone' });
+      input(form, name, this.#t(name === 'phone' ? 'phoneField' : name), {
+        type,
+        autocomplete,
+        value: p[name] ?? '',
+        required: name !== 'phone',
+      });
     // The classes bought with an order (not cancelled) are the participant's classes too: the upcoming
     // ones are listed with the registrations, by start, and say which order they are of.
     const bought = orders

@@ -623,7 +623,8 @@ describe('service-profile', () => {
       ['first_name', 'First name'],
       ['last_name', 'Last name'],
       ['email', 'Email'],
-      ['phone', 'Phone'],
+      // Optional, and said so, as in every form of the widgets.
+      ['phone', 'Phone (optional)'],
     ]) {
       expect($(el, `label[for=${id}]`).textContent).to.equal(label);
     }
