@@ -71,7 +71,7 @@ export function registrationEmail(
             ]
           : []),
         confirmed
-          ? `Sie haben einen Platz in „${r.course}“.`
+          ? `Sie haben einen Platz in „${r.course}“.${free ? '' : ` ${r.company} teilt Ihnen mit, wie Sie ihn bezahlen.`}`
           : `Sie stehen auf der Warteliste für „${r.course}“. Wir schreiben Ihnen, sobald ein Platz frei wird.`,
       ],
       classLines('de', r.cls, r.id, free ? 'kostenlos' : formatMoney(r.cls.price_amount, r.cls.currency, 'de')),
@@ -86,7 +86,7 @@ export function registrationEmail(
         ? ['someone registered this address again for a class where it already holds a place. Nothing has changed:', '']
         : []),
       confirmed
-        ? `you have a place in "${r.course}".`
+        ? `you have a place in "${r.course}".${free ? '' : ` ${r.company} will tell you how to pay for it.`}`
         : `you are on the waitlist for "${r.course}". We will email you as soon as a place frees up.`,
     ],
     classLines('en', r.cls, r.id, free ? 'free' : formatMoney(r.cls.price_amount, r.cls.currency)),

@@ -50,6 +50,11 @@ describe('mail through SMTP', () => {
     assert.equal(recipient(mail), 'ada.smtp@example.org');
     assert.match(mail.subject ?? '', /^Registration confirmed: /);
     assert.match(mail.text ?? '', /^Hello Ada,/);
+    // A class that costs money, and nothing paid: who says how to pay.
+    assert.match(
+      mail.text ?? '',
+      /you have a place in "Web accessibility in practice"\. Acme Academy will tell you how to pay for it\./,
+    );
     assert.match(mail.text ?? '', new RegExp(`Reference: ${res.body.registration.id}`));
     assert.match(String(mail.html), /<html lang="en">/);
     assert.match(String(mail.html), /<p>Hello Ada,<\/p>/);
@@ -66,6 +71,7 @@ describe('mail through SMTP', () => {
     const confirmation = await smtp.next();
     assert.match(confirmation.subject ?? '', /^Anmeldung bestätigt: /);
     assert.match(confirmation.text ?? '', /^Hallo Ada,/);
+    assert.match(confirmation.text ?? '', /Acme Academy teilt Ihnen mit, wie Sie ihn bezahlen\./);
     assert.match(String(confirmation.html), /<html lang="de">/);
 
     // The participant's language is kept: the sign-in PIN later, from a page of either language.

@@ -21,6 +21,7 @@ const de: typeof en = {
   confirmed: 'Sie sind angemeldet',
   waitlisted: 'Sie stehen auf der Warteliste',
   confirmation: 'Wir haben eine Bestätigung an {email} gesendet.',
+  payment: '{company} teilt Ihnen mit, wie Sie bezahlen.',
   freed: 'Wir schreiben Ihnen, sobald ein Platz frei wird.',
   addToCalendar: 'Zum Kalender hinzufügen',
   cancelUntil:

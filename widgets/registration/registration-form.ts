@@ -42,6 +42,8 @@ export const en = {
   confirmed: 'You are registered',
   waitlisted: 'You are on the waitlist',
   confirmation: 'We have sent a confirmation to {email}.',
+  /** A confirmed place in a class that costs money: nothing is paid here (the checkout takes payments). */
+  payment: '{company} will tell you how to pay.',
   freed: 'We will email you as soon as a place frees up.',
   addToCalendar: 'Add to calendar',
   cancelUntil: 'Can’t make it? You can cancel your place until {date} in your account on this site, signed in with this email.',
@@ -195,6 +197,11 @@ export class RegistrationForm {
         <h3>${course.title}</h3>
         <p>${formatDateRange(locale, cls.starts_at, cls.ends_at, cls.timezone)} · ${cls.location}</p>
         <p><bdi>${name}</bdi> · ${this.host.price(cls)}</p>
+        ${
+          cls.price.amount && !waitlisted
+            ? html`<p>${t(locale, 'payment', { company: element.data!.widget.company.name })}</p>`
+            : nothing
+        }
       </div>
       <p>
         ${

@@ -394,6 +394,8 @@ describe('service-registration', () => {
     expect(posts).to.have.length(1);
     expect(textOf(el)).to.contain('You are registered');
     expect(textOf(el)).to.contain(`We have sent a confirmation to ${email}.`);
+    // A paid class, and nothing paid here: the visitor is told who says how.
+    expect($(el, '.done .card').textContent).to.contain('Acme Academy will tell you how to pay.');
     expect(el.shadowRoot!.activeElement?.textContent).to.equal('You are registered');
     await expect(el).to.be.accessible();
 
@@ -713,6 +715,8 @@ describe('service-registration’s confirmation', () => {
           words.free,
         ])
           expect(card).to.contain(fact);
+        // A free class: nothing to pay, and no word of paying.
+        expect(card).not.to.match(/pay|bezahlen/);
         // Until when to cancel: a day before the class, in the venue's time.
         const day = new Date(Date.parse(cls.starts_at) - 24 * 3600_000).toISOString();
         const until = formatDateRange(locale, day, day, cls.timezone, {
