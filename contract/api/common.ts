@@ -34,6 +34,9 @@ export const ErrorResponse = named(
       course: z.object({ id: z.string(), title: z.string() }).nullable().optional().meta({
         description: '`participants-only` only: the programme whose participants the video is for (null: any of the company’s)',
       }),
+      unpaid: z.boolean().optional().meta({
+        description: '`participants-only` only: the participant holds a confirmed place there that is not paid yet',
+      }),
       held_until: isoTime().optional().meta({
         description:
           '`class-full` of a registration only, when orders waiting for their payment hold the seats: when the first hold ends',

@@ -189,15 +189,19 @@ describe('who may watch a participants-only video', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body as { order: Json; token: string };
   };
-  const refused = async (token: string) => {
+  /** Refused; `unpaid`: with a confirmed place in the programme that is not paid yet, which the refusal says. */
+  const refused = async (token: string, unpaid = false) => {
     const res = await askMedia('vid_ts_session_1', token);
     assert.equal(res.status, 403);
     assert.equal(res.body.error.code, 'participants-only');
     assert.equal(
       res.body.error.message,
-      'This recording is for participants of TypeScript for teams: it plays for a paid (or free) place in one of its classes.',
+      unpaid
+        ? "This recording plays once the participant's place in TypeScript for teams is paid."
+        : 'This recording is for participants of TypeScript for teams: it plays for a paid (or free) place in one of its classes.',
     );
     assert.deepEqual(res.body.error.course, { id: 'crs_ts', title: 'TypeScript for teams' });
+    assert.equal(res.body.error.unpaid, unpaid);
     assert.equal(res.body.media, undefined);
   };
 
@@ -239,13 +243,13 @@ describe('who may watch a participants-only video', () => {
       consent: true,
     });
     assert.equal(registered.body.registration.status, 'confirmed');
-    await refused(await participantToken(svc, email));
+    await refused(await participantToken(svc, email), true);
   });
 
   test('a buyer: not while the card payment is waiting, nor after an unpaid order was cancelled, nor by invoice not yet paid; once paid by card, yes', async () => {
     const waiting = await buy('card.buyer@example.org', 'card');
     const buyer = await participantToken(svc, 'card.buyer@example.org');
-    await refused(buyer);
+    await refused(buyer, true);
     const pay = new URL(waiting.order.payment.redirect_url).pathname;
     assert.equal((await svc.fetch(`${pay}/pay`, { method: 'POST', redirect: 'manual' })).status, 303);
     assert.equal((await askMedia('vid_ts_session_1', buyer)).status, 200, 'paid');
@@ -258,6 +262,6 @@ describe('who may watch a participants-only video', () => {
     await refused(await participantToken(svc, 'gave.up@example.org'));
 
     await buy('invoice.buyer@example.org', 'invoice');
-    await refused(await participantToken(svc, 'invoice.buyer@example.org'));
+    await refused(await participantToken(svc, 'invoice.buyer@example.org'), true);
   });
 });

@@ -15,6 +15,7 @@ const de: typeof en = {
   failed: 'Das Video konnte nicht abgespielt werden.',
   ask: 'Dieses Video ist für Teilnehmende von {company}. Melden Sie sich an, um es anzusehen.',
   participantsOnly: 'Diese Aufzeichnung ist für Teilnehmende von „{course}“.',
+  unpaid: 'Ihr Platz in „{course}“ ist noch nicht bezahlt: Die Aufzeichnung läuft, sobald er bezahlt ist.',
   signIn: 'Anmelden',
   'invalid-token': 'Ihre Anmeldung ist abgelaufen. Melden Sie sich erneut an, um dieses Video anzusehen.',
   signedIn: 'Sie sind angemeldet als {name}.',

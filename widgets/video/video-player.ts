@@ -36,6 +36,7 @@ export const en = {
   failed: 'The video could not be played.',
   ask: 'This video is for participants of {company}. Sign in to watch it.',
   participantsOnly: 'This recording is for participants of {course}.',
+  unpaid: 'Your place in {course} is not paid yet: this recording plays once it is.',
   signIn: 'Sign in',
   'invalid-token': 'Your sign-in has ended. Sign in again to watch this video.',
   signedIn: 'You are signed in as {name}.',
@@ -160,13 +161,16 @@ export class VideoPlayer implements ReactiveController {
         return media;
       } catch (error) {
         if (error instanceof ApiError && error.code === 'participants-only') {
-          // Signed in, but not a participant of this video's programme: nothing to try again, but
+          // Signed in, but not a participant of this video's programme (or not yet: a place not paid
+          // yet, which the service says): nothing to try again, but
           // another email to sign in with (a page without a profile widget offers no sign-out).
           const course = (error.details?.course as { title: string } | null | undefined)?.title;
           const locale = element.resolvedLocale;
           return void this.host.hold({
             id: video.id,
-            line: t(locale, 'participantsOnly', { course: course ?? element.data!.widget.company.name }),
+            line: t(locale, error.details?.unpaid ? 'unpaid' : 'participantsOnly', {
+              course: course ?? element.data!.widget.company.name,
+            }),
             action: [t(locale, 'otherEmail'), () => void this.#signOut(video, token)],
           });
         }

@@ -424,6 +424,32 @@ describe('service-video', () => {
     }
   });
 
+  it('a participant whose place is not paid yet (registered for a class that costs money) is told so, in English and German', async () => {
+    sessionStorage.clear();
+    const email = `unpaid-${Date.now()}@example.org`;
+    const registered = await fetch(new URL(`widget-api/v1/registrations?key=${keyOf('registration')}`, service.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({ class_id: 'cls_ts_2', first_name: 'Not', last_name: 'Paid', email, consent: true }),
+    });
+    expect(registered.status).to.equal(201);
+    writeSession(service.url, 'c_acme', { token: await participantToken(email) });
+    try {
+      for (const [locale, line] of [
+        ['en', 'Your place in TypeScript for teams is not paid yet: this recording plays once it is.'],
+        ['de', 'Ihr Platz in „TypeScript for teams“ ist noch nicht bezahlt: Die Aufzeichnung läuft, sobald er bezahlt ist.'],
+      ]) {
+        const el = await settled(await mount('vid_ts_session_1', locale));
+        const held = await heldAfterPlay(el);
+        expect(held.querySelector('p')!.textContent!.trim()).to.equal(line);
+        expect(el.shadowRoot!.querySelector('video')).to.equal(null);
+        await expect(el).to.be.accessible();
+      }
+    } finally {
+      writeSession(service.url, 'c_acme', undefined);
+    }
+  });
+
   it('has no public method for its player: only the hooks of Lit and of the base (the player gets callbacks)', () => {
     expect(ownMethods(customElements.get('service-video')!)).to.deep.equal([]);
   });

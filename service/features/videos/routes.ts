@@ -16,7 +16,7 @@ import { WIDGET_API_PREFIX, widgetKey, type WidgetKeyRow } from '../../widget-ap
 import { participantOfRequest } from '../../widget-api/signed-in.ts';
 import { checkMediaLink, MEDIA_LINK_TTL_MS, signMediaLink } from './media-link.ts';
 import { VideoMediaResponse } from '../../../contract/api/videos.ts';
-import { captionLanguages, findVideo, listVideos, mayWatch, publicVideo, videoMedia } from './store.ts';
+import { captionLanguages, findVideo, hasUnpaidPlace, listVideos, mayWatch, publicVideo, videoMedia } from './store.ts';
 import { isoTime } from '../../core/ids.ts';
 
 /** The seeded videos' files (made once with ffmpeg: service/media/README.md). */
@@ -51,14 +51,14 @@ export function videoRoutes(deps: ServiceDeps): SubApp[] {
       tags: ['Widget API'],
       operationId: 'videoMedia',
       summary: 'The files of a video for the signed-in participant: paths signed for a few minutes (video keys)',
-      description: `A POST because the participant’s token travels in a header, never in a URL. A participants-only video plays for a signed-in participant with a confirmed place, paid where the class costs money, in a class of its programme (any of the company’s classes for a video of no programme): a seat of an order paid by card or free, or a place the company entered itself; not a waitlist place, a cancelled one, a registration made through the registration widget for a class that costs money, or a seat of an order still to be paid (card, invoice, on site); others get 403 \`participants-only\` (with \`course\`, the programme it is for). The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock from \`now\` (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
+      description: `A POST because the participant’s token travels in a header, never in a URL. A participants-only video plays for a signed-in participant with a confirmed place, paid where the class costs money, in a class of its programme (any of the company’s classes for a video of no programme): a seat of an order paid by card or free, or a place the company entered itself; not a waitlist place, a cancelled one, a registration made through the registration widget for a class that costs money, or a seat of an order still to be paid (card, invoice, on site); others get 403 \`participants-only\` (with \`course\`, the programme it is for, and \`unpaid\`: whether they hold a confirmed place there that is not paid yet). The paths carry an expiry and a signature, not the token, and work for ${MEDIA_LINK_TTL_MS / 60000} minutes of the service clock from \`now\` (then 403 \`media-link-expired\`: ask again). A public video answers its public paths and \`expires_at: null\`.`,
       security: [{ widgetKey: [], participantToken: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, description: 'The video id', schema: { type: 'string' } }],
       responses: {
         '200': { description: 'The video’s files', schema: VideoMediaResponse },
         ...TOKEN_ERRORS,
         '403': error(
-          '`origin-not-allowed`, `type-mismatch`, `not-available`; `participants-only`: the participant has no confirmed place in a class of the video’s programme (`course` names it)',
+          '`origin-not-allowed`, `type-mismatch`, `not-available`; `participants-only`: the participant has no paid (or free) place in a class of the video’s programme (`course` names it; `unpaid`: a confirmed place there is not paid yet)',
         ),
         '404': error('`not-found`: the company has no video with this id'),
       },
@@ -72,13 +72,16 @@ export function videoRoutes(deps: ServiceDeps): SubApp[] {
       if (row.access === 'public') return sendJson({ media: videoMedia(row), now: isoTime(now) } satisfies VideoMediaResponse);
       if (!(await mayWatch(store.db, participant.id, row))) {
         const whose = row.course_title ?? key.company_name;
+        const unpaid = await hasUnpaidPlace(store.db, participant.id, row);
         throw new ApiError(
           403,
           'participants-only',
-          `This recording is for participants of ${whose}: it plays for a paid (or free) place in one of its classes.`,
+          unpaid
+            ? `This recording plays once the participant's place in ${whose} is paid.`
+            : `This recording is for participants of ${whose}: it plays for a paid (or free) place in one of its classes.`,
           undefined,
           {},
-          { course: row.course_id ? { id: row.course_id, title: row.course_title ?? '' } : null },
+          { course: row.course_id ? { id: row.course_id, title: row.course_title ?? '' } : null, unpaid },
         );
       }
       const { query, expiresAt } = signMediaLink(store.secret, row.id, now);

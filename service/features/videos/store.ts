@@ -66,16 +66,7 @@ export function publicVideo(row: VideoRow): Video {
  * seat of an order waiting for its card payment or still to be paid by invoice or on site.
  */
 export async function mayWatch(db: Db, participantId: string, video: VideoRow): Promise<boolean> {
-  const place = await db
-    .selectFrom('registrations as r')
-    .innerJoin('classes as cl', 'cl.id', 'r.class_id')
-    .innerJoin('courses as co', 'co.id', 'cl.course_id')
-    .leftJoin('orders as o', 'o.id', 'r.order_id')
-    .select('r.id')
-    .where('r.participant_id', '=', participantId)
-    .where('co.company_id', '=', video.company_id)
-    .$if(video.course_id !== null, (q) => q.where('cl.course_id', '=', video.course_id!))
-    .where('r.status', '=', 'confirmed')
+  const place = await confirmedPlaces(db, participantId, video)
     .where((eb) =>
       eb.or([
         eb('cl.price_amount', '=', 0),
@@ -86,4 +77,26 @@ export async function mayWatch(db: Db, participantId: string, video: VideoRow): 
     .limit(1)
     .executeTakeFirst();
   return place !== undefined;
+}
+
+/** The participant's confirmed places in a class of the video's programme (of any of the company's classes for a video of none). */
+const confirmedPlaces = (db: Db, participantId: string, video: VideoRow) =>
+  db
+    .selectFrom('registrations as r')
+    .innerJoin('classes as cl', 'cl.id', 'r.class_id')
+    .innerJoin('courses as co', 'co.id', 'cl.course_id')
+    .leftJoin('orders as o', 'o.id', 'r.order_id')
+    .select('r.id')
+    .where('r.participant_id', '=', participantId)
+    .where('co.company_id', '=', video.company_id)
+    .$if(video.course_id !== null, (q) => q.where('cl.course_id', '=', video.course_id!))
+    .where('r.status', '=', 'confirmed');
+
+/**
+ * For a participant `mayWatch` refused: whether they hold a confirmed place there all the same, one
+ * not paid yet (an order to pay, a registration of a class that costs money), so that the refusal
+ * can say the recording plays once it is paid.
+ */
+export async function hasUnpaidPlace(db: Db, participantId: string, video: VideoRow): Promise<boolean> {
+  return (await confirmedPlaces(db, participantId, video).limit(1).executeTakeFirst()) !== undefined;
 }
