@@ -424,6 +424,32 @@ describe('service-video', () => {
     }
   });
 
+  it('signed in below the poster with an email of no place, “Sign in with another email” begins again with an empty email field', async () => {
+    sessionStorage.clear();
+    const email = `no-place-${Date.now()}@example.org`;
+    const registered = await fetch(new URL(`widget-api/v1/registrations?key=${keyOf('registration')}`, service.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({ class_id: 'cls_open_1', first_name: 'No', last_name: 'Place', email, consent: true }),
+    });
+    expect(registered.status).to.equal(201);
+    const el = await settled(await mount('vid_ts_session_1'));
+    await heldAfterPlay(el);
+    await until(() => focused(el) === '#email', 'the focus in the email field');
+    await sendKeys({ type: email });
+    await press('Enter');
+    await until(() => focused(el) === '#pin', 'the PIN step');
+    await sendKeys({ type: (await lastSignInEmail(email)).pin! });
+    await press('Enter');
+    // Signed in, but for no place in the programme: the way out, then the sign-in anew.
+    await until(() => focused(el) === 'Sign in with another email', 'the way out focused');
+    await press('Enter');
+    await until(() => focused(el) === '#email', 'the email step again');
+    expect($<HTMLInputElement>(el, '#email').value).to.equal('');
+    expect(readSession(service.url, 'c_acme')).to.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+
   it('a participant whose place is not paid yet (registered for a class that costs money) is told so, in English and German', async () => {
     sessionStorage.clear();
     const email = `unpaid-${Date.now()}@example.org`;
