@@ -72,7 +72,7 @@ export const OPTIONS: Record<WidgetType, readonly string[]> = {
   registration: ['course'],
   profile: [],
   contact: ['prefill-name', 'prefill-email', 'prefill-subject', 'prefill-topic', 'prefill-message'],
-  calendar: ['course', 'location'],
+  calendar: ['course', 'location', 'checkout-url'],
   checkout: ['classes'],
   video: ['video'],
   map: ['booking-url'],

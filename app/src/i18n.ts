@@ -148,6 +148,7 @@ const en = {
     classes: 'Classes in the cart',
     video: 'Video',
     'booking-url': 'Your booking page',
+    'checkout-url': 'Your checkout page',
     'prefill-name': 'Prefilled name',
     'prefill-email': 'Prefilled email',
     'prefill-subject': 'Prefilled subject',
@@ -161,6 +162,7 @@ const en = {
     classes: 'Class ids, separated by spaces: each goes into the cart with one seat.',
     video: 'A video’s id. Empty: all videos.',
     'booking-url': '“Book” links there, with the programme and the class.',
+    'checkout-url': 'The page with your checkout widget: a class booked links there where no checkout is on the page.',
   } as Record<string, string>,
   termsLabel: 'Your terms and conditions',
   termsHint:
@@ -423,6 +425,7 @@ const de: Words = {
     classes: 'Termine im Warenkorb',
     video: 'Video',
     'booking-url': 'Ihre Buchungsseite',
+    'checkout-url': 'Ihre Kassenseite',
     'prefill-name': 'Vorausgefüllter Name',
     'prefill-email': 'Vorausgefüllte E-Mail',
     'prefill-subject': 'Vorausgefüllter Betreff',
@@ -436,6 +439,7 @@ const de: Words = {
     classes: 'Ids von Terminen, durch Leerzeichen getrennt: Jeder kommt mit einem Platz in den Warenkorb.',
     video: 'Die Id eines Videos. Leer: alle Videos.',
     'booking-url': '„Buchen“ führt dorthin, mit Programm und Termin.',
+    'checkout-url': 'Die Seite mit Ihrem Kassen-Widget: Ein gebuchter Termin führt dorthin, wo keine Kasse auf der Seite ist.',
   },
   termsLabel: 'Ihre Geschäftsbedingungen',
   termsHint:

@@ -160,10 +160,10 @@ export function settingsFields(
             ? html`<textarea id=${id} rows="3" aria-describedby=${describedBy} .value=${value} @input=${set(name)}></textarea>`
             : html`<input
                 id=${id}
-                type=${name === 'booking-url' ? 'url' : name === 'prefill-email' ? 'email' : 'text'}
+                type=${name.endsWith('-url') ? 'url' : name === 'prefill-email' ? 'email' : 'text'}
                 autocomplete="off"
                 spellcheck="false"
-                placeholder=${name === 'booking-url' ? 'https://www.example.com/booking' : name === 'classes' ? 'cls_web_1' : nothing}
+                placeholder=${name.endsWith('-url') ? `https://www.example.com/${name.slice(0, -4)}` : name === 'classes' ? 'cls_web_1' : nothing}
                 aria-describedby=${describedBy}
                 .value=${value}
                 @input=${set(name)}

@@ -58,6 +58,12 @@ const FIELDS: Record<string, Field> = {
     none: 'All videos',
     choices: (d) => (d.videos ?? []).map((v) => [v.id, v.title]),
   },
+  'checkout-url': {
+    label: 'Your checkout page',
+    input: 'url',
+    placeholder: 'https://www.example.com/checkout',
+    hint: 'The page with your checkout widget: a class booked links there where no checkout is on the page.',
+  },
   'booking-url': {
     label: 'Your booking page',
     input: 'url',

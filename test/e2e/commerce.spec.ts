@@ -447,6 +447,29 @@ test('the cart survives a reload, and the registration widget’s paid classes g
   await expect(registration.getByRole('heading', { name: 'Register for Open day: meet the trainers' })).toBeVisible();
 });
 
+test('a calendar on a page without a checkout links a class booked to the site’s checkout page (checkout-url), which orders it', async ({
+  watched: page,
+}) => {
+  const { cls } = await firstBookable();
+  await page.goto(`${SITE}/dates.html`);
+  const calendar = page.locator('service-calendar');
+  await expect(page.locator('div[data-service-widget=calendar]')).toHaveAttribute('data-service-state', 'ready');
+  await calendar.getByRole('button', { name: 'List' }).click();
+  while (!(await calendar.locator(`#c-${cls.id}`).count())) await calendar.getByRole('button', { name: 'Next month' }).click();
+  await calendar.locator(`button[aria-describedby="c-${cls.id}"]`).click();
+  await expect(calendar.locator(`#in-${cls.id}`)).toBeFocused();
+  // By keyboard, as a visitor goes on from what the calendar says.
+  await page.keyboard.press('Tab');
+  const link = calendar.getByRole('link', { name: 'Go to checkout' });
+  await expect(link).toBeFocused();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(`${SITE}/checkout.html`);
+  const checkout = page.locator('service-checkout');
+  await expect(checkout.getByRole('heading', { name: cls.course_title })).toBeVisible();
+  await expect(checkout.getByLabel('Seats')).toHaveValue('1');
+});
+
 test('at 375 px the calendar shows a list; the month grid is a switch away, and its months follow the keyboard', async ({
   watched: page,
 }) => {

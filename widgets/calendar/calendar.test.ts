@@ -56,12 +56,21 @@ const mount = async (
     fetch?: typeof fetch;
     width?: number;
     baseUrl?: string;
+    checkoutUrl?: string;
   } = {},
 ) => {
-  const { course = '', location = '', locale = 'en', fetch, width = 900, baseUrl = service.url } = attributes;
+  const { course = '', location = '', locale = 'en', fetch, width = 900, baseUrl = service.url, checkoutUrl = '' } = attributes;
   const page = await fixture<HTMLElement>(
     html`<div style="width: ${width}px">
-      <service-calendar key=${KEY} base-url=${baseUrl} locale=${locale} course=${course} location=${location} .fetch=${fetch}></service-calendar>
+      <service-calendar
+        key=${KEY}
+        base-url=${baseUrl}
+        locale=${locale}
+        course=${course}
+        location=${location}
+        checkout-url=${checkoutUrl}
+        .fetch=${fetch}
+      ></service-calendar>
     </div>`,
   );
   return settled(page.querySelector('service-calendar')!);
@@ -406,6 +415,42 @@ describe('service-calendar', () => {
       checkout.remove();
     }
   });
+
+  for (const locale of ['en', 'de'])
+    it(`with no checkout on the page, a class booked links to the site’s checkout page (checkout-url), in ${locale}; an address that is no web page links nowhere`, async () => {
+      const [inCart, toCheckout] = locale === 'de' ? ['Im Warenkorb', 'Zur Kasse'] : ['In your cart', 'Go to checkout'];
+      const el = await mountWithClasses({ locale, checkoutUrl: 'checkout.html?from=calendar' });
+      const open = el.data!.classes.find((c) => c.status === 'open')!;
+      cell(el, open.local_date).click();
+      await el.updateComplete;
+      $<HTMLButtonElement>(el, `button[aria-describedby="c-${open.id}"]`).click();
+      await until(() => el.shadowRoot!.activeElement?.id === `in-${open.id}`, 'the class in the cart');
+      const link = $<HTMLAnchorElement>(el, `#in-${open.id} a`);
+      expect(link.textContent).to.equal(toCheckout);
+      expect(link.href).to.equal(new URL('checkout.html?from=calendar', location.href).href);
+      expect(textOf(el)).to.contain(inCart);
+      await expect(el).to.be.accessible();
+      // An address of another kind is no way on, whoever set it.
+      el.setAttribute('checkout-url', 'javascript:alert(1)');
+      await el.updateComplete;
+      expect($(el, `#in-${open.id}`).querySelector('a, button')).to.equal(null);
+      // A checkout on the page is the way, not the other page.
+      el.setAttribute('checkout-url', 'https://www.example.com/checkout');
+      await el.updateComplete;
+      expect($<HTMLAnchorElement>(el, `#in-${open.id} a`).href).to.equal('https://www.example.com/checkout');
+      const checkout = Object.assign(document.createElement('service-checkout'), {
+        key: keyOf('checkout'),
+        baseUrl: service.url,
+      });
+      document.body.append(checkout);
+      try {
+        await until(() => !!$(el, `#in-${open.id} button`), 'the way to the checkout on the page');
+        expect($(el, `#in-${open.id}`).querySelector('a')).to.equal(null);
+        expect(button(el, toCheckout).textContent).to.equal(toCheckout);
+      } finally {
+        checkout.remove();
+      }
+    });
 
   describe('a full class with an open waitlist', () => {
     const waitlisted = (c: ClassFacts) => c.status === 'waitlist';

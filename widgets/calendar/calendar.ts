@@ -96,7 +96,8 @@ const idle = (run: () => void) => (window.requestIdleCallback ?? setTimeout)(run
  * week's ends, Page Up and Page Down by month; the chosen day's classes show below it. Narrower than
  * 720 px the widget shows the month as a list (the visitor can switch). Each month is fetched once;
  * the next one while the browser is idle. A full class with an open waitlist offers "Join waitlist":
- * a small form where the class is (calendar-waitlist.ts, on demand).
+ * a small form where the class is (calendar-waitlist.ts, on demand). "Book" puts a class into the
+ * page's cart: a checkout on the page, else the one at `checkout-url`, orders it.
  */
 export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   static override styles = [baseStyles, firstViewStyles, calendarStyles];
@@ -104,6 +105,7 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   static override properties = {
     course: {},
     location: {},
+    checkoutUrl: { attribute: 'checkout-url' },
     _month: { state: true },
     _day: { state: true },
     _course: { state: true },
@@ -121,6 +123,14 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
 
   /** Shows the classes at places whose name contains this (`data-service-location`, for example `Berlin`). */
   location = '';
+
+  /**
+   * The site's page with the checkout widget (`data-service-checkout-url`): where no checkout is on
+   * the calendar's page, a class booked says "Go to checkout" with a link there (the cart is the tab's:
+   * the checkout there finds it). An http(s) address, or one relative to the page; any other links
+   * nowhere.
+   */
+  checkoutUrl = '';
 
   /** The month shown (`YYYY-MM`; empty until the service has said which month is now). */
   private _month = '';

@@ -52,12 +52,29 @@ export class BookingCart extends CartController {
   inCart(classId: string, locale: Locale, copy = false) {
     const [inCart, toCheckout] = WORDS[locale];
     const checkout = (show?: boolean) => findCheckout(this.baseUrl, this.company, show);
+    const elsewhere = !checkout() && this.#checkoutPage();
     return this.has(classId)
       ? html`<p class="in-cart" id=${copy ? nothing : `in-${classId}`} tabindex="-1">
           ✓ ${inCart}
-          ${checkout() ? html`<button class="link" @click=${() => checkout(true)}>${toCheckout}</button>` : nothing}
+          ${
+            elsewhere
+              ? html`<a class="link" href=${elsewhere}>${toCheckout}</a>`
+              : checkout()
+                ? html`<button class="link" @click=${() => checkout(true)}>${toCheckout}</button>`
+                : nothing
+          }
         </p>`
       : undefined;
+  }
+
+  /**
+   * The site's checkout page the host names (the calendar's `checkout-url`), for a page without a
+   * checkout: an http(s) address, or one relative to the page (any other, `javascript:` among them,
+   * is none). The tab's cart goes there with the visitor (sessionStorage, per service and company).
+   */
+  #checkoutPage() {
+    const url = new URL((this.host as { checkoutUrl?: string }).checkoutUrl || 'about:', location.href);
+    return /^https?:$/.test(url.protocol) ? url.href : undefined;
   }
 
   /** Whether a checkout of this cart was on the page when the host last heard. */
