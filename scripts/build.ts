@@ -15,6 +15,7 @@ import { brotliBest, gzipBest } from './compress.mjs';
 import { pinnedDir, readReleases, RELEASES_FILE, sealBroken } from './releases.ts';
 import widgetConfig, { builtTypes } from '../vite.config.ts';
 import { FIRST_REQUEST, RESERVED_HEIGHT, WIDGET_TYPES, type WidgetType } from '../contract/index.ts';
+import { FIRST_RENDER_FILE, FIRST_VIEW, type FirstRender } from './first-render.ts';
 import { demoConfig } from '../demo/site.config.ts';
 import { appConfig } from '../app/site.config.ts';
 import type { Facts, Pinned } from '../demo/src/showcase.ts';
@@ -88,9 +89,14 @@ interface ManifestEntry {
 }
 const manifest: Record<string, ManifestEntry> = JSON.parse(readFileSync(`${root}dist/widgets/.vite/manifest.json`, 'utf8'));
 
+/** For each chunk file, the chunks it fetches for the first view every visitor gets (scripts/first-render.ts). */
+const firstViews: FirstRender = JSON.parse(readFileSync(`${root}dist/widgets/${FIRST_RENDER_FILE}`, 'utf8'));
+const idOfFile = new Map(Object.entries(manifest).map(([id, m]) => [m.file, id]));
+
 /**
- * A built type's chunk and every chunk it imports statically, directly or not: the loader starts
- * them all at once rather than in a waterfall.
+ * A built type's chunk, every chunk it imports statically, directly or not, and those it imports
+ * for its first view (the profile's sign-in): the loader starts them all at once rather than in a
+ * waterfall (the sign-in was asked for once the profile's code had come and run).
  */
 const chunksOf = (type: string) => {
   const entry = Object.entries(manifest).find(([, m]) => m.isEntry && m.name === type)!;
@@ -100,6 +106,7 @@ const chunksOf = (type: string) => {
     if (files.has(chunk.file)) return;
     files.add(chunk.file);
     for (const imported of chunk.imports ?? []) visit(imported);
+    for (const file of firstViews[chunk.file]?.[FIRST_VIEW] ?? []) visit(idOfFile.get(file)!);
   };
   visit(entry[0]);
   // Names only (`shared-abc123`): the loader adds `../chunks/` and `.js`, a few bytes less to ship.

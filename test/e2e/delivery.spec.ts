@@ -55,6 +55,20 @@ test('every widget on one page: each first request goes out with the widget’s 
   }
 });
 
+test('the profile’s sign-in, which its first view always needs, is asked for with its code, not once its code has come and run', async ({
+  watched: page,
+}) => {
+  const log = recordRequests(page);
+  await page.goto(`${SITE}/account.html`);
+  await expect(page.locator('div[data-service-widget=profile]')).toHaveAttribute('data-service-state', 'ready');
+  const chunk = (name: string) => log.find((e) => new RegExp(`/chunks/${name}-[\\w-]{6}\\.js$`).test(e.request.url()))!;
+  const profile = chunk('profile');
+  expect(profile.finishedAfter, 'the profile’s chunk finished').toBeDefined();
+  expect(log.indexOf(chunk('sign-in')), 'the sign-in asked for before the profile’s chunk had come').toBeLessThan(
+    profile.finishedAfter!,
+  );
+});
+
 test('placeholders that ask the same are answered by one request; one with an option of its own asks for it', async ({
   watched: page,
 }) => {
