@@ -1,6 +1,6 @@
 /**
  * The contact widget's confirmation: where the answer goes and what was sent (no copy is emailed),
- * a panel that takes the form's space, the message taking what the rest leave. A chunk of its own,
+ * a panel that takes the form's space, its action at its foot. A chunk of its own,
  * fetched while the message is sent: the form is the widget's first view.
  */
 import { css, html, type TemplateResult } from 'lit';
@@ -20,9 +20,9 @@ const sentStyles = css`
   dt {
     font-weight: 600;
   }
-  /* The message as a quote (not a field: it is sent), its rule down to the panel's foot. */
+  /* The message as a quote (not a field: it is sent), its rule as long as its text: a rule down to
+     the panel's foot drew a tall empty box below a short message (the panel's action keeps the foot). */
   .message dd {
-    flex: 1;
     padding: 0.25rem 0 0.25rem 1rem;
     border-left: 3px solid var(--_border);
     white-space: pre-wrap;
