@@ -152,9 +152,12 @@ export default defineConfig({
             },
             {
               // Whether a checkout is on the page, for the widgets that book (the registration's and the
-              // map's first render; the cart and its badge). Its name is short: the loaders list it.
+              // map's first render; the cart and its badge), and the pages of the site they link to
+              // (contract/links.ts: the map's booking page, the calendar's checkout page), which the same
+              // widgets take: a chunk of its own cost the map a request and the v2 loader 16 B. Its name
+              // is short: the loaders list it.
               name: 'find',
-              test: /[\\/]widgets[\\/]shared[\\/]checkout-find\.ts$/,
+              test: /[\\/]widgets[\\/]shared[\\/]checkout-find\.ts$|[\\/]contract[\\/]links\.ts$/,
             },
             {
               // The forms: for the contact form's and the profile's first render, and on demand for the

@@ -9,7 +9,16 @@ import type { App, Company, View } from './app.ts';
 import { checkOrigins } from './origins.ts';
 import { TYPES } from './publish.ts';
 import { href } from './routes.ts';
-import { checkTerms, coursesOf, emptySettings, nameField, optionsOf, settingsFields, type SettingsErrors } from './settings.ts';
+import {
+  checkLinks,
+  checkTerms,
+  coursesOf,
+  emptySettings,
+  nameField,
+  optionsOf,
+  settingsFields,
+  type SettingsErrors,
+} from './settings.ts';
 import { choice, field, fieldErrors, said, sayText, type Said } from './ui.ts';
 import { openWidget } from './widget.ts';
 
@@ -48,6 +57,8 @@ export class CreateView implements View {
     if (!this.#settings.name.trim()) errors.name = { text: t.nameMissing };
     const terms = this.#type && checkTerms(t, this.#type, this.#settings);
     if (terms) errors.terms = terms;
+    const link = this.#type && checkLinks(t, this.#type, this.#settings);
+    if (link) errors.link = link;
     const origins = checkOrigins(t, this.#origins, app.dev);
     if ('fault' in origins) errors.origins = { text: origins.fault };
     this.#errors = errors;
@@ -81,6 +92,7 @@ export class CreateView implements View {
       ['type', `input[name="type"]${this.#type ? ':checked' : ''}`],
       ['name', '#widget-name'],
       ['options', '#widget-locale'],
+      ['link', `#option-${this.#errors.link?.option}`],
       ['terms', '#option-terms'],
       ['origins', '#widget-origins'],
     ];

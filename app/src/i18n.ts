@@ -162,12 +162,14 @@ const en = {
     classes: 'Class ids, separated by spaces: each goes into the cart with one seat.',
     video: 'A video’s id. Empty: all videos.',
     'booking-url': '“Book” links there, with the programme and the class.',
-    'checkout-url': 'The page with your checkout widget: a class booked links there where no checkout is on the page.',
+    'checkout-url': 'A page of this site with your checkout widget: on pages without one, a class booked links there.',
   } as Record<string, string>,
   termsLabel: 'Your terms and conditions',
   termsHint:
     'The https address of the terms a buyer agrees to, linked in the checkout’s consent. Empty: buyers agree to the storing of their details only.',
   termsFormat: 'Give the address of your terms as https:// and the page, such as https://www.example.com/terms.',
+  linkFormat: (page: string) =>
+    `Give the page as https:// and its address, such as https://www.example.com/${page}, or as a path of your site, such as /${page}.`,
   allCourses: 'All programmes',
   allPlaces: 'All places',
   // Detail
@@ -439,12 +441,15 @@ const de: Words = {
     classes: 'Ids von Terminen, durch Leerzeichen getrennt: Jeder kommt mit einem Platz in den Warenkorb.',
     video: 'Die Id eines Videos. Leer: alle Videos.',
     'booking-url': '„Buchen“ führt dorthin, mit Programm und Termin.',
-    'checkout-url': 'Die Seite mit Ihrem Kassen-Widget: Ein gebuchter Termin führt dorthin, wo keine Kasse auf der Seite ist.',
+    'checkout-url':
+      'Eine Seite dieser Website mit Ihrem Kassen-Widget: Auf Seiten ohne Kasse führt ein gebuchter Termin dorthin.',
   },
   termsLabel: 'Ihre Geschäftsbedingungen',
   termsHint:
     'Die https-Adresse der Bedingungen, denen Käufer zustimmen, verlinkt in der Einwilligung des Checkouts. Leer: Käufer stimmen nur der Speicherung ihrer Angaben zu.',
   termsFormat: 'Geben Sie die Adresse Ihrer Bedingungen mit https:// und der Seite an, etwa https://www.example.com/agb.',
+  linkFormat: (page: string) =>
+    `Geben Sie die Seite mit https:// und ihrer Adresse an, etwa https://www.example.com/${page}, oder als Pfad Ihrer Website, etwa /${page}.`,
   allCourses: 'Alle Programme',
   allPlaces: 'Alle Orte',
   back: 'Alle Widgets',

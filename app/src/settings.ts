@@ -6,6 +6,7 @@
  * there besides (a contact form's topics, a map's tiles) is kept as it is.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { siteLink } from '../../contract/links.ts';
 import { termsUrl } from '../../contract/terms.ts';
 import { OPTIONS, type WidgetType } from '../../contract/index.ts';
 import type { Course, WidgetInfo } from '../../contract/rest-client.ts';
@@ -22,11 +23,20 @@ export interface Settings {
   rest: Record<string, unknown>;
 }
 
-export type SettingsErrors = Partial<Record<'name' | 'options' | 'terms', Said>>;
+export type SettingsErrors = Partial<Record<'name' | 'options' | 'terms', Said>> & {
+  /** An option that is a page of the site (`checkout-url`, `booking-url`) the widget would not link. */
+  link?: { option: string; said: Said };
+};
 
 /** A checkout's terms as the service takes them (an https address), checked before sending: its fault, if any. */
 export const checkTerms = (t: App['t'], type: WidgetType, s: Settings): Said | undefined =>
   type !== 'checkout' || s.rest.terms === undefined || termsUrl(s.rest.terms) ? undefined : { text: t.termsFormat };
+
+/** The first option of the type that names a page of the site (`…-url`) and that the widget would not link (contract/links.ts). */
+export const checkLinks = (t: App['t'], type: WidgetType, s: Settings): SettingsErrors['link'] => {
+  const option = OPTIONS[type].find((name) => name.endsWith('-url') && s.options[name]?.trim() && !siteLink(s.options[name]));
+  return option ? { option, said: { text: t.linkFormat(option.slice(0, -4)) } } : undefined;
+};
 
 /** The colours offered: the widgets' accent and the text on it. */
 const COLOURS = ['--service-accent', '--service-on-accent'];
@@ -148,8 +158,9 @@ export function settingsFields(
       id,
       label: t.optionLabels[name] ?? `data-service-${name}`,
       hint,
+      error: errors.link?.option === name ? errors.link.said : undefined,
       wide: name === 'prefill-message',
-      control: (describedBy) =>
+      control: (describedBy, invalid) =>
         select
           ? html`<select id=${id} aria-describedby=${describedBy} @change=${set(name)}>
               <option value="" ?selected=${!value}>${name === 'course' ? t.allCourses : t.allPlaces}</option>
@@ -160,11 +171,13 @@ export function settingsFields(
             ? html`<textarea id=${id} rows="3" aria-describedby=${describedBy} .value=${value} @input=${set(name)}></textarea>`
             : html`<input
                 id=${id}
-                type=${name.endsWith('-url') ? 'url' : name === 'prefill-email' ? 'email' : 'text'}
+                type=${name === 'prefill-email' ? 'email' : 'text'}
+                inputmode=${name.endsWith('-url') ? 'url' : nothing}
                 autocomplete="off"
                 spellcheck="false"
                 placeholder=${name.endsWith('-url') ? `https://www.example.com/${name.slice(0, -4)}` : name === 'classes' ? 'cls_web_1' : nothing}
                 aria-describedby=${describedBy}
+                aria-invalid=${invalid}
                 .value=${value}
                 @input=${set(name)}
               />`,

@@ -16,6 +16,7 @@ import { checkOrigin } from './origins.ts';
 import { placeholder, type PreviewState } from './preview.ts';
 import { href } from './routes.ts';
 import {
+  checkLinks,
   checkTerms,
   coursesOf,
   nameField,
@@ -268,6 +269,12 @@ export class WidgetView implements View {
     if (terms) {
       this.#settingsErrors.terms = terms;
       this.#app.focusAfterRender('#option-terms');
+      return this.#app.update();
+    }
+    const link = checkLinks(t, this.#widget!.type, s);
+    if (link) {
+      this.#settingsErrors.link = link;
+      this.#app.focusAfterRender(`#option-${link.option}`);
       return this.#app.update();
     }
     // On an error, what was typed stays: the form's settings are the answer's only after a success.

@@ -162,7 +162,7 @@ export const WidgetOptions = z
   .record(z.string(), z.unknown(), { error: 'options is an object of the widget’s settings, such as {"locale": "de"}.' })
   .meta({
     description:
-      'The widget’s configuration: the snippet’s attributes (`locale`: `en` or `de`; and those of its type, without `data-service-`: registration `course`; calendar `course`, `location`, `checkout-url`; checkout `classes`; video `video`; map `booking-url`; contact `prefill-*`), each a text, and the service’s own: a contact form’s `topics` (a list of texts), a map’s `tiles` (`{ url, attribution }`), a checkout’s `terms` (the https address of the terms a buyer agrees to; without it the buyer agrees to the storing of their details only); and `theme`, the snippet’s colours (`{ "--service-accent": "#0b5fff" }`: the widget’s custom properties, each a colour).',
+      'The widget’s configuration: the snippet’s attributes (`locale`: `en` or `de`; and those of its type, without `data-service-`: registration `course`; calendar `course`, `location`, `checkout-url`; checkout `classes`; video `video`; map `booking-url`; contact `prefill-*`), each a text (a calendar’s `checkout-url` and a map’s `booking-url` a page of your site: an http(s) address, or a path such as `/checkout`; any other is 422), and the service’s own: a contact form’s `topics` (a list of texts), a map’s `tiles` (`{ url, attribution }`), a checkout’s `terms` (the https address of the terms a buyer agrees to; without it the buyer agrees to the storing of their details only); and `theme`, the snippet’s colours (`{ "--service-accent": "#0b5fff" }`: the widget’s custom properties, each a colour).',
     examples: [{ locale: 'de', course: 'crs_web' }],
   });
 

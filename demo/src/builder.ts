@@ -62,7 +62,7 @@ const FIELDS: Record<string, Field> = {
     label: 'Your checkout page',
     input: 'url',
     placeholder: 'https://www.example.com/checkout',
-    hint: 'The page with your checkout widget: a class booked links there where no checkout is on the page.',
+    hint: 'A page of this site with your checkout widget: on pages without one, a class booked links there.',
   },
   'booking-url': {
     label: 'Your booking page',

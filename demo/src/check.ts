@@ -9,6 +9,7 @@ import { ATTRIBUTES, OPTIONS, RENAMED_OPTIONS, WIDGET_TYPES, type ErrorCode, typ
 import { fixes } from '../../contract/messages.ts';
 import type { WidgetKeyCheckResponse as KeyCheck } from '../../contract/api/index.ts';
 import { placeholderAttribute } from './snippet.ts';
+import { siteLink } from '../../contract/links.ts';
 
 export type { KeyCheck };
 /**
@@ -19,7 +20,7 @@ export type KeyChecker = (key: string, type: WidgetType | undefined, origin?: st
 
 export interface Finding {
   /** A loader error code, or the checker's own word for what the loader cannot say (`no-loader`). */
-  code: ErrorCode | 'no-loader' | 'base-url' | 'not-a-div' | 'ignored' | 'ready';
+  code: ErrorCode | 'no-loader' | 'base-url' | 'not-a-div' | 'ignored' | 'link' | 'ready';
   message: string;
   kind: 'problem' | 'info' | 'fine';
   /** A fix the caller may offer: let the key serve the page's origin (the demo's checker in development, the app to an owner). */
@@ -166,6 +167,29 @@ export async function check(source: string, address: URL, checkKey: KeyChecker) 
               message: `${name} is no option of the ${known} widget, and is left out${OPTIONS[known].length ? ` (its options: ${OPTIONS[known].map(placeholderAttribute).join(', ')})` : ''}.`,
             });
           }
+        }
+      }
+      // A page of the site the widget links to that it would not link (contract/links.ts); a
+      // checkout page on another site than this page, whose tab's cart is not there.
+      if (known) {
+        for (const option of OPTIONS[known].filter((o) => o.endsWith('-url'))) {
+          const name = placeholderAttribute(option);
+          const value = element.getAttribute(name)?.trim();
+          if (!value) continue;
+          const url = siteLink(value, address.href);
+          const example = option.slice(0, -4);
+          if (!url)
+            findings.push({
+              code: 'link',
+              kind: 'problem',
+              message: `${name} "${value}" is no web page, and the widget links nowhere: give https:// and the page (https://www.example.com/${example}) or a path of this site (/${example}).`,
+            });
+          else if (option === 'checkout-url' && url.origin !== address.origin)
+            findings.push({
+              code: 'link',
+              kind: 'problem',
+              message: `${name} is on another site than this page (${url.origin}, not ${address.origin}): the visitor's cart is kept by the site, and would be empty there. Give a page of this site, such as /${example}.`,
+            });
         }
       }
       if (!page.length && !findings.some((f) => f.kind === 'problem')) {

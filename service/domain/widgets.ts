@@ -12,6 +12,7 @@ import { OriginPattern } from '../../contract/api/dev.ts';
 import { termsUrl } from '../../contract/terms.ts';
 import { MapTiles } from '../../contract/api/widget-keys.ts';
 import { OPTIONS } from '../../contract/index.ts';
+import { siteLink } from '../../contract/links.ts';
 
 export type WidgetRow = Tables['widget_keys'];
 
@@ -187,6 +188,13 @@ export function widgetOptions(type: WidgetType, raw: Record<string, unknown>, fi
     } else if (attributes.includes(name) || (/^prefill-/.test(name) && type === 'contact')) {
       if (typeof value !== 'string' || value.length > 200 || CONTROL.test(value))
         fault(`options.${name} is a text of at most 200 characters (the snippet’s data-service-${name}).`);
+      // A page of the owner's site the widget links to: one the widget would not link is refused here.
+      else if (/-url$/.test(name) && value.trim() && !siteLink(value)) {
+        const page = name.slice(0, -4);
+        fault(
+          `options.${name} is a page of your site: an https:// address (https://www.example.com/${page}) or a path of your site (/${page}).`,
+        );
+      }
     } else if (name === 'theme') {
       const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : undefined;
       const ok =

@@ -144,6 +144,49 @@ describe('/v1/widgets', () => {
     assert.match(topics.body.error.fields.options, /1 to 100 characters/);
   });
 
+  test('a page of the site a widget links to (a calendar’s checkout page, a map’s booking page): an http(s) address or a path; one the widget would not link is 422 saying how to write it', async () => {
+    for (const [type, option] of [
+      ['calendar', 'checkout-url'],
+      ['map', 'booking-url'],
+    ] as const) {
+      for (const value of [
+        'https://www.acme.example/checkout',
+        '/checkout',
+        'checkout.html?from=calendar',
+        'http://localhost:3000/shop',
+      ]) {
+        const widget = await created({ type, options: { [option]: value } });
+        assert.equal(widget.options[option], value, value);
+        const shown = await svc.json(`/widget-api/v1/widget?key=${encodeURIComponent(widget.key)}&type=${type}`, {
+          headers: { Origin: SITE },
+        });
+        assert.equal(shown.body.widget.options[option], value, value);
+      }
+      for (const value of [
+        'javascript:alert(1)',
+        'data:text/html,x',
+        'https://',
+        'https://www.acme.example:99999/',
+        'www.acme.example/checkout',
+      ]) {
+        const res = await rest(OWNER, '/v1/widgets', 'POST', { type, origins: [SITE], options: { [option]: value } });
+        assert.equal(res.status, 422, value);
+        assert.match(
+          res.body.error.fields.options,
+          new RegExp(
+            `options\\.${option} is a page of your site: an https:// address \\(https://www\\.example\\.com/${option.slice(0, -4)}\\) or a path`,
+          ),
+          value,
+        );
+      }
+      // And when it is changed.
+      const widget = await created({ type });
+      const changed = await rest(OWNER, `/v1/widgets/${widget.id}`, 'PATCH', { options: { [option]: 'vbscript:x' } });
+      assert.equal(changed.status, 422);
+      assert.match(changed.body.error.fields.options, new RegExp(`options\\.${option} is a page of your site`));
+    }
+  });
+
   test('a checkout’s terms: an https address its first render names; anything else is 422 saying how to write it', async () => {
     const terms = 'https://www.acme.example/terms?lang=de#booking';
     const checkout = await created({ type: 'checkout', options: { terms } });

@@ -401,6 +401,40 @@ test('an owner names a checkout’s terms: an address that is not https is said 
   await accessible(page, 'checkout widget without terms');
 });
 
+test('an owner names a calendar’s checkout page: an address the calendar would not link is said beside it, what was typed kept; a path of the site is saved and written into the snippet', async ({
+  watched: page,
+}) => {
+  const { h1 } = await newWidgetForm(page);
+  await page.getByRole('radio', { name: /Calendar/ }).check();
+  await page.getByLabel('Name').fill('Dates with a checkout page');
+  await page.getByLabel('Origins').fill(SITE);
+  const field = page.getByLabel('Your checkout page');
+  await expect(field).toHaveAccessibleDescription(/on pages without one, a class booked links there/);
+  await field.fill('www.acme.example/checkout');
+  await page.getByRole('button', { name: 'Create widget' }).click();
+  await expect(page.locator('#option-checkout-url-error')).toHaveText(
+    'Give the page as https:// and its address, such as https://www.example.com/checkout, or as a path of your site, such as /checkout.',
+  );
+  await expect(field).toBeFocused();
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(field).toHaveValue('www.acme.example/checkout');
+  await accessible(page, 'create form with a wrong checkout page');
+
+  await field.fill('/checkout');
+  await page.getByRole('button', { name: 'Create widget' }).click();
+  await expect(h1).toHaveText('Dates with a checkout page');
+  await expect(page.locator('pre, code').filter({ hasText: 'data-service-checkout-url="/checkout"' }).first()).toBeVisible();
+  // Changed in the widget's settings: refused before it is sent, then saved.
+  await field.fill('javascript:alert(1)');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.locator('#option-checkout-url-error')).toBeVisible();
+  await expect(field).toBeFocused();
+  await field.fill('https://www.acme.example/checkout');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.locator('#option-checkout-url-error')).toHaveCount(0);
+});
+
 test('terms typed for a checkout stay behind when the owner chooses another type: the widget is made without them', async ({
   watched: page,
 }) => {

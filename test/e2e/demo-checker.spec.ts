@@ -104,6 +104,27 @@ test('the checker names each kind of problem as the loader would, and fixes an o
     'data-service-colour is no option of the map widget, and is left out (its options: data-service-booking-url).',
   );
 
+  // Pages of the site a widget links to: one it would not link, and a checkout page on another site.
+  await page.getByLabel('The page’s address').fill('https://localhost/dates');
+  await page
+    .getByLabel('Snippet or page (HTML)')
+    .fill(
+      [
+        '<div data-service-widget="map" data-service-id="wk_demo_map" data-service-booking-url="javascript:alert(1)"></div>',
+        '<div data-service-widget="calendar" data-service-id="wk_demo_calendar" data-service-checkout-url="https://shop.example/checkout"></div>',
+        '<div data-service-widget="calendar" data-service-id="wk_demo_calendar" data-service-checkout-url="/checkout"></div>',
+        `<script async src="${SERVICE}/widgets/v2/loader.js"></script>`,
+      ].join('\n'),
+    );
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(result(0)).toContainText(
+    'data-service-booking-url "javascript:alert(1)" is no web page, and the widget links nowhere: give https:// and the page (https://www.example.com/booking) or a path of this site (/booking).',
+  );
+  await expect(result(1)).toContainText(
+    "data-service-checkout-url is on another site than this page (https://shop.example, not https://localhost): the visitor's cart is kept by the site, and would be empty there. Give a page of this site, such as /checkout.",
+  );
+  await expect(result(2)).toContainText('Ready: the calendar widget will show on https://localhost.');
+
   // Nothing to check: each says what to give, and the last results go.
   await page.getByLabel('Snippet or page (HTML)').fill('<p>Our courses</p>');
   await page.getByRole('button', { name: 'Check' }).click();

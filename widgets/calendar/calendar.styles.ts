@@ -129,4 +129,8 @@ export const calendarStyles = css`
   .notice .link {
     color: inherit;
   }
+  /* The way to the checkout page: as tall as its line (24 px), as the button to a checkout on the page. */
+  .in-cart a {
+    display: inline-block;
+  }
 `;

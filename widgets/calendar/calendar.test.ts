@@ -417,7 +417,7 @@ describe('service-calendar', () => {
   });
 
   for (const locale of ['en', 'de'])
-    it(`with no checkout on the page, a class booked links to the site’s checkout page (checkout-url), in ${locale}; an address that is no web page links nowhere`, async () => {
+    it(`with no checkout on the page, a class booked links to the site’s checkout page (checkout-url), in ${locale}`, async () => {
       const [inCart, toCheckout] = locale === 'de' ? ['Im Warenkorb', 'Zur Kasse'] : ['In your cart', 'Go to checkout'];
       const el = await mountWithClasses({ locale, checkoutUrl: 'checkout.html?from=calendar' });
       const open = el.data!.classes.find((c) => c.status === 'open')!;
@@ -429,15 +429,10 @@ describe('service-calendar', () => {
       expect(link.textContent).to.equal(toCheckout);
       expect(link.href).to.equal(new URL('checkout.html?from=calendar', location.href).href);
       expect(textOf(el)).to.contain(inCart);
+      // As tall as its line, as the button to a checkout on the page is (24 px).
+      expect(link.getBoundingClientRect().height).to.be.at.least(24);
       await expect(el).to.be.accessible();
-      // An address of another kind is no way on, whoever set it.
-      el.setAttribute('checkout-url', 'javascript:alert(1)');
-      await el.updateComplete;
-      expect($(el, `#in-${open.id}`).querySelector('a, button')).to.equal(null);
       // A checkout on the page is the way, not the other page.
-      el.setAttribute('checkout-url', 'https://www.example.com/checkout');
-      await el.updateComplete;
-      expect($<HTMLAnchorElement>(el, `#in-${open.id} a`).href).to.equal('https://www.example.com/checkout');
       const checkout = Object.assign(document.createElement('service-checkout'), {
         key: keyOf('checkout'),
         baseUrl: service.url,
@@ -451,6 +446,47 @@ describe('service-calendar', () => {
         checkout.remove();
       }
     });
+
+  it('links no checkout page that is no page of this site, says why to the site owner once, and draws its classes whatever the address', async () => {
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args.join(' '));
+    try {
+      // An address the browser cannot read: the month's classes show all the same (they showed none).
+      const el = await mountWithClasses({ checkoutUrl: 'https://' });
+      const open = el.data!.classes.find((c) => c.status === 'open')!;
+      cell(el, open.local_date).click();
+      await el.updateComplete;
+      $<HTMLButtonElement>(el, `button[aria-describedby="c-${open.id}"]`).click();
+      await until(() => el.shadowRoot!.activeElement?.id === `in-${open.id}`, 'the class in the cart');
+      const way = () => $(el, `#in-${open.id}`).querySelector('a, button');
+      expect(way()).to.equal(null);
+      expect($$(el, 'li.class').length).to.be.above(0);
+      for (const [value, why] of [
+        ['javascript:alert(1)', 'is no web address'],
+        ['www.example.com/checkout', 'is no web address'],
+        ['https://shop.example.com/checkout', 'is on another site than this page'],
+      ]) {
+        el.setAttribute('checkout-url', value!);
+        await el.updateComplete;
+        expect(way(), value).to.equal(null);
+        expect(warned.filter((line) => line.includes(`"${value}" ${why}`)).length, value).to.equal(1);
+      }
+      // Spaces are no address either (they linked to the page itself).
+      el.setAttribute('checkout-url', '   ');
+      await el.updateComplete;
+      expect(way()).to.equal(null);
+      // Told once per address, however often the class is drawn.
+      el.setAttribute('checkout-url', 'https://shop.example.com/checkout');
+      await el.updateComplete;
+      expect(warned.filter((line) => line.includes('shop.example.com')).length).to.equal(1);
+      expect(
+        warned.some((line) => line.startsWith('[service-widgets] calendar: checkout-url "https://" is no web address')),
+      ).to.equal(true);
+    } finally {
+      console.warn = warn;
+    }
+  });
 
   describe('a full class with an open waitlist', () => {
     const waitlisted = (c: ClassFacts) => c.status === 'waitlist';

@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { siteLink } from '../../contract/links.ts';
 import type { BookingRequestedDetail, PlaceSelectedDetail } from '../../contract/index.ts';
 import type { Place, PlaceClass, WidgetResponse } from '../../contract/api/index.ts';
 import { ServiceElement, ServiceEvent, define } from '../shared/base.ts';
@@ -281,10 +282,10 @@ export class ServiceMap extends ServiceElement<MapData> {
     (await this.#loadCart()).book({ ...cls, location: place.name }, cls.course.id, cls.course.title);
   }
 
-  /** The booking page (an http(s) page only) with the class's programme and id; nothing without one. */
+  /** The booking page (an http(s) page only, contract/links.ts) with the class's programme and id; nothing without one. */
   #bookingHref(cls: PlaceClass) {
-    const url = new URL(this.bookingUrl || 'about:', location.href);
-    if (!/^https?:$/.test(url.protocol)) return undefined;
+    const url = siteLink(this.bookingUrl, location.href);
+    if (!url) return undefined;
     url.searchParams.set('course', cls.course.id);
     url.searchParams.set('class', cls.id);
     return url.href;

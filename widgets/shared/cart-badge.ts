@@ -6,6 +6,7 @@
 import { html, nothing } from 'lit';
 import type { Class } from '../../contract/api/index.ts';
 import type { PageRequest } from '../../contract/page.ts';
+import { siteLink } from '../../contract/links.ts';
 import { findCheckout } from './checkout-find.ts';
 import { CartController } from './cart.ts';
 import type { Locale } from './i18n.ts';
@@ -18,6 +19,9 @@ const WORDS: Record<Locale, [string, string]> = {
   en: ['In your cart', 'Go to checkout'],
   de: ['Im Warenkorb', 'Zur Kasse'],
 };
+
+/** The checkout pages the owner was told of (once each). */
+const warned = new Set<string>();
 
 export class BookingCart extends CartController {
   /**
@@ -52,9 +56,9 @@ export class BookingCart extends CartController {
   inCart(classId: string, locale: Locale, copy = false) {
     const [inCart, toCheckout] = WORDS[locale];
     const checkout = (show?: boolean) => findCheckout(this.baseUrl, this.company, show);
+    if (!this.has(classId)) return undefined;
     const elsewhere = !checkout() && this.#checkoutPage();
-    return this.has(classId)
-      ? html`<p class="in-cart" id=${copy ? nothing : `in-${classId}`} tabindex="-1">
+    return html`<p class="in-cart" id=${copy ? nothing : `in-${classId}`} tabindex="-1">
           ✓ ${inCart}
           ${
             elsewhere
@@ -63,18 +67,30 @@ export class BookingCart extends CartController {
                 ? html`<button class="link" @click=${() => checkout(true)}>${toCheckout}</button>`
                 : nothing
           }
-        </p>`
-      : undefined;
+        </p>`;
   }
 
   /**
    * The site's checkout page the host names (the calendar's `checkout-url`), for a page without a
-   * checkout: an http(s) address, or one relative to the page (any other, `javascript:` among them,
-   * is none). The tab's cart goes there with the visitor (sessionStorage, per service and company).
+   * checkout: a page of this site (contract/links.ts), where the tab's cart is (sessionStorage, per
+   * site, service and company). Any other is none, and the site owner is told once in the console:
+   * a checkout on another site (`shop.example.com` for a page on `www.example.com`) shows an empty
+   * cart.
    */
   #checkoutPage() {
-    const url = new URL((this.host as { checkoutUrl?: string }).checkoutUrl || 'about:', location.href);
-    return /^https?:$/.test(url.protocol) ? url.href : undefined;
+    const { host } = this;
+    const value = (host as { checkoutUrl?: string }).checkoutUrl;
+    const url = siteLink(value, location.href);
+    if (url?.origin === location.origin) return url.href;
+    if (value?.trim() && !warned.has(value)) {
+      warned.add(value);
+      console.warn(
+        `[service-widgets] ${host.localName.slice(8)}: checkout-url "${value}" ${
+          url ? `is on another site than this page (${location.origin}), where the tab's cart is not` : 'is no web address'
+        }: a class booked links to no checkout. Give a page of this site, such as ${location.origin}/checkout or /checkout.`,
+      );
+    }
+    return undefined;
   }
 
   /** Whether a checkout of this cart was on the page when the host last heard. */
