@@ -2,7 +2,8 @@
  * The live preview: the widget's placeholder as its snippet writes it, mounted by the service's own
  * loaders on this page (every key serves the service's own origin). A change makes a new
  * placeholder (a loader never mounts a div twice); the colours go in as the snippet's class, through
- * a constructed style sheet (the page's CSP allows no inline style).
+ * a constructed style sheet (the page's CSP allows no inline style). The pages of the owner's site
+ * that the widget links to are left out: the preview is on no page of that site.
  */
 import { WIDGET_TYPES, type WidgetType } from '../../contract/index.ts';
 import type { Snippet } from '../../demo/src/snippet.ts';
@@ -36,7 +37,9 @@ export type PreviewState = { state: 'loading' } | { state: 'ready' } | { state: 
 /** A new placeholder for `written`, which tells `onState` how it goes. Mount it with `start()` once it is in the page. */
 export function placeholder(type: WidgetType, written: Snippet, onState: (state: PreviewState) => void) {
   const div = document.createElement('div');
-  for (const [name, value] of written.attributes) div.setAttribute(name, value);
+  // The pages of the owner's site the widget links to (`data-service-checkout-url`, `-booking-url`)
+  // are not this page's: a relative one led from the preview to a page of the app that is not there.
+  for (const [name, value] of written.attributes) if (!name.endsWith('-url')) div.setAttribute(name, value);
   // The snippet's CSS is a class of the div (snippet.ts: `booking-<type>` unless named otherwise).
   if (written.css) div.className = `booking-${type}`;
   div.addEventListener('service-widget-ready', () => onState({ state: 'ready' }));

@@ -424,6 +424,10 @@ test('an owner names a calendar’s checkout page: an address the calendar would
   await page.getByRole('button', { name: 'Create widget' }).click();
   await expect(h1).toHaveText('Dates with a checkout page');
   await expect(page.locator('pre, code').filter({ hasText: 'data-service-checkout-url="/checkout"' }).first()).toBeVisible();
+  // The preview is on no page of the site: it links to none (the path led to a page of the app that is not there).
+  const preview = page.locator('.preview-frame div[data-service-widget=calendar]');
+  await expect(preview).toHaveAttribute('data-service-state', 'ready');
+  await expect(preview).not.toHaveAttribute('data-service-checkout-url', /.*/);
   // Changed in the widget's settings: refused before it is sent, then saved.
   await field.fill('javascript:alert(1)');
   await page.getByRole('button', { name: 'Save settings' }).click();
