@@ -127,8 +127,8 @@ export class ServiceCalendar extends ServiceElement<CalendarResponse> {
   /**
    * The site's page with the checkout widget (`data-service-checkout-url`): where no checkout is on
    * the calendar's page, a class booked says "Go to checkout" with a link there (the cart is the tab's:
-   * the checkout there finds it). An http(s) address, or one relative to the page; any other links
-   * nowhere.
+   * the checkout there finds it). A page of this site: an http(s) address on it, or one relative to
+   * the page; any other links nowhere (contract/links.ts), and the console says why.
    */
   checkoutUrl = '';
 
