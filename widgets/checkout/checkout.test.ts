@@ -838,6 +838,42 @@ describe('service-checkout', () => {
     expect(cart()!.lines.map((l) => l.class_id)).to.deep.equal(['cls_data_2']);
   });
 
+  it('takes the classes the page’s address names (a calendar’s link, opened in a new tab without the tab’s cart), once: removed, one stays out after a reload', async () => {
+    const page = location.href;
+    history.replaceState(null, '', `${location.pathname}?service-class=cls_web_2,cls_data_2`);
+    try {
+      const first = await mount();
+      await quoted(first);
+      expect(cart()!.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([
+        ['cls_web_2', 1],
+        ['cls_data_2', 1],
+      ]);
+      expect(textOf(first)).to.contain('Web accessibility in practice');
+      button(first, 'Remove Web accessibility in practice').click();
+      await until(() => cart()!.lines.length === 1);
+      first.remove();
+      const again = await mount();
+      await quoted(again);
+      expect(cart()!.lines.map((l) => l.class_id)).to.deep.equal(['cls_data_2']);
+    } finally {
+      history.replaceState(null, '', page);
+    }
+  });
+
+  it('a class given that was in the cart already (booked in the calendar that linked here), removed, stays out after a reload', async () => {
+    writeState('cart', service.url, COMPANY, { lines: [{ class_id: 'cls_web_2', seats: 2 }] });
+    const first = await mount({ classes: 'cls_web_2' });
+    await quoted(first);
+    // The seats chosen before stay as they were.
+    expect(cart()!.lines.map((l) => [l.class_id, l.seats])).to.deep.equal([['cls_web_2', 2]]);
+    button(first, 'Remove Web accessibility in practice').click();
+    await until(() => textOf(first).includes('Your cart is empty'));
+    first.remove();
+    const again = await mount({ classes: 'cls_web_2' });
+    expect(textOf(again)).to.contain('Your cart is empty');
+    expect(cart()!.lines).to.deep.equal([]);
+  });
+
   it('a line whose seats are held by unpaid orders says how many are left and for how long, in English and German; accessible', async () => {
     const hold = await holdSeats('cls_lead_2', 6);
     try {

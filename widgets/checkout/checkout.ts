@@ -83,7 +83,7 @@ type Steps = InstanceType<Awaited<ReturnType<typeof stepsChunk>>['CheckoutSteps'
  * @cssprop [--service-radius=8px] - Corner radius.
  *
  * The cart is the page's: classes booked in a calendar or a registration widget on the page, or given
- * by `classes`. Every price, discount and total comes from the service's quote, fetched once per
+ * by `classes` or by the page's address (`?service-class=`). Every price, discount and total comes from the service's quote, fetched once per
  * change of the cart. Card payments happen on the provider's page; the widget picks the order up
  * when the visitor comes back.
  */
@@ -159,9 +159,15 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
     this.#quote();
   }
 
-  /** The classes of the `classes` option join the cart, once in the tab's session (removed, they stay out). */
+  /**
+   * The classes of the `classes` option and of the page's address (`?service-class=cls_a,cls_b`: a
+   * calendar's link to this page, which a new tab opens without the tab's cart; a link in a
+   * newsletter) join the cart, once in the tab's session (removed, they stay out).
+   */
   #adopt() {
-    this.#cart.offer(this.classes.split(/[\s,]+/).filter(Boolean));
+    this.#cart.offer(
+      `${this.classes} ${new URLSearchParams(location.search).get('service-class') ?? ''}`.split(/[\s,]+/).filter(Boolean),
+    );
   }
 
   /**

@@ -81,7 +81,12 @@ export class BookingCart extends CartController {
     const { host } = this;
     const value = (host as { checkoutUrl?: string }).checkoutUrl;
     const url = siteLink(value, location.href);
-    if (url?.origin === location.origin) return url.href;
+    // The cart's classes go with the link too: a new tab (a middle click) opens the page without the
+    // tab's cart, and its checkout takes them from the address (`?service-class=`).
+    if (url?.origin === location.origin) {
+      url.searchParams.set('service-class', this.lines.map((line) => line.class_id).join());
+      return url.href;
+    }
     if (value?.trim() && !warned.has(value)) {
       warned.add(value);
       console.warn(

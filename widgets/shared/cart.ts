@@ -45,11 +45,13 @@ export class CartController extends PageState<Cart> {
    */
   offer(classIds: string[]) {
     const offered = this.cart.offered ?? [];
-    const fresh = classIds.filter((id) => !offered.includes(id) && !this.has(id));
+    const fresh = classIds.filter((id) => !offered.includes(id));
     if (!fresh.length) return;
+    // One in the cart already (booked in the calendar that linked here) is offered too: removed, it
+    // stays out on a reload of the page that offers it.
     this.write({
       ...this.cart,
-      lines: [...this.lines, ...fresh.map((class_id) => ({ class_id, seats: 1 }))],
+      lines: [...this.lines, ...fresh.filter((id) => !this.has(id)).map((class_id) => ({ class_id, seats: 1 }))],
       offered: [...offered, ...fresh],
     });
   }
