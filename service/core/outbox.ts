@@ -12,6 +12,12 @@ export interface Email {
   /** Plain text; the HTML version is made from it. */
   text: string;
   link?: string | null;
+  /**
+   * The service's own addresses in the text besides `link` (an order's calendar file): only these are
+   * links in the HTML. An address in what a visitor typed (a name such as "Claim your prize at
+   * https://…") stays text: the company's mail must not carry a stranger's link.
+   */
+  links?: string[];
   pin?: string | null;
   /** The language it is written in (`lang` of its HTML). */
   locale?: 'en' | 'de';
@@ -35,10 +41,11 @@ const escapeHtml = (text: string) =>
  * The HTML version of a plain-text email: its paragraphs and lines as they are, every text escaped,
  * http(s) links clickable, no image, script or style a mail program would block or run.
  */
-export function emailHtml(text: string, locale: 'en' | 'de', subject: string): string {
+export function emailHtml(text: string, locale: 'en' | 'de', subject: string, links: readonly string[] = []): string {
+  const linked = links.map(escapeHtml);
   const line = (l: string) =>
-    escapeHtml(l)
-      .replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`)
+    linked
+      .reduce((html, url) => html.split(url).join(`<a href="${url}">${url}</a>`), escapeHtml(l))
       .replace(/^( +)/, (s) => '&nbsp;'.repeat(s.length));
   const paragraphs = text
     .split(/\n{2,}/)
@@ -57,7 +64,7 @@ export async function queueEmail(db: Db, now: number, email: Email): Promise<voi
       to_addr: email.to,
       subject,
       text,
-      html: emailHtml(text, locale, subject),
+      html: emailHtml(text, locale, subject, [email.link, ...(email.links ?? [])].filter((url): url is string => !!url)),
       link: email.link ?? null,
       pin: email.pin ?? null,
       locale,

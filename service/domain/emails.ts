@@ -352,6 +352,7 @@ export function orderEmail(locale: MailLocale, order: OrderFacts, companyName: s
     const tax = `${order.tax_rate.toLocaleString('de-DE')} % MwSt.`;
     return mail('de', companyName, {
       to: order.buyer.email,
+      links: [order.calendar_url],
       subject: `Bestellung ${order.number} bestätigt: ${companyName}`,
       text: [
         `Hallo ${order.buyer.first_name},`,
@@ -389,6 +390,7 @@ export function orderEmail(locale: MailLocale, order: OrderFacts, companyName: s
   const tax = `${order.tax_rate} % VAT`;
   return mail('en', companyName, {
     to: order.buyer.email,
+    links: [order.calendar_url],
     subject: `Order ${order.number} confirmed: ${companyName}`,
     text: [
       `Hello ${order.buyer.first_name},`,

@@ -88,6 +88,34 @@ describe('mail through SMTP', () => {
     assert.ok((pin.text ?? '').includes((await queued('ada.de@example.org')).pin), 'the PIN is in the email');
   });
 
+  test('only the service’s own addresses are links in the HTML: a web address typed into a name stays text; the sign-in link is one', async () => {
+    const res = await svc.postJson(
+      '/widget-api/v1/registrations?key=wk_demo_registration',
+      registrationBody({ email: 'prize.victim@example.org', first_name: 'Claim your prize at https://evil.example/win' }),
+      writeHeaders(uniqueKey()),
+    );
+    assert.equal(res.status, 201);
+    await svc.runMail();
+    const confirmation = await smtp.next();
+    assert.match(confirmation.text ?? '', /Hello Claim your prize at https:\/\/evil\.example\/win,/);
+    assert.match(String(confirmation.html), /Hello Claim your prize at https:\/\/evil\.example\/win,/);
+    assert.doesNotMatch(String(confirmation.html), /<a /);
+
+    const login = await svc.postJson(
+      '/widget-api/v1/participant/login?key=wk_demo_profile',
+      { email: 'prize.victim@example.org', return_url: `${LOCAL_PAGE}/account` },
+      { Origin: LOCAL_PAGE },
+    );
+    assert.equal(login.status, 202);
+    await svc.jobs.idle();
+    await svc.runMail();
+    const signIn = await smtp.next();
+    const link = (await queued('prize.victim@example.org')).link!;
+    assert.ok(link.startsWith(`${LOCAL_PAGE}/account`), link);
+    assert.ok(String(signIn.html).includes(`<a href="${link.replaceAll('&', '&amp;')}">`), String(signIn.html));
+    assert.equal([...String(signIn.html).matchAll(/<a /g)].length, 1);
+  });
+
   test('a slow mail server never holds an answer: the registration is answered while its email waits at the server', async () => {
     smtp.mode = 'hold';
     const first = await register('slow.one@example.org');
