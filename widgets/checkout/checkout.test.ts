@@ -263,6 +263,30 @@ describe('service-checkout', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('checks a code copied with a space, a mark or markup as a code is written: the cart keeps its prices and says what became of it', async () => {
+    const el = await mount({ classes: 'cls_web_2' });
+    await quoted(el);
+    button(el, 'Have a voucher code?').click();
+    await until(() => el.shadowRoot!.activeElement?.id === 'voucher');
+    const apply = async (typed: string, checked: string) => {
+      $<HTMLInputElement>(el, '#voucher').value = typed;
+      button(el, 'Apply').click();
+      await until(() => quoteOf(el)?.voucher?.code === checked);
+      await el.updateComplete;
+      return $(el, '#voucher-result').textContent!.trim();
+    };
+    expect(await apply(' WELCOME 10 ', 'WELCOME10')).to.equal('Voucher WELCOME10 applied: see the discount below.');
+    expect($(el, '.total').textContent).to.contain('€351.00');
+    expect($<HTMLInputElement>(el, '#voucher').value).to.equal('WELCOME10');
+    expect(await apply('TEAM20!', 'TEAM20')).to.match(/^The voucher TEAM20 does not apply/);
+    expect(await apply('<b>x</b>', 'BXB')).to.equal('There is no voucher BXB: check the code. You can order without it.');
+    // The prices stay, and the cart can go on.
+    expect($(el, '.total').textContent).to.contain('€390.00');
+    expect(button(el, 'Continue').disabled).to.equal(false);
+    expect(el.shadowRoot!.querySelector('[role=alert]')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
   it('a voucher the cart says does not apply is not sent: the order goes without it, as the cart said', async () => {
     const bodies: { voucher?: string | null }[] = [];
     const fetcher: typeof fetch = (input, init) => {
@@ -964,8 +988,8 @@ describe('service-checkout', () => {
     expect($(el, '#voucher-result').textContent!.trim()).to.equal(
       'Es gibt keinen Gutschein NOPE: Bitte prüfen Sie den Code. Sie können ohne ihn bestellen.',
     );
-    $<HTMLInputElement>(el, '#voucher').value = 'straße';
-    button(el, 'Einlösen').click();
+    // A code the service cannot read (the form writes none: a cart kept from before).
+    writeState('cart', service.url, COMPANY, { ...cart()!, voucher: 'straße' });
     await until(() => textOf(el).includes('Ein Gutscheincode besteht nur aus Buchstaben, Ziffern und Bindestrichen'));
     $<HTMLInputElement>(el, '#voucher').value = 'nope';
     button(el, 'Einlösen').click();

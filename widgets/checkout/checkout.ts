@@ -399,7 +399,9 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   #applyVoucher = (event: Event) => {
     event.preventDefault();
     const code = new FormData(event.target as HTMLFormElement).get('voucher') as string;
-    this.#cart.set({ voucher: code.trim() || undefined });
+    // As a code is written (letters, digits, hyphens): one copied with a space or a "!" is checked as
+    // such (the service refused the whole cart for it, and showed no prices until it was cleared).
+    this.#cart.set({ voucher: code.replace(/[^a-z\d-]/gi, '').slice(0, 40) || undefined });
   };
 
   #next = async () => {
