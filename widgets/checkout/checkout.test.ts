@@ -159,6 +159,36 @@ describe('service-checkout', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('held, “Show all” shows the whole cart from its heading, which takes the focus; so does a widget’s “Go to checkout” (the class just booked, last, was under “Show all”)', async () => {
+    const el = await mount({ classes: 'cls_web_2 cls_data_2 cls_lead_2' });
+    await quoted(el);
+    await reserve(el, 1280, 420);
+    await until(() => !$(el, 'p.more').hidden, 'the cart held to its space');
+    const shown = (widget = el) => $$(widget, 'li.line').filter((li) => li.getBoundingClientRect().height > 0).length;
+    expect(shown()).to.be.below(3);
+    button(el, 'Show all 3 classes').click();
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement?.textContent).to.equal('Your cart');
+    expect(shown()).to.equal(3);
+    await expect(el).to.be.accessible();
+
+    // Held again (drawn anew), then asked for by another widget: whole, the focus on its heading.
+    el.remove();
+    const again = await reserve(await mount(), 1280, 420);
+    await quoted(again);
+    await until(() => !$(again, 'p.more').hidden, 'the cart held to its space');
+    dispatchEvent(
+      new CustomEvent('service-checkout-find', {
+        cancelable: true,
+        detail: { baseUrl: service.url, company: COMPANY, show: true },
+      }),
+    );
+    await again.updateComplete;
+    expect(document.activeElement === again, 'the focus is in the checkout').to.equal(true);
+    expect(again.shadowRoot!.activeElement?.textContent).to.equal('Your cart');
+    expect(shown(again)).to.equal(3);
+  });
+
   it('shows the classes given to it, priced by the service with the tax named', async () => {
     const el = await mount({ classes: 'cls_web_2' });
     await quoted(el);

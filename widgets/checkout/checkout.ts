@@ -226,10 +226,18 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
   }
 
   /** Brings the widget into view with the focus on its heading ("Go to checkout" in another widget). */
-  #focus() {
-    this.scrollIntoView({ block: 'start' });
+  /**
+   * The cart whole, from its heading, which takes the focus: the visitor came to it ("Go to checkout"
+   * in another widget: the class just booked, last in the cart, was under "Show all"), or asked for
+   * all of it (the focus fell to the page's body as the button went).
+   */
+  #focus = () => {
+    this.#view.all = true;
+    this.requestUpdate();
+    // (Its top at the top: the browser's default.)
+    this.scrollIntoView();
     this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus();
-  }
+  };
 
   protected override step() {
     return this._step || 'cart';
@@ -295,7 +303,7 @@ export class ServiceCheckout extends ServiceElement<CheckoutData> {
                     </form>`
                       : html`<p><button class="link" @click=${this.#openVoucher}>${t(locale, 'haveVoucher')}</button></p>`
                   }
-                  ${this.#view.more(t(locale, 'more', { count: lines.length }))}
+                  ${this.#view.more(t(locale, 'more', { count: lines.length }), this.#focus)}
                 </div>
                 ${failed ? this.#renderFailed(locale, failed) : nothing}
                 ${quote ? this.#totals(quote, quote.voucher?.code) : nothing}
