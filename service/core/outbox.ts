@@ -64,7 +64,12 @@ export async function queueEmail(db: Db, now: number, email: Email): Promise<voi
       to_addr: email.to,
       subject,
       text,
-      html: emailHtml(text, locale, subject, [email.link, ...(email.links ?? [])].filter((url): url is string => !!url)),
+      html: emailHtml(
+        text,
+        locale,
+        subject,
+        [email.link, ...(email.links ?? [])].filter((url): url is string => !!url),
+      ),
       link: email.link ?? null,
       pin: email.pin ?? null,
       locale,
