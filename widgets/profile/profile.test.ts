@@ -710,6 +710,14 @@ describe('service-profile', () => {
     expect(focused(el)).to.equal('#details');
     expect(readSession(service.url, COMPANY)!.participant!.email).to.equal(newEmail);
     await expect(el).to.be.accessible();
+
+    // Signed out, the sign-in begins with the new address (it held the one typed before, which no
+    // longer signs in: "Send PIN" sent nothing).
+    const logout = oneEvent(el, 'service-profile-logout');
+    click(el, 'Sign out');
+    await logout;
+    await until(() => has(el, '#email'), 'the email step');
+    expect($<HTMLInputElement>(el, '#email').value).to.equal(newEmail);
   });
 
   it('opened through the link sent to a new address, confirms it and signs in', async () => {

@@ -237,10 +237,13 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
   /** Ends the session here and everywhere on the page, with a line saying why (a code of `en`). */
   #signOut(why = '') {
     const wasIn = !!this.data?.token;
+    // The next sign-in begins with the address signed out of (changed since, the one typed then no
+    // longer signed in, and no PIN came).
+    const email = this.data?.participant?.email;
     if (this.data) this.data = { widget: this.data.widget };
     this.#session.write();
     this.#pending = undefined;
-    this.#signInSteps?.done();
+    this.#signInSteps?.done(email);
     this._notice = why && t(this.resolvedLocale, why as keyof typeof en);
     if (wasIn || why) this.dispatchEvent(new ProfileLogoutEvent());
   }

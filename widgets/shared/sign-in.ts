@@ -99,9 +99,10 @@ export class SignIn {
       await (this.#pin ??= new chunk.SignInPin(this)).request();
     });
 
-  /** Signed in (or out) elsewhere: the next sign-in begins with the email again. */
-  done() {
+  /** Signed in (or out) elsewhere: the next sign-in begins with the email again (`email`, the one signed out of, if known). */
+  done(email?: string) {
     this.sentTo = '';
+    if (email) this.form.values = { ...this.form.values, email };
     this.host.element.requestUpdate();
   }
 }
