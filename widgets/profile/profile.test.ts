@@ -243,6 +243,8 @@ describe('service-profile', () => {
       expect($(el, '#form-error').textContent!.trim()).to.equal(`That PIN is not right. Tries left: ${left}.`);
       expect(textOf(el).split('That PIN').length).to.equal(2);
       expect($(el, '#pin').getAttribute('aria-invalid')).to.equal('true');
+      // ... and described by it: a screen reader on the field hears why.
+      expect($(el, '#pin').getAttribute('aria-describedby')).to.equal('form-error');
       expect(focused(el)).to.equal('#pin');
       expect(buttonNamed(el, 'Send a new PIN')).not.to.equal(undefined);
       await expect(el).to.be.accessible();

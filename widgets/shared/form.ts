@@ -162,9 +162,12 @@ export const field = (
   control: (wiring: Wiring) => TemplateResult,
   hint?: unknown,
 ) => {
-  // A field may be marked at fault without a message of its own (the line above the button says it).
+  // A field may be marked at fault without a message of its own (the line above the button says it,
+  // and describes it: a screen reader on the field hears why, "That PIN is not right").
   const error = form.errors[name];
-  const ids = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(' ');
+  const ids = [hint && `${name}-hint`, error ? `${name}-error` : error != null && form.message && 'form-error']
+    .filter(Boolean)
+    .join(' ');
   return html`<div class="field">
     <label for=${name}>${label}</label>
     ${control({ invalid: error != null ? 'true' : 'false', describedBy: ids || nothing })}
