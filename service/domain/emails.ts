@@ -152,7 +152,7 @@ export function signInEmail(
         ...(r.link
           ? [`melden Sie sich mit diesem Link bei ${r.place} an:`, r.link, '', `oder geben Sie diese PIN ein: ${r.pin}`]
           : [`geben Sie diese PIN ein, um sich bei ${r.place} anzumelden: ${r.pin}`]),
-        'Sie gilt 5 Minuten und einmal.',
+        'Sie gilt 5 Minuten lang und nur einmal.',
         '',
         'Wenn Sie sich nicht anmelden wollten, ignorieren Sie diese E-Mail.',
       ].join('\n'),

@@ -21,7 +21,7 @@ describe('emails', () => {
           email: 'ada@example.org',
           first_name: 'Ada',
           name: 'Acme Academy',
-          place: 'your area at Acme Academy',
+          place: 'your account at Acme Academy',
           link,
           pin: '123456',
         });

@@ -25,10 +25,10 @@ const de: typeof en = {
   freed: 'Wir schreiben Ihnen, sobald ein Platz frei wird.',
   addToCalendar: 'Zum Kalender hinzufügen',
   cancelUntil:
-    'Sie können doch nicht? Bis {date} stornieren Sie Ihren Platz in Ihrem Konto auf dieser Website, angemeldet mit dieser E-Mail-Adresse.',
+    'Sie können doch nicht teilnehmen? Bis {date} stornieren Sie Ihren Platz in Ihrem Konto auf dieser Website, angemeldet mit dieser E-Mail-Adresse.',
   leaveUntil:
     'Bis {date} können Sie die Warteliste in Ihrem Konto auf dieser Website verlassen, angemeldet mit dieser E-Mail-Adresse.',
-  tooLate: 'Sie können doch nicht? Bitte sagen Sie {company} Bescheid.',
+  tooLate: 'Sie können doch nicht teilnehmen? Bitte sagen Sie {company} Bescheid.',
   signIn: 'In Ihrem Konto anmelden',
 };
 

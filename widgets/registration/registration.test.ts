@@ -676,7 +676,7 @@ describe('service-registration’s confirmation', () => {
       sent: 'Wir haben eine Bestätigung an {email} gesendet.',
       calendar: 'Zum Kalender hinzufügen',
       cancel:
-        'Sie können doch nicht? Bis {date} stornieren Sie Ihren Platz in Ihrem Konto auf dieser Website, angemeldet mit dieser E-Mail-Adresse.',
+        'Sie können doch nicht teilnehmen? Bis {date} stornieren Sie Ihren Platz in Ihrem Konto auf dieser Website, angemeldet mit dieser E-Mail-Adresse.',
       back: 'Zurück zu allen Programmen',
       free: 'Kostenlos',
     },

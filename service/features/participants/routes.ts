@@ -133,7 +133,7 @@ export function participantRoutes(deps: ServiceDeps): SubApp[] {
               link.searchParams.set('key', token);
               return queueSignInEmail(tx, now, participant, {
                 name: key.company_name,
-                place: locale === 'de' ? `Ihrem Bereich bei ${key.company_name}` : `your area at ${key.company_name}`,
+                place: locale === 'de' ? `Ihrem Konto bei ${key.company_name}` : `your account at ${key.company_name}`,
                 link: link.href,
                 pin,
                 locale,
