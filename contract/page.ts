@@ -153,6 +153,11 @@ export interface CartChange extends PageScope {
  */
 export interface PageRequest extends PageScope {
   show: boolean;
+  /**
+   * With `show` on `service-session-sign-in`: the email the visitor just gave (a registration's, an
+   * order's buyer's), for the sign-in's field, which the answering widget fills if it is empty.
+   */
+  email?: string;
 }
 
 declare global {

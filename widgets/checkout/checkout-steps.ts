@@ -533,7 +533,7 @@ export class CheckoutSteps {
         <a class="button" href=${order.calendar_url} download>${t(locale, 'ics')}</a>
         ${
           askSignIn(this.#session, false)
-            ? html`<button class="secondary" @click=${() => askSignIn(this.#session, true)}>${t(locale, 'account')}</button>`
+            ? html`<button class="secondary" @click=${() => askSignIn(this.#session, true, order.buyer.email)}>${t(locale, 'account')}</button>`
             : nothing
         }
         ${host.view.more(t(locale, 'whole'))}

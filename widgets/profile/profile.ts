@@ -99,8 +99,13 @@ export class ServiceProfile extends ServiceElement<ProfileData> {
     (change) => this.#followSession(change),
     // Another widget asks for the sign-in (a participants-only video): its field (the email's or the
     // PIN's) takes the focus, which brings it into view.
-    (show) => {
+    // The email the visitor just gave elsewhere (a registration's) fills an empty email field.
+    (show, { email }) => {
       const field = this.renderRoot.querySelector('input');
+      if (show && email && field?.id === 'email' && !field.value) {
+        field.value = email;
+        this.#signInSteps!.form.values = { ...this.#signInSteps!.form.values, email };
+      }
       if (show) field?.focus();
       return !!field;
     },

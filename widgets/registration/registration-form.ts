@@ -218,7 +218,7 @@ export class RegistrationForm {
         }
         ${
           offered
-            ? html`<button class="secondary" @click=${() => askSignIn(this.#session, true)}>${t(locale, 'signIn')}</button>`
+            ? html`<button class="secondary" @click=${() => askSignIn(this.#session, true, email)}>${t(locale, 'signIn')}</button>`
             : nothing
         }
         <button part="button" class="secondary" @click=${() => this.host.back()}>${t(locale, 'back')}</button>

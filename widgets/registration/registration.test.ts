@@ -771,12 +771,17 @@ describe('service-registration’s confirmation', () => {
     try {
       await settled(profile);
       const el = await settled(await mount(keyOf('registration'), { course: 'crs_open' }));
-      await register(el);
+      const email = await register(el);
       const signIn = buttonNamed(el, 'Sign in to your account')[0]!;
       await expect(el).to.be.accessible();
       signIn.click();
-      // The profile's sign-in, with the focus in its email field.
-      expect(profile.shadowRoot!.activeElement?.getAttribute('type')).to.equal('email');
+      // The profile's sign-in, with the focus in its email field, which holds the email just used
+      // (the visitor typed it already); "Send PIN" sends it.
+      const field = profile.shadowRoot!.activeElement as HTMLInputElement;
+      expect(field.getAttribute('type')).to.equal('email');
+      expect(field.value).to.equal(email);
+      await profile.updateComplete;
+      expect(field.value).to.equal(email);
     } finally {
       profile.remove();
     }

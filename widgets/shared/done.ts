@@ -10,10 +10,11 @@ import { SIGN_IN_EVENT, type SessionController } from './session.ts';
 
 /**
  * Whether a widget on the page offers the participant's sign-in (the profile answers the page bus);
- * with `show`, it shows it with the focus in its field.
+ * with `show`, it shows it with the focus in its field, which `email` fills if it is empty (the
+ * visitor's just given: they typed it already).
  */
-export const askSignIn = ({ baseUrl, company }: SessionController, show: boolean) =>
-  !dispatchEvent(new CustomEvent<PageRequest>(SIGN_IN_EVENT, { cancelable: true, detail: { baseUrl, company, show } }));
+export const askSignIn = ({ baseUrl, company }: SessionController, show: boolean, email?: string) =>
+  !dispatchEvent(new CustomEvent<PageRequest>(SIGN_IN_EVENT, { cancelable: true, detail: { baseUrl, company, show, email } }));
 
 export const doneStyles = css`
   .done {

@@ -62,14 +62,14 @@ export class PageState<T, Change = unknown> implements ReactiveController {
   #kind: string;
   #request: string;
   #changed: (change: Change) => void;
-  #answer?: (show: boolean) => boolean;
+  #answer?: (show: boolean, request: PageRequest) => boolean;
 
   constructor(
     protected readonly host: Host,
     kind: string,
     request: string,
     changed: (change: Change) => void = () => {},
-    answer?: (show: boolean) => boolean,
+    answer?: (show: boolean, request: PageRequest) => boolean,
   ) {
     this.#kind = kind;
     this.#request = request;
@@ -118,6 +118,6 @@ export class PageState<T, Change = unknown> implements ReactiveController {
     if (!event.cancelable) {
       this.#changed(event.detail as Change);
       this.host.requestUpdate();
-    } else if (this.#answer?.(show)) event.preventDefault();
+    } else if (this.#answer?.(show, event.detail)) event.preventDefault();
   }
 }

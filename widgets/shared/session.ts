@@ -7,7 +7,7 @@
  * `#session = new SessionController(this)` (page-state.ts: the checkout's cart is another such state).
  */
 import type { Participant } from '../../contract/api/index.ts';
-import type { Session, SessionChange } from '../../contract/page.ts';
+import type { PageRequest, Session, SessionChange } from '../../contract/page.ts';
 import { PageState, read, readState, store, writeState, type Host } from './page-state.ts';
 
 export type { Participant, Session, SessionChange };
@@ -33,7 +33,7 @@ export const writeSession = (baseUrl: string, company: string, session?: Session
  * it offers it now and, with `show`, shows it.
  */
 export class SessionController extends PageState<Session, SessionChange> {
-  constructor(host: Host, changed?: (change: SessionChange) => void, signIn?: (show: boolean) => boolean) {
+  constructor(host: Host, changed?: (change: SessionChange) => void, signIn?: (show: boolean, request: PageRequest) => boolean) {
     super(host, 'session', SIGN_IN_EVENT, changed, signIn);
   }
 
