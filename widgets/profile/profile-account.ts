@@ -399,7 +399,8 @@ export class ProfileAccount implements ReactiveController {
       }
         </div>`,
       this.#t('showAll'),
-      () => this.#focus('#details'),
+      // The first of what it shows (the upcoming classes, then the details): Tab goes on from there.
+      () => this.#focus('#upcoming'),
     );
   }
 }
