@@ -1,13 +1,20 @@
 /**
  * The reference service as a program: its settings from the environment (config.ts, read once; a
- * missing or wrong one stops the start, named), running until SIGINT (Ctrl+C), SIGTERM, or the end
- * of the process that started it. A stop answers the requests in flight first (SHUTDOWN_GRACE_MS).
+ * missing or wrong one stops the start, named), running until SIGINT (Ctrl+C), SIGTERM, or, started
+ * by npm, the end of the npm process that started it. A stop answers the requests in flight first (SHUTDOWN_GRACE_MS).
  * `npm run serve` (main.ts) and `npm start` (scripts/start.mjs, which tells the start in its own
  * words) run it in development; `node --import tsx service/main.ts` alone runs in production.
  */
 import { ConfigError, readConfig } from './config.ts';
 import { StoreOpenError } from './db/database.ts';
 import { startService, type RunningService } from './server.ts';
+
+/**
+ * Whether the service stops when the process that started it ends: only when npm started it (`npm
+ * start`, `npm run serve`: `kill <pid of npm>` must free the port), never in a service started by
+ * itself (a deploy script's `node … &`, nohup), whose parent goes once it has started it.
+ */
+export const stopsWithParent = (env: NodeJS.ProcessEnv) => !!env.npm_lifecycle_event;
 
 export async function runService(opts: { quiet?: boolean; development?: boolean } = {}): Promise<RunningService> {
   let config;
@@ -48,12 +55,17 @@ export async function runService(opts: { quiet?: boolean; development?: boolean 
       await service.stop(config.shutdownGraceMs);
       process.exit(0);
     }
-    // `kill <pid of npm>` ends npm and its shell, but no signal reaches this process: it is handed to
-    // init instead. Noticing the new parent, it stops as on SIGTERM and frees the port.
-    const parent = process.ppid;
-    setInterval(() => {
-      if (process.ppid !== parent && !stopping) stop();
-    }, 250).unref();
+    // Started by npm (`npm start`, `npm run serve`): `kill <pid of npm>` ends npm and its shell, but
+    // no signal reaches this process: it is handed to init instead. Noticing the new parent, it stops
+    // as on SIGTERM and frees the port. Started otherwise (production: `node … service/main.ts &`,
+    // nohup, a deploy script or an SSH session that ends), a new parent is no reason to stop: it
+    // stopped a second after the script that started it had ended.
+    if (stopsWithParent(process.env)) {
+      const parent = process.ppid;
+      setInterval(() => {
+        if (process.ppid !== parent && !stopping) stop();
+      }, 250).unref();
+    }
     return service;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

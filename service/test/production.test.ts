@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ConfigError, readConfig } from '../config.ts';
+import { stopsWithParent } from '../run.ts';
 import { REPO_ROOT, startService } from '../server.ts';
 import {
   openTestCompany,
@@ -120,6 +121,14 @@ describe('the settings', () => {
     });
     assert.equal(code, 1);
     assert.match(stderr, /^HOST 192\.0\.2\.77 is no address of this machine: use 127\.0\.0\.1/);
+  });
+
+  test('a service started by itself keeps running when the script that started it ends; one npm started stops with npm', () => {
+    // (A deploy script's `node … service/main.ts &` stopped a second after the script had ended.)
+    assert.equal(stopsWithParent({}), false);
+    assert.equal(stopsWithParent({ NODE_ENV: 'production' }), false);
+    assert.equal(stopsWithParent({ npm_lifecycle_event: 'start' }), true);
+    assert.equal(stopsWithParent({ npm_lifecycle_event: 'serve' }), true);
   });
 
   test('the program refuses to start without them, and says so', async () => {
