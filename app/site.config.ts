@@ -12,7 +12,9 @@ export function appConfig(root: string, facts: Facts, pinned: Pinned): InlineCon
   return {
     configFile: false,
     root: `${root}app/`,
-    base: '/app/',
+    // Relative: the service may answer under a path of its PUBLIC_URL (https://example.com/booking/
+    // behind a proxy), where /app/assets/… would be outside it and the app would not load.
+    base: './',
     publicDir: false,
     logLevel: 'warn',
     define: { __WIDGETS__: JSON.stringify(facts), __PINNED__: JSON.stringify(pinned) },
