@@ -398,6 +398,14 @@ describe('the service’s app in production', () => {
       assert.deepEqual(user.body.user.companies, [{ id: company.company_id, name: 'Acme Training', role: 'owner' }]);
       const create = (origin: string) =>
         app('/v1/widgets', { cookie, csrf, company: company.company_id, body: { type: 'calendar', origins: [origin] } });
+      // Without the CSRF header, refused, naming the cookie as this service calls it.
+      const forged = await app('/v1/widgets', {
+        cookie,
+        company: company.company_id,
+        body: { type: 'calendar', origins: ['https://x.example'] },
+      });
+      assert.equal(forged.status, 403);
+      assert.match(forged.body.error.message, /the value of its __Host-service_app_csrf cookie/);
       const local = await create('http://localhost:3000');
       assert.equal(local.status, 422);
       assert.match(local.body.error.fields.origins, /secure pages only: https:\/\/localhost:3000/);

@@ -45,13 +45,13 @@ export function appCookies(deps: Pick<ServiceDeps, 'publicUrl'>) {
 const csrfOf = (token: string) => sha256Hex(`csrf:${token}`);
 
 /** Refuses a change (any method but GET and HEAD) whose `X-CSRF-Token` is not its session's. */
-export function checkCsrf(c: AppContext, token: string): void {
+export function checkCsrf(c: AppContext, token: string, cookie: string = CSRF_COOKIE): void {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return;
   if (c.req.header(CSRF_HEADER) !== csrfOf(token)) {
     throw new ApiError(
       403,
       'csrf-failed',
-      `This change carried no valid ${CSRF_HEADER} header: the service's app sends the value of its ${CSRF_COOKIE} cookie. Reload the app and try again.`,
+      `This change carried no valid ${CSRF_HEADER} header: the service's app sends the value of its ${cookie} cookie. Reload the app and try again.`,
     );
   }
 }

@@ -146,7 +146,7 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
         app ? 'The session has ended: sign in again.' : 'This token is not valid (any more): log in again with POST /v1/login.',
       );
     }
-    if (app) checkCsrf(c, token);
+    if (app) checkCsrf(c, token, cookies.names.csrf);
     return user;
   };
 
@@ -448,7 +448,7 @@ export function restRoutes(deps: ServiceDeps): SubApp[] {
       await requireTheApp(c);
       const token = cookies.token(c);
       if (token) {
-        checkCsrf(c, token);
+        checkCsrf(c, token, cookies.names.csrf);
         await invalidateToken(db, sha256Hex(token), clock.now());
       }
       return withCookies(sendJson({ message: 'Signed out.' } satisfies MessageResponse), cookies.clear());
