@@ -81,7 +81,9 @@ export async function createCompany(db: Db, input: NewCompany): Promise<CreatedC
     }
   }
   const contact = (input.contactEmail ?? email).trim().toLowerCase();
-  if (!EMAIL.test(contact)) problems.push('--contact-email: the address contact messages are sent to.');
+  // Without --contact-email it is the owner's, already said above if wrong.
+  if (input.contactEmail !== undefined && !EMAIL.test(contact))
+    problems.push('--contact-email: the address contact messages are sent to, such as office@acme.example.');
   const currency = (input.currency ?? 'EUR').toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) problems.push('--currency: an ISO 4217 code, such as EUR.');
   const vat = input.vatRate ?? 0;
