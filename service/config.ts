@@ -183,6 +183,13 @@ export function readConfig(
       'DATA_DIR or DATABASE_URL is missing: the folder of the SQLite store of a service on one machine (such as /var/lib/booking), or a PostgreSQL database for several processes (postgres://booking:password@db.example.com:5432/booking).',
     );
   }
+  // Both: one of them would be passed by without a word (PostgreSQL was used, the folder forgotten).
+  // (The support tool takes DATABASE_URL first, as its help says.)
+  if (mode === 'production' && opts.only !== 'store' && dataDir !== undefined && databaseUrl !== undefined) {
+    problems.push(
+      'DATA_DIR and DATABASE_URL are both set, and the service keeps its store in one: unset DATA_DIR to keep it in PostgreSQL, or DATABASE_URL to keep it in the SQLite folder.',
+    );
+  }
   if (inferred && problems.length > 0) {
     problems.push(
       `PUBLIC_URL (${publicUrl}) is not this machine, so the service runs in production. For a demo that others reach (with its outbox of every PIN open to them), set SERVICE_MODE=development.`,

@@ -123,6 +123,23 @@ describe('the settings', () => {
     assert.match(stderr, /^HOST 192\.0\.2\.77 is no address of this machine: use 127\.0\.0\.1/);
   });
 
+  test('production with both stores set is refused, saying which to unset', () => {
+    assert.throws(
+      () =>
+        readConfig({
+          NODE_ENV: 'production',
+          PUBLIC_URL: 'https://booking.example.com',
+          SMTP_URL: 'smtps://u:p@mail.example.com:465',
+          SMTP_FROM: 'bookings@example.com',
+          DATA_DIR: '/var/lib/booking',
+          DATABASE_URL: 'postgres://booking:pw@db.example.com:5432/booking',
+        }),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        /DATA_DIR and DATABASE_URL are both set.*unset DATA_DIR to keep it in PostgreSQL/.test(err.message),
+    );
+  });
+
   test('a service started by itself keeps running when the script that started it ends; one npm started stops with npm', () => {
     // (A deploy script's `node … service/main.ts &` stopped a second after the script had ended.)
     assert.equal(stopsWithParent({}), false);
