@@ -26,6 +26,10 @@ export async function runService(opts: { quiet?: boolean; development?: boolean 
     process.exit(1);
   }
 
+  // The store's files (participants' emails, the queued mail's PINs until sent) are the service's
+  // user's alone in production: 0600, not the usual 0644 that every user of the machine could read.
+  if (config.mode === 'production') process.umask(0o077);
+
   // The signals are taken from the first moment: a stop asked for while the service starts waits
   // for the start, then stops it as any other.
   let service: RunningService | undefined;

@@ -144,6 +144,8 @@ export async function support(
   try {
     const config = readConfig(io.env ?? process.env, { development: args.flags.has('development'), only: 'store' });
     const development = config.mode === 'development';
+    // A backup, or a store it makes, is the service's user's alone in production (as the service's own).
+    if (!development) process.umask(0o077);
     const clock = new Clock();
     if (!COMMANDS.includes(command)) {
       if (json) return refuse([`There is no command "${command}": npm run support -- help lists them.`], 2);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -19,6 +19,9 @@ test('support’s company, in production: its widget key on its https page, and 
   // The service as an operator starts it: production by default, every setting given.
   const service = await startProduction();
   const { folder } = service;
+  // The store's files are the service's user's alone (participants' emails, PINs of queued mail).
+  for (const file of readdirSync(folder).filter((name) => name.startsWith('service.sqlite') || name === 'store.json'))
+    expect(statSync(join(folder, file)).mode & 0o077, file).toBe(0);
   // The customer's https site, on its own host name (resolved to this machine), with a certificate of its own.
   const certificate = selfSignedCertificate(folder, 'www.acme.example');
   let page = '';
