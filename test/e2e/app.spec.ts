@@ -439,6 +439,16 @@ test('an owner names a calendar’s checkout page: an address the calendar would
   await expect(page.locator('#option-checkout-url-error')).toHaveCount(0);
 });
 
+test('the app’s page asks for its script and styles relative to itself: under a PUBLIC_URL with a path (behind a proxy) they stay under it', async () => {
+  const page = await fetch(`${SERVICE}/app/`);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((url) => !url.startsWith('data:'));
+  expect(assets.some((url) => url.endsWith('.js')) && assets.some((url) => url.endsWith('.css'))).toBe(true);
+  // As a browser resolves them on https://example.com/booking/app/ (the proxy maps /booking/ to the service).
+  for (const url of assets) expect(new URL(url, 'https://example.com/booking/app/').pathname, url).toMatch(/^\/booking\/app\//);
+});
+
 test('terms typed for a checkout stay behind when the owner chooses another type: the widget is made without them', async ({
   watched: page,
 }) => {
