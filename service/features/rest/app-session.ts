@@ -45,7 +45,7 @@ export function appCookies(deps: Pick<ServiceDeps, 'publicUrl'>) {
 const csrfOf = (token: string) => sha256Hex(`csrf:${token}`);
 
 /** Refuses a change (any method but GET and HEAD) whose `X-CSRF-Token` is not its session's. */
-export function checkCsrf(c: AppContext, token: string, cookie: string = CSRF_COOKIE): void {
+export function checkCsrf(c: AppContext, token: string, cookie: string): void {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return;
   if (c.req.header(CSRF_HEADER) !== csrfOf(token)) {
     throw new ApiError(
