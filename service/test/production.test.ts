@@ -533,6 +533,30 @@ describe('the support tool refuses what would hurt, saying how to fix it', () =>
       for (const vat of ['', '19.999', 'x'])
         assert.match((await create('--name', 'Acme', '--vat', vat)).err, /--vat: the VAT rate in percent/, vat);
       assert.match((await create('--name', 'Evil\u202eCorp')).err, /--name: .*plain text/);
+      // A wrong owner's email is said once: no --contact-email was given to be wrong too.
+      const wrongOwner = await runSupport(
+        [
+          'company',
+          'create',
+          '--name',
+          'Acme',
+          '--owner-email',
+          'nope',
+          '--owner-first-name',
+          'O',
+          '--owner-last-name',
+          'Wner',
+          '--json',
+        ],
+        env,
+      );
+      assert.deepEqual(JSON.parse(wrongOwner.err).error.problems, [
+        '--owner-email: the owner’s email address, such as olivia@acme.example.',
+      ]);
+      assert.match(
+        (await create('--name', 'Acme', '--contact-email', 'nope')).err,
+        /--contact-email: the address contact messages are sent to/,
+      );
 
       // Companies whose names start alike each get order numbers of their own.
       const acme = JSON.parse((await create('--name', 'Acme Training')).out);
